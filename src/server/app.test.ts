@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from './http/securityHeaders.ts';
+import { startTestApp, type TestApp } from './testing/testApp.ts';
+import { dialectCases } from './testing/testDatabases.ts';
+
+describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
+  let server: TestApp;
+  beforeAll(async () => {
+    server = await startTestApp(dialectCase);
+  });
+  afterAll(() => server.close());
+
+  it('answers /healthz and /readyz', async () => {
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready' });
+  });
+
+  it('serves the app shell with 200 on app routes, uncached', async () => {
+    for (const route of ['/', '/login', '/signup', '/forgot-password', '/profile', '/article-update']) {
+      const response = await fetch(`${server.url}${route}`);
+      expect(response.status, route).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(await response.text()).toContain('<div id="root"></div>');
+    }
+  });
+
+  it('serves the shell with 404 on unknown paths so the app shows its 404 page', async () => {
+    const response = await fetch(`${server.url}/no-such-page`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('<div id="root"></div>');
+  });
+
+  it('serves hashed assets as immutable and compressed', async () => {
+    const shell = await (await fetch(`${server.url}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(shell)?.[1];
+    expect(script).toBeDefined();
+    const response = await fetch(`${server.url}${script}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('content-encoding')).toMatch(/^(br|gzip)$/);
+  });
+
+  it('puts the security headers on every response', async () => {
+    for (const route of ['/', '/healthz', '/no-such-page']) {
+      const response = await fetch(`${server.url}${route}`);
+      expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline');
+  });
+});

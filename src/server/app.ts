@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { healthRoutes } from './health/healthRoutes.ts';
+import { loggerOptions } from './http/logging.ts';
+import { sendProblem } from './http/problem.ts';
+import { describeRequestError } from './http/requestErrors.ts';
+import { registerSecurityHeaders } from './http/securityHeaders.ts';
+import { webPlugin } from './web/webPlugin.ts';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  /** Where the built web app lives (dist/web). */
+  webDistDir: string;
+  /** false silences request logs (tests); a stream captures them. */
+  logger?: boolean | { stream: NodeJS.WritableStream };
+}
+
+/** Composes the whole server. The caller owns the database and closes it after the app. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const logger =
+    deps.logger === false
+      ? false
+      : {
+          ...loggerOptions(config.logLevel),
+          ...(typeof deps.logger === 'object' ? { stream: deps.logger.stream } : {}),
+        };
+
+  const app = Fastify({
+    logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https:') });
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = describeRequestError(error);
+    if (known) return sendProblem(reply, known.status, known.message);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, 500, 'Something went wrong on our side. Please try again.');
+  });
+
+  await app.register(healthRoutes, { database });
+  await app.register(webPlugin, { distDir: deps.webDistDir });
+
+  return app;
+}

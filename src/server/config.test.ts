@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.resolve('data'),
+      database: { kind: 'sqlite', file: path.resolve('data/inkwell.db') },
+      publicUrl: 'http://localhost:3000',
+      smtpUrl: undefined,
+      mailFrom: 'Inkwell <no-reply@localhost>',
+      projectId: 'inkwell',
+      passwordMinLength: 6,
+      trustProxy: false,
+    });
+  });
+
+  it('selects PostgreSQL for a postgres:// URL and SQLite for sqlite:PATH', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/inkwell' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u:p@db:5432/inkwell',
+      poolMax: 10,
+    });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database).toEqual({ kind: 'sqlite', file: '/tmp/x.db' });
+  });
+
+  it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://blog.example.com/' }).publicUrl).toBe('https://blog.example.com');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', TRUST_PROXY: '' })).toMatchObject({ port: 3000, trustProxy: false });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^Invalid configuration: PORT must be a number \(got "abc"\)$/],
+    [{ PORT: '70000' }, /^Invalid configuration: PORT must be between 0 and 65535/],
+    [{ TRUST_PROXY: 'maybe' }, /^Invalid configuration: TRUST_PROXY must be true or false/],
+    [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ URL or sqlite:PATH$/],
+    [{ PUBLIC_URL: 'ftp://x' }, /^Invalid configuration: PUBLIC_URL must be an absolute http/],
+    [{ SMTP_URL: 'not a url' }, /^Invalid configuration: SMTP_URL must be an smtp/],
+    [{ PASSWORD_MIN_LENGTH: '0' }, /^Invalid configuration: PASSWORD_MIN_LENGTH must be between 1 and 4096/],
+    [{ PROJECT_ID: 'Has Spaces' }, /^Invalid configuration: PROJECT_ID must be/],
+  ])('rejects %o with one line naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never echoes a URL value, which may hold a password', () => {
+    expect(() => loadConfig({ SMTP_URL: 'smtp//user:secret@host' })).toThrow(/^(?!.*secret).*SMTP_URL/);
+  });
+});

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Thrown when the environment holds a bad value; its message is one line naming the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const port = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be between 0 and 65535')
+  .max(65535, 'must be between 0 and 65535');
+
+const positiveInt = (max: number) =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, `must be between 1 and ${max}`)
+    .max(max, `must be between 1 and ${max}`);
+
+const httpOrigin = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const databaseUrl = z.string().refine((value) => /^(postgres|postgresql):\/\/|^sqlite:./.test(value), {
+  error: 'must be a postgres:// URL or sqlite:PATH',
+});
+
+const smtpUrl = z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' });
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: databaseUrl.optional(),
+  DATABASE_POOL_MAX: positiveInt(1000).default(10),
+  PUBLIC_URL: httpOrigin.optional(),
+  SMTP_URL: smtpUrl.optional(),
+  MAIL_FROM: z.string().min(3, 'must be a sender address').default('Inkwell <no-reply@localhost>'),
+  PROJECT_ID: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 lowercase letters, digits or dashes')
+    .default('inkwell'),
+  PASSWORD_MIN_LENGTH: positiveInt(4096).default(6),
+  TRUST_PROXY: booleanFlag.default(false),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+});
+
+export type Database = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolMax: number };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: Database;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  projectId: string;
+  passwordMinLength: number;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+/** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .map((key) => [key, env[key]] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    // Never echo values that may carry credentials.
+    const shown = /URL$/.test(name) ? '' : ` (got ${JSON.stringify(present[name])})`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  let database: Database;
+  if (e.DATABASE_URL === undefined) {
+    database = { kind: 'sqlite', file: path.join(dataDir, 'inkwell.db') };
+  } else if (e.DATABASE_URL.startsWith('sqlite:')) {
+    database = { kind: 'sqlite', file: path.resolve(e.DATABASE_URL.slice('sqlite:'.length)) };
+  } else {
+    database = { kind: 'postgres', url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX };
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    projectId: e.PROJECT_ID,
+    passwordMinLength: e.PASSWORD_MIN_LENGTH,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database as DatabaseConfig } from '../config.ts';
+import type { DatabaseSchema } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DatabaseSchema>;
+  dialect: Dialect;
+  /** Throws when the database cannot answer a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const PG_INT8 = 20;
+
+export function openDatabase(config: DatabaseConfig): Database {
+  return config.kind === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url, config.poolMax);
+}
+
+function openSqlite(file: string): Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new BetterSqlite3(file);
+  // WAL lets readers run while a write commits; NORMAL sync is durable across process
+  // crashes in WAL mode (only an OS crash can lose the last commits).
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('cache_size = -16000');
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string, poolMax: number): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    connectionTimeoutMillis: 5000,
+    // Epoch-millisecond columns are bigint; they fit a JS number exactly.
+    types: {
+      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        oid === PG_INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
+    } as pg.CustomTypesConfig,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,54 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { ensureWebBuild, webDistDir } from './web/webBuild.ts';
+
+// How long in-flight requests get to finish after SIGTERM before the process gives up.
+const SHUTDOWN_GRACE_MS = 8000;
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  if (process.env.INKWELL_SKIP_WEB_BUILD !== 'true') {
+    await ensureWebBuild((message) => console.log(message));
+  }
+
+  const database = openDatabase(config.database);
+  await migrateToLatest(database);
+  const app = await buildApp({ config, database, webDistDir });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    await app.close();
+    await database.close();
+    app.log.info('shut down cleanly');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? `Inkwell failed to start: ${error.message}` : error);
+  process.exit(1);
+});

@@ -1,0 +1,6 @@
+import { ensureWebBuild } from '../web/webBuild.ts';
+
+/** API tests serve the real shell, so the web app must be built once before they run. */
+export default async function setup() {
+  await ensureWebBuild((message) => console.log(message));
+}

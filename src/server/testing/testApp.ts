@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { webDistDir } from '../web/webBuild.ts';
+import type { DialectCase } from './testDatabases.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  /** http://127.0.0.1:PORT of the listening server. */
+  url: string;
+  config: Config;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real app on a fresh database, listening on a free loopback port.
+ * `env` adds configuration variables, as a deployment would set them.
+ */
+export async function startTestApp(dialectCase: DialectCase, env: Record<string, string> = {}): Promise<TestApp> {
+  const testDatabase = await dialectCase.create();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-data-'));
+  const config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env }), database: testDatabase.config };
+  const database = openDatabase(config.database);
+  await migrateToLatest(database);
+  const app = await buildApp({ config, database, webDistDir, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    url,
+    config,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await testDatabase.dispose();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

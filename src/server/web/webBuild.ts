@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const projectRoot = path.resolve(import.meta.dirname, '../../..');
+export const webDistDir = path.join(projectRoot, 'dist/web');
+
+// What the web build is made from; a change to any of these makes the build stale.
+const buildInputs = ['src/web', 'src/shared', 'public', 'vite.config.ts', 'package-lock.json'];
+
+function newestMtime(target: string): number {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** True when dist/web is missing or older than its sources. */
+export function isWebBuildStale(): boolean {
+  const shell = path.join(webDistDir, 'index.html');
+  if (!fs.existsSync(shell)) return true;
+  if (!fs.existsSync(path.join(projectRoot, 'src/web'))) return false; // deployed without sources
+  const built = fs.statSync(shell).mtimeMs;
+  return buildInputs.some((input) => newestMtime(path.join(projectRoot, input)) > built);
+}
+
+/** Builds the web app with Vite when its build is missing or stale. */
+export async function ensureWebBuild(log: (message: string) => void = () => {}): Promise<void> {
+  if (!isWebBuildStale()) return;
+  log('Building the web app (dist/web is missing or older than its sources)...');
+  const { build } = await import('vite');
+  await build({ configFile: path.join(projectRoot, 'vite.config.ts'), logLevel: 'warn' });
+  log('Web app built.');
+}

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isAppRoute } from '../../shared/routes.ts';
+
+export interface WebOptions {
+  /** The Vite build output: index.html and assets/. */
+  distDir: string;
+  /**
+   * Lets a feature decide the status of one of its screens, e.g. 404 for an article id
+   * that does not exist. Returns undefined when it has no opinion.
+   */
+  pageStatus?: (request: FastifyRequest, pathname: string) => Promise<number | undefined>;
+}
+
+/** Serves the single-page app: hashed assets forever-cacheable, the HTML shell never stale. */
+export async function webPlugin(app: FastifyInstance, options: WebOptions) {
+  const shellFile = path.join(options.distDir, 'index.html');
+  if (!fs.existsSync(shellFile)) {
+    throw new Error(`The web app is not built (${shellFile} is missing): run npm run build`);
+  }
+  const shell = fs.readFileSync(shellFile, 'utf8');
+  const assetsDir = path.join(options.distDir, 'assets') + path.sep;
+
+  await app.register(fastifyStatic, {
+    root: options.distDir,
+    prefix: '/',
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    // The shell is served by the not-found handler below, with the right status.
+    allowedPath: (pathName) => pathName !== '/index.html',
+    setHeaders: (reply, filePath) => {
+      // Vite puts a content hash in every file name under assets/: safe to cache forever.
+      const hashed = filePath.startsWith(assetsDir);
+      reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+    },
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+    }
+    const pathname = new URL(request.url, 'http://localhost').pathname;
+    let status = isAppRoute(pathname) ? 200 : 404;
+    if (status === 200 && options.pageStatus) status = (await options.pageStatus(request, pathname)) ?? 200;
+    return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(shell);
+  });
+}

@@ -1,0 +1,15 @@
+import { Link } from 'react-router';
+import { paths } from '../../shared/routes.ts';
+
+export function NotFoundPage() {
+  return (
+    <section className="mx-auto max-w-md py-16 text-center">
+      <h1 className="text-3xl font-bold">Page not found</h1>
+      <p className="mt-4">
+        <Link to={paths.home} className="text-blue-700 underline hover:no-underline dark:text-blue-400">
+          Back to home
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { createBrowserRouter } from 'react-router';
+import { AppLayout } from './components/AppLayout.tsx';
+import { HomePage } from './articles/HomePage.tsx';
+import { NotFoundPage } from './pages/NotFoundPage.tsx';
+
+// The home page ships in the main bundle; every other screen loads on demand.
+export const router = createBrowserRouter([
+  {
+    element: <AppLayout />,
+    children: [
+      { index: true, element: <HomePage /> },
+      {
+        path: 'article/:id',
+        lazy: { Component: async () => (await import('./articles/ArticlePage.tsx')).ArticlePage },
+      },
+      { path: 'login', lazy: { Component: async () => (await import('./account/LoginPage.tsx')).LoginPage } },
+      { path: 'signup', lazy: { Component: async () => (await import('./account/SignupPage.tsx')).SignupPage } },
+      {
+        path: 'forgot-password',
+        lazy: { Component: async () => (await import('./account/ForgotPasswordPage.tsx')).ForgotPasswordPage },
+      },
+      {
+        path: 'reset-password',
+        lazy: { Component: async () => (await import('./account/ResetPasswordPage.tsx')).ResetPasswordPage },
+      },
+      { path: 'profile', lazy: { Component: async () => (await import('./account/ProfilePage.tsx')).ProfilePage } },
+      {
+        path: 'article-update/:id?',
+        lazy: { Component: async () => (await import('./articles/ArticleEditorPage.tsx')).ArticleEditorPage },
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);

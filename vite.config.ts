@@ -1,0 +1,19 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { precompress } from './scripts/precompressPlugin.ts';
+
+export default defineConfig({
+  root: 'src/web',
+  publicDir: '../../public',
+  plugins: [react(), tailwindcss(), precompress()],
+  build: {
+    outDir: '../../dist/web',
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+  server: {
+    // `npm run dev`: the API and sign-in service come from a running `npm start`.
+    proxy: { '/api': 'http://127.0.0.1:3000', '/identity': 'http://127.0.0.1:3000' },
+  },
+});

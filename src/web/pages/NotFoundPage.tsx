@@ -1,13 +1,14 @@
 import { Link } from 'react-router';
+import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 
 export function NotFoundPage() {
   return (
     <section className="mx-auto max-w-md py-16 text-center">
-      <h1 className="text-3xl font-bold">Page not found</h1>
+      <h1 className="text-3xl font-bold">{messages.pageNotFound}</h1>
       <p className="mt-4">
         <Link to={paths.home} className="text-blue-700 underline hover:no-underline dark:text-blue-400">
-          Back to home
+          {messages.backToHome}
         </Link>
       </p>
     </section>

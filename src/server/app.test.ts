@@ -29,6 +29,14 @@ describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
     }
   });
 
+  it('serves the shell whatever encodings the client accepts', async () => {
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const response = await fetch(`${server.url}/`, { headers: { 'accept-encoding': encoding } });
+      expect(response.status, encoding).toBe(200);
+      expect(await response.text()).toContain('<div id="root"></div>');
+    }
+  });
+
   it('serves the shell with 404 on unknown paths so the app shows its 404 page', async () => {
     const response = await fetch(`${server.url}/no-such-page`);
     expect(response.status).toBe(404);

@@ -30,7 +30,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     preCompressed: true,
     cacheControl: false,
     // The shell is served by the not-found handler below, with the right status.
-    allowedPath: (pathName) => pathName !== '/index.html',
+    allowedPath: (pathName) => pathName !== '/' && pathName !== '/index.html',
     setHeaders: (reply, filePath) => {
       // Vite puts a content hash in every file name under assets/: safe to cache forever.
       const hashed = filePath.startsWith(assetsDir);

@@ -1,12 +1,13 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { bundleBudget } from './scripts/bundleBudgetPlugin.ts';
 import { precompress } from './scripts/precompressPlugin.ts';
 
 export default defineConfig({
   root: 'src/web',
   publicDir: '../../public',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), bundleBudget(), precompress()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

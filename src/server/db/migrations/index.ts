@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import { identityMigration } from './0001_identity.ts';
+import { rateLimits } from './0002_rate_limits.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -7,4 +8,5 @@ import { identityMigration } from './0001_identity.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001_identity': identityMigration,
+  '0002_rate_limits': rateLimits,
 };

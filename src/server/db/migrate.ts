@@ -9,24 +9,24 @@ const PG_MIGRATION_LOCK = 7_453_201;
 /** Brings the schema up to date. Safe to run from several processes at once. */
 export async function migrateToLatest(database: Database): Promise<MigrationResultSet> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works below the typed schema
-  const run = (db: Kysely<any>) =>
-    new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+  const run = (db: Kysely<any>, disableTransactions = false) =>
+    new Migrator({ db, disableTransactions, provider: { getMigrations: async () => migrations } }).migrateToLatest();
 
   if (database.dialect === 'sqlite') {
-    // Kysely takes no lock on SQLite (it assumes one connection), and runs no transaction
-    // there, so two processes on one file could both apply a migration. BEGIN IMMEDIATE takes
-    // the file's write lock (waiting busy_timeout), serialising the runs, and makes each
-    // run all-or-nothing.
-    await beginImmediate(database.db);
-    let result: MigrationResultSet;
-    try {
-      result = await run(database.db);
-    } catch (error) {
-      await sql`rollback`.execute(database.db);
-      throw error;
-    }
-    await sql.raw(result.error ? 'rollback' : 'commit').execute(database.db);
-    return check(result);
+    // Kysely's migration lock is a no-op on SQLite and its transaction is deferred, so two
+    // processes can both see a migration as pending. BEGIN IMMEDIATE takes the write lock
+    // before anything is read; the other process waits (busy_timeout), then finds nothing to do.
+    return database.db.connection().execute(async (connection) => {
+      await beginImmediate(connection);
+      try {
+        const result = check(await run(connection, true));
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(connection);
+        throw error;
+      }
+    });
   }
   // Kysely locks only after creating its own tables, and two processes creating them at
   // once can collide; a session-level advisory lock serialises the whole run.
@@ -40,30 +40,32 @@ export async function migrateToLatest(database: Database): Promise<MigrationResu
   });
 }
 
-// How long a start-up waits for another process's migration run on the same SQLite file.
-const SQLITE_LOCK_WAIT_MS = 60_000;
+const SQLITE_LOCK_WAIT_MS = 30_000;
 
 /**
- * BEGIN IMMEDIATE, waiting for the write lock without blocking the event loop (better-sqlite3
- * is synchronous: its busy_timeout would stall every other connection in this process).
+ * Takes SQLite's write lock, waiting without blocking the event loop: better-sqlite3 waits
+ * for a busy lock synchronously, which would stall every other connection in this process,
+ * including one holding the lock.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- below the typed schema
-async function beginImmediate(db: Kysely<any>): Promise<void> {
-  const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
-  await sql`pragma busy_timeout = 0`.execute(db);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- below the typed schema, as above
+async function beginImmediate(connection: Kysely<any>): Promise<void> {
+  const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(connection);
+  const busyTimeout = Number(rows[0]?.timeout ?? 5000);
+  await sql`pragma busy_timeout = 0`.execute(connection);
   try {
+    const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
     for (;;) {
       try {
-        await sql`begin immediate`.execute(db);
+        await sql`begin immediate`.execute(connection);
         return;
       } catch (error) {
-        const code = (error as { code?: string }).code;
+        const code = (error as { code?: unknown }).code;
         if (code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, 25));
       }
     }
   } finally {
-    await sql`pragma busy_timeout = 5000`.execute(db);
+    await sql.raw(`pragma busy_timeout = ${busyTimeout}`).execute(connection);
   }
 }
 

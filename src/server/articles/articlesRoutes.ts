@@ -52,7 +52,11 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
 
     // Unknown API paths are API errors, never the web app's HTML shell.
     app.setNotFoundHandler((request, reply) =>
-      sendProblem(reply, 404, `There is no API endpoint ${request.method} ${request.url.split('?')[0]}.`),
+      sendProblem(
+        reply,
+        404,
+        `There is no API endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}.`,
+      ),
     );
 
     app.get('/articles', async (request, reply) => {

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { createArticles } from './articles/createArticles.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
+import { createIdentity } from './identity/createIdentity.ts';
 import { loggerOptions } from './http/logging.ts';
 import { sendProblem } from './http/problem.ts';
 import { describeRequestError } from './http/requestErrors.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createRateLimiter } from './rateLimit/rateLimiter.ts';
 import { webPlugin } from './web/webPlugin.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -19,6 +23,10 @@ export interface AppDeps {
   webDistDir: string;
   /** false silences request logs (tests); a stream captures them. */
   logger?: boolean | { stream: NodeJS.WritableStream };
+  /** Defaults to SMTP_URL (or the dev outbox); a given mailer is closed by its owner. */
+  mailer?: Mailer;
+  /** Epoch milliseconds; tests inject one to move time. */
+  clock?: () => number;
 }
 
 /** Composes the whole server. The caller owns the database and closes it after the app. */
@@ -53,8 +61,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendProblem(reply, 500, 'Something went wrong on our side. Please try again.');
   });
 
+  const mailer =
+    deps.mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  if (!deps.mailer) app.addHook('onClose', () => mailer.close());
+  const rateLimiter = createRateLimiter(database, deps.clock);
+
+  // Accounts. Other features check ID tokens with identity.verifyIdToken.
+  const identity = createIdentity({ config, database, mailer, rateLimiter, clock: deps.clock });
+  await app.register(identity.routes, { prefix: '/identity' });
+
+  // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
+  const articles = createArticles({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter });
+  identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
+  await app.register(articles.routes, { prefix: '/api' });
+
   await app.register(healthRoutes, { database });
-  await app.register(webPlugin, { distDir: deps.webDistDir });
+  await app.register(webPlugin, { distDir: deps.webDistDir, pageStatus: articles.pageStatus });
 
   return app;
 }

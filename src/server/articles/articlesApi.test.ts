@@ -321,7 +321,14 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       ['GET', '/articles/a/b'],
       ['PATCH', '/articles/AAAAAAAAAAAAAAAAAAAA'],
       ['DELETE', '/articles'],
+      ['GET', ''],
+      ['GET', `/articles/${'x'.repeat(300)}`],
+      ['HEAD', '/nope'],
     ] as const) {
+      if (method === 'HEAD') {
+        expect((await api.request(method, path)).status).toBe(404);
+        continue;
+      }
       const answer = await api.request(method, path);
       expectProblem(answer, 404);
       expect(answer.text).not.toContain('<div id="root">');
@@ -360,7 +367,7 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       const known = await fetch(`${server.url}${screen}${article.id}`);
       expect(known.status, screen).toBe(200);
       expect(await known.text()).toContain('<div id="root"></div>');
-      for (const id of ['AAAAAAAAAAAAAAAAAAAA', 'nope', '%E0%A4%A']) {
+      for (const id of ['AAAAAAAAAAAAAAAAAAAA', 'nope', '%C3%BC', 'x'.repeat(300)]) {
         const unknown = await fetch(`${server.url}${screen}${id}`);
         expect(unknown.status, `${screen}${id}`).toBe(404);
         expect(await unknown.text()).toContain('<div id="root"></div>');

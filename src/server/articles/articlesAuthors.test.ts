@@ -9,14 +9,16 @@ describe.each(dialectCases())('articles and their authors on $dialect', (dialect
   let alice: TestUser;
   let bob: TestUser;
   let carol: TestUser;
+  let dave: TestUser;
 
   beforeAll(async () => {
     server = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '3' });
     api = articlesApi(server.url);
-    [alice, bob, carol] = await Promise.all([
+    [alice, bob, carol, dave] = await Promise.all([
       signUp(server.url, 'Alice'),
       signUp(server.url, 'Bob'),
       signUp(server.url, 'Carol'),
+      signUp(server.url, 'Dave'),
     ]);
   });
   afterAll(() => server.close());
@@ -62,6 +64,22 @@ describe.each(dialectCases())('articles and their authors on $dialect', (dialect
     const refused = await api.create(carol.idToken, sampleArticle('From beyond'));
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+  });
+
+  it('refuses a token issued before the password changed, and accepts the new one', async () => {
+    const { body: article } = await api.create(dave.idToken, sampleArticle("Dave's"));
+    const changed = await identityCall(server.url, 'accounts:update', {
+      idToken: dave.idToken,
+      password: 'a brand new password',
+      returnSecureToken: true,
+    });
+    expect(changed.status, changed.text).toBe(200);
+    const stale = await api.update(dave.idToken, article.id, sampleArticle('Stale'));
+    expect(stale.status).toBe(401);
+    expect(stale.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    const fresh = await api.update(changed.body.idToken, article.id, sampleArticle('Fresh'));
+    expect(fresh.status, fresh.text).toBe(200);
+    expect(fresh.body.title).toBe('Fresh');
   });
 
   it('limits how many articles one user creates in a window: 429 with Retry-After', async () => {

@@ -54,6 +54,7 @@ const envSchema = z.object({
   RATE_LIMIT_RESET_EMAIL_PER_EMAIL: positiveInt(1_000_000).default(5),
   RATE_LIMIT_RESET_EMAIL_PER_IP: positiveInt(1_000_000).default(50),
   RATE_LIMIT_RESET_CODE_PER_IP: positiveInt(1_000_000).default(100),
+  RATE_LIMIT_ARTICLE_CREATE_PER_USER: positiveInt(1_000_000).default(60),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -89,6 +90,8 @@ export interface Config {
     resetEmailPerIp: number;
     /** Reset-code checks and uses per client IP per 15 minutes. */
     resetCodePerIp: number;
+    /** Articles created per user per 10 minutes. */
+    articleCreatePerUser: number;
   };
 }
 
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resetEmailPerEmail: e.RATE_LIMIT_RESET_EMAIL_PER_EMAIL,
       resetEmailPerIp: e.RATE_LIMIT_RESET_EMAIL_PER_IP,
       resetCodePerIp: e.RATE_LIMIT_RESET_CODE_PER_IP,
+      articleCreatePerUser: e.RATE_LIMIT_ARTICLE_CREATE_PER_USER,
     },
   };
 }

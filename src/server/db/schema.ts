@@ -1,3 +1,4 @@
+import type { ArticlesTables } from '../articles/articlesTables.ts';
 import type { IdentityTables } from '../identity/identityTables.ts';
 import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
 
@@ -5,4 +6,4 @@ import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
  * The whole database as Kysely sees it: one interface per feature, composed here.
  * Each feature declares its own tables next to its repository and only queries those.
  */
-export interface DatabaseSchema extends IdentityTables, RateLimitTables {}
+export interface DatabaseSchema extends IdentityTables, RateLimitTables, ArticlesTables {}

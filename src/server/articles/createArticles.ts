@@ -1,0 +1,61 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { VerifiedUser } from '../identity/createIdentity.ts';
+import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
+import { isArticleId } from './articleId.ts';
+import { createArticlesRepository, deleteArticlesByAuthor } from './articlesRepository.ts';
+import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
+
+export interface Articles {
+  /** Register with { prefix: '/api' }. */
+  routes: FastifyPluginAsync;
+  /** Removes an author's articles inside the transaction that deletes the user. */
+  deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
+  /** 404 for the screens of an article that does not exist; no opinion on other paths. */
+  pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
+}
+
+export interface ArticlesDeps {
+  database: Database;
+  /** identity.verifyIdToken: the one ID token check. */
+  verifyIdToken: (idToken: string) => Promise<VerifiedUser>;
+  rateLimiter: RateLimiter;
+  config: Config;
+}
+
+const CREATE_WINDOW_MS = 10 * 60 * 1000;
+const ARTICLE_SCREEN = /^\/article(?:-update)?\/([^/]+)\/*$/;
+
+export function createArticles(deps: ArticlesDeps): Articles {
+  const repository = createArticlesRepository(deps.database.db);
+  const createRule = {
+    name: 'articles:create',
+    limit: deps.config.rateLimits.articleCreatePerUser,
+    windowMs: CREATE_WINDOW_MS,
+  };
+  const createRateLimit: CreateRateLimit = {
+    async check(uid) {
+      const result = await deps.rateLimiter.consume(createRule, uid);
+      return result.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: result.retryAfterSeconds };
+    },
+  };
+
+  return {
+    routes: articlesRoutes({ repository, verifyIdToken: deps.verifyIdToken, createRateLimit }),
+    deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
+    async pageStatus(_request, pathname) {
+      const match = ARTICLE_SCREEN.exec(pathname);
+      if (!match) return undefined;
+      let id: string;
+      try {
+        id = decodeURIComponent(match[1]!);
+      } catch {
+        return 404;
+      }
+      return isArticleId(id) && (await repository.exists(id)) ? undefined : 404;
+    },
+  };
+}

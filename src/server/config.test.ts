@@ -62,6 +62,7 @@ describe('loadConfig', () => {
       resetEmailPerEmail: 5,
       resetEmailPerIp: 50,
       resetCodePerIp: 100,
+      articleCreatePerUser: 60,
     });
     expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_EMAIL: '3' }).rateLimits.signInPerEmail).toBe(3);
     expect(() => loadConfig({ RATE_LIMIT_SIGNUP_PER_IP: '0' })).toThrow(

@@ -48,6 +48,12 @@ const envSchema = z.object({
     .default('inkwell'),
   PASSWORD_MIN_LENGTH: positiveInt(4096).default(6),
   TRUST_PROXY: booleanFlag.default(false),
+  RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt(1_000_000).default(10),
+  RATE_LIMIT_SIGNIN_PER_IP: positiveInt(1_000_000).default(100),
+  RATE_LIMIT_SIGNUP_PER_IP: positiveInt(1_000_000).default(100),
+  RATE_LIMIT_RESET_EMAIL_PER_EMAIL: positiveInt(1_000_000).default(5),
+  RATE_LIMIT_RESET_EMAIL_PER_IP: positiveInt(1_000_000).default(50),
+  RATE_LIMIT_RESET_CODE_PER_IP: positiveInt(1_000_000).default(100),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -69,6 +75,21 @@ export interface Config {
   passwordMinLength: number;
   trustProxy: boolean;
   logLevel: string;
+  /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
+  rateLimits: {
+    /** Failed sign-ins per email per 15 minutes. */
+    signInPerEmail: number;
+    /** Failed sign-ins per client IP per 15 minutes. */
+    signInPerIp: number;
+    /** Sign-ups per client IP per hour. */
+    signUpPerIp: number;
+    /** Password reset emails per email per hour. */
+    resetEmailPerEmail: number;
+    /** Password reset email requests per client IP per hour. */
+    resetEmailPerIp: number;
+    /** Reset-code checks and uses per client IP per 15 minutes. */
+    resetCodePerIp: number;
+  };
 }
 
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
@@ -109,5 +130,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    rateLimits: {
+      signInPerEmail: e.RATE_LIMIT_SIGNIN_PER_EMAIL,
+      signInPerIp: e.RATE_LIMIT_SIGNIN_PER_IP,
+      signUpPerIp: e.RATE_LIMIT_SIGNUP_PER_IP,
+      resetEmailPerEmail: e.RATE_LIMIT_RESET_EMAIL_PER_EMAIL,
+      resetEmailPerIp: e.RATE_LIMIT_RESET_EMAIL_PER_IP,
+      resetCodePerIp: e.RATE_LIMIT_RESET_CODE_PER_IP,
+    },
   };
 }

@@ -1,6 +1,8 @@
+import type { IdentityTables } from '../identity/identityTables.ts';
+import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
+
 /**
  * The whole database as Kysely sees it: one interface per feature, composed here.
  * Each feature declares its own tables next to its repository and only queries those.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface DatabaseSchema {}
+export interface DatabaseSchema extends IdentityTables, RateLimitTables {}

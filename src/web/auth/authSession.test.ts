@@ -182,6 +182,26 @@ describe('AuthSession state', () => {
     expect(await session.getIdToken()).toBeNull();
   });
 
+  it('with a session hint, a browser that never signed in skips the server; after a sign-in it asks', async () => {
+    const fake = scriptedServer();
+    let note = false;
+    const hint = { mayHaveSession: () => note, remember: (value: boolean) => (note = value) };
+    const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 });
+    session = new AuthSession({ client, hint });
+    await session.restore();
+    expect(session.state.status).toBe('signedOut');
+    expect(fake.calls).toHaveLength(0);
+
+    await session.signIn(email, 'secret1');
+    expect(note).toBe(true);
+    session.dispose();
+    session = new AuthSession({ client, hint });
+    await session.restore();
+    expect(session.state.status).toBe('signedIn');
+    await session.signOut();
+    expect(note).toBe(false);
+  });
+
   it('sign-out revokes the session on the server before clearing local state', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);

@@ -3,6 +3,7 @@ import { TOKEN_EXPIRY_BUFFER_MS } from './authTiming.ts';
 import { AuthError, hasCode, invalidatesSession } from './errorCodes.ts';
 import { expiryOf } from './idToken.ts';
 import type { IdentityClient } from './identityClient.ts';
+import type { SessionHint } from './sessionHint.ts';
 import { TokenRefresher } from './tokenRefresher.ts';
 
 /** The name of the channel tabs use to tell each other "the session changed" (never tokens). */
@@ -21,6 +22,8 @@ export interface AuthSessionOptions {
   /** Other tabs of this origin; null where BroadcastChannel is missing. */
   channel?: ChannelLike | null;
   now?: () => number;
+  /** Lets restore() skip the server when this browser never signed in; absent: always ask. */
+  hint?: SessionHint;
 }
 
 /** Spec §5/§9: the password minimum when the server's policy sets none. */
@@ -41,6 +44,7 @@ export class AuthSession {
   readonly #client: IdentityClient;
   readonly #channel: ChannelLike | null;
   readonly #now: () => number;
+  readonly #hint: SessionHint | null;
   readonly #refresher: TokenRefresher;
   readonly #listeners = new Set<AuthStateListener>();
   #state: AuthState = { status: 'unknown', user: null };
@@ -52,6 +56,7 @@ export class AuthSession {
     this.#client = options.client;
     this.#channel = options.channel ?? null;
     this.#now = options.now ?? Date.now;
+    this.#hint = options.hint ?? null;
     this.#refresher = new TokenRefresher({
       refresh: async () => (await this.#refresh()).expiresAt,
       // Only a session that still exists is worth another try.
@@ -73,6 +78,10 @@ export class AuthSession {
 
   /** At load (and when another tab signs in): asks the server whether the cookie holds a live session. */
   async restore(): Promise<void> {
+    if (this.#hint !== null && !this.#hint.mayHaveSession()) {
+      this.#signedOutLocally();
+      return;
+    }
     try {
       const { held } = await this.#fetchToken();
       const profile = await this.#client.lookup(held.idToken);
@@ -262,12 +271,14 @@ export class AuthSession {
   }
 
   #signedIn(user: AuthUser, held: HeldToken): void {
+    this.#hint?.remember(true);
     this.#token = held;
     this.#refresher.start(held.expiresAt);
     this.#setState({ status: 'signedIn', user });
   }
 
   #signedOutLocally(): void {
+    this.#hint?.remember(false);
     this.#token = null;
     this.#refresher.stop();
     if (this.#state.status !== 'signedOut') this.#setState({ status: 'signedOut', user: null });

@@ -1,6 +1,7 @@
 import { requestTimeoutFor } from './authTiming.ts';
 import { AUTH_CHANNEL_NAME, AuthSession } from './authSession.ts';
 import { createIdentityClient } from './identityClient.ts';
+import { localStorageSessionHint } from './sessionHint.ts';
 
 /** The one session of this page, wired to the real fetch, the page's timeout and the other tabs. */
 export function createBrowserSession(): AuthSession {
@@ -9,5 +10,6 @@ export function createBrowserSession(): AuthSession {
     timeoutMs: requestTimeoutFor(navigator as Navigator & { userAgentData?: { mobile?: boolean } }),
   });
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(AUTH_CHANNEL_NAME) : null;
-  return new AuthSession({ client, channel });
+  const hint = localStorageSessionHint(typeof localStorage === 'object' ? localStorage : undefined);
+  return new AuthSession({ client, channel, hint });
 }

@@ -115,9 +115,9 @@ export function ProfilePage() {
 
   async function logOut() {
     setBusy(true);
-    // Leave first: this screen is for signed-in users only and would otherwise bounce to /login.
-    await navigate(paths.home);
+    // Signed out locally even when the server cannot be reached (then the error is logged).
     await session.signOut().catch((error: unknown) => console.error('sign-out did not reach the server', error));
+    await navigate(paths.home, { replace: true });
   }
 
   return (

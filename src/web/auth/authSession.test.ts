@@ -202,6 +202,18 @@ describe('AuthSession state', () => {
     expect(note).toBe(false);
   });
 
+  it('a restore that cannot reach the server signs out for now but keeps the hint', async () => {
+    const fake = scriptedServer();
+    fake.handlers['v1/token'] = () => 'hang';
+    let note = true;
+    const hint = { mayHaveSession: () => note, remember: (value: boolean) => (note = value) };
+    const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 10 });
+    session = new AuthSession({ client, hint });
+    await session.restore();
+    expect(session.state.status).toBe('signedOut');
+    expect(note).toBe(true);
+  });
+
   it('sign-out revokes the session on the server before clearing local state', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);

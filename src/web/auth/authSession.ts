@@ -51,6 +51,7 @@ export class AuthSession {
   #token: HeldToken | null = null;
   #refreshing: Promise<{ held: HeldToken; uid: string }> | null = null;
   #policyMinLength: Promise<number> | null = null;
+  #endedHere = false;
 
   constructor(options: AuthSessionOptions) {
     this.#client = options.client;
@@ -70,6 +71,11 @@ export class AuthSession {
     return this.#state;
   }
 
+  /** True when the current signed-out state came from this tab's own Log Out or account deletion. */
+  get endedByUser(): boolean {
+    return this.#state.status === 'signedOut' && this.#endedHere;
+  }
+
   /** Calls `listener` on every state change; returns the unsubscribe function. */
   onAuthStateChanged(listener: AuthStateListener): () => void {
     this.#listeners.add(listener);
@@ -86,8 +92,12 @@ export class AuthSession {
       const { held } = await this.#fetchToken();
       const profile = await this.#client.lookup(held.idToken);
       this.#signedIn({ uid: profile.localId, email: profile.email, displayName: profile.displayName ?? null }, held);
-    } catch {
-      this.#signedOutLocally();
+    } catch (error) {
+      const unreachable = hasCode(error, 'network-request-failed');
+      // A tab that is signed in stays so when only the network failed (its timer retries).
+      if (unreachable && this.#state.status === 'signedIn') return;
+      // Only the server's "no" clears the hint; an outage must not forget a live session.
+      this.#signedOutLocally({ forgetHint: !unreachable });
     }
   }
 
@@ -105,6 +115,7 @@ export class AuthSession {
     try {
       await this.#client.revokeSession();
     } finally {
+      this.#endedHere = true;
       this.#signedOutLocally();
       this.#tell({ type: 'signedOut' });
     }
@@ -169,6 +180,7 @@ export class AuthSession {
   async deleteAccount(): Promise<void> {
     const idToken = await this.#requireToken();
     await this.#guard(this.#client.deleteAccount(idToken));
+    this.#endedHere = true;
     this.#signedOutLocally();
     this.#tell({ type: 'signedOut' });
     // The server already ended every session of the deleted user; this only clears the cookie.
@@ -271,14 +283,15 @@ export class AuthSession {
   }
 
   #signedIn(user: AuthUser, held: HeldToken): void {
+    this.#endedHere = false;
     this.#hint?.remember(true);
     this.#token = held;
     this.#refresher.start(held.expiresAt);
     this.#setState({ status: 'signedIn', user });
   }
 
-  #signedOutLocally(): void {
-    this.#hint?.remember(false);
+  #signedOutLocally({ forgetHint = true }: { forgetHint?: boolean } = {}): void {
+    if (forgetHint) this.#hint?.remember(false);
     this.#token = null;
     this.#refresher.stop();
     if (this.#state.status !== 'signedOut') this.#setState({ status: 'signedOut', user: null });

@@ -116,13 +116,20 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
   it('sends a notice to the old address when the email changes', async () => {
     const email = uniqueEmail();
     const signUp = await client.signUp(email, 'old-secret');
-    const before = sink.messages.length;
+    let before = sink.messages.length;
+    await sendReset(email);
+    const code = codeFrom((await sink.waitForMail(email, { after: before })).text);
+    before = sink.messages.length;
     const fresh = uniqueEmail('new');
     expect((await client.update({ idToken: signUp.body.idToken, email: fresh })).status).toBe(200);
     const notice = await sink.waitForMail(email, { after: before });
     expect(notice.subject).toBe('Your Inkwell email address was changed');
     expect(notice.text).toContain(fresh);
+    expect(notice.html).toContain(fresh);
     // A code sent to the old address stops working after the change.
+    expect((await client.call('/v1/accounts:resetPassword', { oobCode: code })).body).toEqual(
+      protocolError('INVALID_OOB_CODE'),
+    );
   });
 });
 

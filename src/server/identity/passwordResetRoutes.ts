@@ -33,8 +33,9 @@ export function passwordResetRoutes(context: IdentityContext): FastifyPluginAsyn
         if (imitation.fail) throw deliveryFailed();
         return answer;
       }
-      const code = await oobCodes.issuePasswordReset(user.id, user.email, context.now());
+      // Timed from here so that unknown emails also imitate the cost of issuing the code.
       const started = performance.now();
+      const code = await oobCodes.issuePasswordReset(user.id, user.email, context.now());
       try {
         await context.mailer.send(passwordResetEmail({ to: user.email, publicUrl: config.publicUrl, code }));
         deliveryMask.record({ durationMs: performance.now() - started, failed: false }, context.now());

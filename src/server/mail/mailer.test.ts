@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -101,6 +102,39 @@ describe('mailer over SMTP', () => {
     await expect(mailer(withCredentials(smtp.url), log, timeoutMs).send(message)).rejects.toBeInstanceOf(
       MailDeliveryError,
     );
+    expect(performance.now() - started).toBeLessThan(timeoutMs + 2000);
+    expectNoSecrets(text());
+  });
+
+  it('rejects with MailDeliveryError in time when the server keeps the connection busy but never finishes', async () => {
+    // Greets, then answers EHLO with an endless trickle of continuation lines: the socket is
+    // never idle, so only the overall send deadline can end the wait.
+    const timers = new Set<NodeJS.Timeout>();
+    const sockets = new Set<net.Socket>();
+    const trickle = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.write('220 trickle ESMTP\r\n');
+      socket.once('data', () => {
+        const timer = setInterval(() => socket.write('250-still thinking\r\n'), 50);
+        timers.add(timer);
+        socket.on('close', () => clearInterval(timer));
+      });
+    });
+    await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const timer of timers) clearInterval(timer);
+      for (const socket of sockets) socket.destroy();
+      trickle.close();
+    });
+    const { port } = trickle.address() as net.AddressInfo;
+
+    const { log, text } = capturingLog();
+    const timeoutMs = 500;
+    const started = performance.now();
+    await expect(
+      mailer(withCredentials(`smtp://127.0.0.1:${port}`), log, timeoutMs).send(message),
+    ).rejects.toBeInstanceOf(MailDeliveryError);
     expect(performance.now() - started).toBeLessThan(timeoutMs + 2000);
     expectNoSecrets(text());
   });

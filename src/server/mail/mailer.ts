@@ -53,7 +53,7 @@ function createOutboxMailer(options: MailerOptions): Mailer {
       try {
         file = await writeOutboxMessage(options.dataDir, { from: options.from, ...message });
       } catch (error) {
-        options.log.error({ to: message.to, subject: message.subject, err: describe(error) }, 'email not written');
+        options.log.error({ to: message.to, subject: message.subject, reason: describe(error) }, 'email not written');
         throw new MailDeliveryError('Could not write the email to the dev outbox', { cause: error });
       }
       options.log.info(
@@ -93,7 +93,7 @@ function createSmtpMailer(options: MailerOptions, smtpUrl: string): Mailer {
         options.log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'email sent');
       } catch (error) {
         const reason = scrub(describe(error), secrets);
-        options.log.warn({ to: message.to, subject: message.subject, err: reason }, 'email not sent');
+        options.log.warn({ to: message.to, subject: message.subject, reason }, 'email not sent');
         if (error instanceof MailDeliveryError) throw error;
         throw new MailDeliveryError(`SMTP delivery failed: ${reason}`);
       } finally {

@@ -83,8 +83,8 @@ export class AuthSession {
   }
 
   /** At load (and when another tab signs in): asks the server whether the cookie holds a live session. */
-  async restore(): Promise<void> {
-    if (this.#hint !== null && !this.#hint.mayHaveSession()) {
+  async restore({ askServer = false }: { askServer?: boolean } = {}): Promise<void> {
+    if (!askServer && this.#hint !== null && !this.#hint.mayHaveSession()) {
       this.#signedOutLocally();
       return;
     }
@@ -312,6 +312,7 @@ export class AuthSession {
       this.#signedOutLocally();
       return;
     }
-    await this.restore();
+    // The message itself says a session exists: localStorage (the hint) may not have caught up yet.
+    await this.restore({ askServer: true });
   }
 }

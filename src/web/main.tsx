@@ -1,10 +1,18 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { AuthProvider } from './auth/AuthProvider.tsx';
+import { createBrowserSession } from './auth/browserSession.ts';
 import { AppRouter } from './router.tsx';
 import './styles.css';
 
+// Ask the server about the session cookie before React even renders: screens wait for the answer.
+const session = createBrowserSession();
+void session.restore();
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <AppRouter />
+    <AuthProvider session={session}>
+      <AppRouter />
+    </AuthProvider>
   </StrictMode>,
 );

@@ -1,16 +1,23 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
+import { useAuth } from '../auth/useAuth.ts';
 import { TopBar } from './TopBar.tsx';
 
 export function AppLayout() {
+  const { state } = useAuth();
   return (
     <div className="flex min-h-dvh flex-col">
       <TopBar />
       <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 sm:px-6">
-        {/* A screen's code is loading: keep the layout still rather than flash a spinner. */}
-        <Suspense fallback={null}>
-          <Outlet />
-        </Suspense>
+        {/* Spec §2: screens appear only once the sign-in state is known (no flash of the wrong screen).
+            While a screen's code loads, keep the layout still rather than flash a spinner. */}
+        {state.status === 'unknown' ? (
+          <div aria-busy="true" />
+        ) : (
+          <Suspense fallback={null}>
+            <Outlet />
+          </Suspense>
+        )}
       </main>
     </div>
   );

@@ -1,16 +1,19 @@
 import { createBrowserRouter } from 'react-router';
 import { AppLayout } from './components/AppLayout.tsx';
+import { articleLoader, homeLoader } from './articles/articleLoaders.ts';
 import { HomePage } from './articles/HomePage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
 // The home page ships in the main bundle; every other screen loads on demand.
+// Loaders live here, not in the lazy modules, so a screen's API call runs while its code downloads.
 export const router = createBrowserRouter([
   {
     element: <AppLayout />,
     children: [
-      { index: true, element: <HomePage /> },
+      { index: true, loader: homeLoader, element: <HomePage /> },
       {
         path: 'article/:id',
+        loader: articleLoader,
         lazy: { Component: async () => (await import('./articles/ArticlePage.tsx')).ArticlePage },
       },
       { path: 'login', lazy: { Component: async () => (await import('./account/LoginPage.tsx')).LoginPage } },

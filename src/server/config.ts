@@ -48,6 +48,8 @@ const envSchema = z.object({
     .default('inkwell'),
   PASSWORD_MIN_LENGTH: positiveInt(4096).default(6),
   TRUST_PROXY: booleanFlag.default(false),
+  ARTICLE_CREATE_LIMIT: positiveInt(1_000_000).default(60),
+  ARTICLE_CREATE_WINDOW_SECONDS: positiveInt(86_400).default(600),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -69,6 +71,8 @@ export interface Config {
   passwordMinLength: number;
   trustProxy: boolean;
   logLevel: string;
+  /** How many articles one user may create per window. */
+  articleCreateLimit: { limit: number; windowMs: number };
 }
 
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
@@ -109,5 +113,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    articleCreateLimit: { limit: e.ARTICLE_CREATE_LIMIT, windowMs: e.ARTICLE_CREATE_WINDOW_SECONDS * 1000 },
   };
 }

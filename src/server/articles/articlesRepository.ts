@@ -1,0 +1,125 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { ArticleCursor } from './articleCursor.ts';
+
+/**
+ * All SQL of the articles feature. The one read outside its own table: the author's
+ * current display name, from the two columns of identity's users table declared here.
+ */
+type AuthorColumns = {
+  users: { id: string; display_name: string | null };
+};
+
+export interface ArticleRow {
+  id: string;
+  image: string;
+  title: string;
+  description: string;
+  authorId: string;
+  authorName: string | null;
+  /** Epoch milliseconds. */
+  date: number;
+}
+
+export interface ArticleFields {
+  image: string;
+  title: string;
+  description: string;
+}
+
+export type UpdateOutcome = 'updated' | 'not-found' | 'not-author';
+
+export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
+  const withAuthors = () =>
+    db
+      .withTables<AuthorColumns>()
+      .selectFrom('articles')
+      .innerJoin('users', 'users.id', 'articles.author_id')
+      .select([
+        'articles.id',
+        'articles.image',
+        'articles.title',
+        'articles.description',
+        'articles.author_id as authorId',
+        'users.display_name as authorName',
+        'articles.date',
+      ]);
+
+  const exists = async (id: string): Promise<boolean> => {
+    const row = await db.selectFrom('articles').select('id').where('id', '=', id).executeTakeFirst();
+    return row !== undefined;
+  };
+
+  return {
+    exists,
+
+    async insert(article: ArticleFields & { id: string; authorId: string; date: number }): Promise<void> {
+      await db
+        .insertInto('articles')
+        .values({
+          id: article.id,
+          image: article.image,
+          title: article.title,
+          description: article.description,
+          author_id: article.authorId,
+          date: article.date,
+        })
+        .execute();
+    },
+
+    async find(id: string): Promise<ArticleRow | undefined> {
+      return withAuthors().where('articles.id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * Newest first, starting strictly after `after`. Asks for one row more than `limit` so
+     * the caller knows whether another page exists without counting.
+     */
+    async listPage(limit: number, after: ArticleCursor | undefined): Promise<ArticleRow[]> {
+      let query = withAuthors();
+      if (after) {
+        // (date, id) < (d, i), spelled out so both dialects use the (date, id) index.
+        query = query.where((eb) =>
+          eb.or([
+            eb('articles.date', '<', after.date),
+            eb.and([eb('articles.date', '=', after.date), eb('articles.id', '<', after.id)]),
+          ]),
+        );
+      }
+      return query
+        .orderBy('articles.date', 'desc')
+        .orderBy('articles.id', 'desc')
+        .limit(limit + 1)
+        .execute();
+    },
+
+    /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
+    async update(id: string, authorId: string, fields: ArticleFields): Promise<UpdateOutcome> {
+      const result = await db
+        .updateTable('articles')
+        .set({ image: fields.image, title: fields.title, description: fields.description })
+        .where('id', '=', id)
+        .where('author_id', '=', authorId)
+        .executeTakeFirst();
+      if (result.numUpdatedRows > 0n) return 'updated';
+      return (await exists(id)) ? 'not-author' : 'not-found';
+    },
+
+    async delete(id: string, authorId: string): Promise<UpdateOutcome> {
+      const result = await db
+        .deleteFrom('articles')
+        .where('id', '=', id)
+        .where('author_id', '=', authorId)
+        .executeTakeFirst();
+      if (result.numDeletedRows > 0n) return 'updated';
+      return (await exists(id)) ? 'not-author' : 'not-found';
+    },
+  };
+}
+
+export type ArticlesRepository = ReturnType<typeof createArticlesRepository>;
+
+/** Removes every article of an author inside the caller's transaction (the user is being deleted). */
+export async function deleteArticlesByAuthor(trx: Transaction<DatabaseSchema>, authorId: string): Promise<void> {
+  await trx.deleteFrom('articles').where('author_id', '=', authorId).execute();
+}

@@ -1,0 +1,150 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ARTICLE_PAGE_DEFAULT_LIMIT,
+  ARTICLE_PAGE_MAX_LIMIT,
+  parseArticleInput,
+  type Article,
+  type ArticleInput,
+  type ArticlePage,
+} from '../../shared/articleSchema.ts';
+import { sendProblem } from '../http/problem.ts';
+import { decodeArticleCursor, encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
+import { isArticleId, newArticleId } from './articleId.ts';
+import type { ArticleRow, ArticlesRepository, UpdateOutcome } from './articlesRepository.ts';
+import { authenticate, type VerifyIdToken } from './bearerAuth.ts';
+import { sendCachedJson } from './cachedJson.ts';
+
+export interface CreateRateLimit {
+  /** Returns the seconds to wait when `uid` has created too many articles lately. */
+  check(uid: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+}
+
+export interface ArticlesRoutesDeps {
+  repository: ArticlesRepository;
+  verifyIdToken: VerifyIdToken;
+  createRateLimit: CreateRateLimit;
+}
+
+const NOT_FOUND = 'There is no article with this id.';
+const NOT_AUTHOR = 'Only the author of this article can change or delete it.';
+
+export function toArticleJson(row: ArticleRow): Article {
+  return {
+    id: row.id,
+    image: row.image,
+    title: row.title,
+    description: row.description,
+    authorId: row.authorId,
+    authorName: row.authorName,
+    date: new Date(row.date).toISOString(),
+  };
+}
+
+/** The `/api` routes: registered with { prefix: '/api' }. */
+export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
+  const { repository, verifyIdToken, createRateLimit } = deps;
+
+  return async (app: FastifyInstance) => {
+    // The API speaks JSON only: without this, Fastify's built-in text/plain parser (and any
+    // form parser registered for /identity) would hand text to the handlers instead of a 415.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+    // Unknown API paths are API errors, never the web app's HTML shell.
+    app.setNotFoundHandler((request, reply) =>
+      sendProblem(reply, 404, `There is no API endpoint ${request.method} ${request.url.split('?')[0]}.`),
+    );
+
+    app.get('/articles', async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const limit = parseLimit(query.limit);
+      if (limit === undefined) {
+        return sendProblem(reply, 400, 'The limit parameter is not valid.', [
+          { field: 'limit', message: `limit must be a whole number from 1 to ${ARTICLE_PAGE_MAX_LIMIT}.` },
+        ]);
+      }
+      let after: ArticleCursor | undefined;
+      if (query.cursor !== undefined) {
+        after = typeof query.cursor === 'string' ? decodeArticleCursor(query.cursor) : undefined;
+        if (after === undefined) {
+          return sendProblem(reply, 400, 'The cursor parameter is not valid.', [
+            { field: 'cursor', message: 'cursor must be a nextCursor value from a previous page.' },
+          ]);
+        }
+      }
+      const rows = await repository.listPage(limit, after);
+      const pageRows = rows.slice(0, limit);
+      const last = pageRows.at(-1);
+      const page: ArticlePage = {
+        articles: pageRows.map(toArticleJson),
+        nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
+      };
+      return sendCachedJson(request, reply, page);
+    });
+
+    app.get<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
+      const row = isArticleId(request.params.id) ? await repository.find(request.params.id) : undefined;
+      if (!row) return sendProblem(reply, 404, NOT_FOUND);
+      return sendCachedJson(request, reply, toArticleJson(row));
+    });
+
+    app.post('/articles', async (request, reply) => {
+      const caller = await authenticate(request, reply, verifyIdToken);
+      if (!caller) return reply;
+      const limited = await createRateLimit.check(caller.uid);
+      if (!limited.allowed) {
+        reply.header('retry-after', String(limited.retryAfterSeconds));
+        return sendProblem(reply, 429, 'You have created many articles in a short time. Please wait and try again.');
+      }
+      const input = readArticleInput(request, reply);
+      if (!input) return reply;
+      const id = newArticleId();
+      await repository.insert({ ...input, id, authorId: caller.uid, date: Date.now() });
+      return sendWritten(reply.code(201).header('location', `/api/articles/${id}`), await repository.find(id));
+    });
+
+    app.put<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
+      const caller = await authenticate(request, reply, verifyIdToken);
+      if (!caller) return reply;
+      const input = readArticleInput(request, reply);
+      if (!input) return reply;
+      const id = request.params.id;
+      const outcome = isArticleId(id) ? await repository.update(id, caller.uid, input) : 'not-found';
+      if (outcome !== 'updated') return sendOwnershipProblem(reply, outcome);
+      return sendWritten(reply, await repository.find(id));
+    });
+
+    app.delete<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
+      const caller = await authenticate(request, reply, verifyIdToken);
+      if (!caller) return reply;
+      const id = request.params.id;
+      const outcome = isArticleId(id) ? await repository.delete(id, caller.uid) : 'not-found';
+      if (outcome !== 'updated') return sendOwnershipProblem(reply, outcome);
+      return reply.code(204).send();
+    });
+  };
+}
+
+function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<UpdateOutcome, 'updated'>) {
+  return outcome === 'not-found' ? sendProblem(reply, 404, NOT_FOUND) : sendProblem(reply, 403, NOT_AUTHOR);
+}
+
+function sendWritten(reply: FastifyReply, row: ArticleRow | undefined) {
+  // Deleted by its author between our write and this read: it is gone, say so.
+  if (!row) return sendProblem(reply.removeHeader('location'), 404, NOT_FOUND);
+  return reply.header('cache-control', 'no-store').send(toArticleJson(row));
+}
+
+function readArticleInput(request: FastifyRequest, reply: FastifyReply): ArticleInput | undefined {
+  const result = parseArticleInput(request.body);
+  if (result.success) return result.data;
+  void sendProblem(reply, 400, 'The article is not valid.', result.errors);
+  return undefined;
+}
+
+function parseLimit(value: unknown): number | undefined {
+  if (value === undefined) return ARTICLE_PAGE_DEFAULT_LIMIT;
+  if (typeof value !== 'string' || !/^[0-9]{1,3}$/.test(value)) return undefined;
+  const limit = Number(value);
+  return limit >= 1 && limit <= ARTICLE_PAGE_MAX_LIMIT ? limit : undefined;
+}

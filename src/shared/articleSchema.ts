@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/**
+ * The article as the API sends it and the fields a person may set, shared by the server
+ * (which enforces them) and the web app (which shows the same messages next to its fields).
+ */
+
+export const IMAGE_URL_MAX_LENGTH = 2048;
+export const TITLE_MAX_LENGTH = 200;
+export const DESCRIPTION_MAX_LENGTH = 20000;
+
+/** The fields of an article body; anything else in a body is an error. */
+export const articleInputFields = ['image', 'title', 'description'] as const;
+export type ArticleInputField = (typeof articleInputFields)[number];
+
+// Characters as a person counts them: an emoji is one, not two UTF-16 units.
+const characterCount = (value: string) => [...value].length;
+
+const requiredText = (label: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be text.`) });
+
+function isWebAddress(value: string): boolean {
+  // The URL parser silently drops tabs and newlines and accepts spaces in paths; an address
+  // a person pastes has none of those, and leaving them in would hide what is really stored.
+  if (/[\s\p{Cc}]/u.test(value)) return false;
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
+export const articleInputSchema = z.strictObject(
+  {
+    image: requiredText('Image URL')
+      .trim()
+      .min(1, { error: 'Image URL is required.' })
+      .max(IMAGE_URL_MAX_LENGTH, { error: `Image URL must be at most ${IMAGE_URL_MAX_LENGTH} characters.` })
+      .refine(isWebAddress, { error: 'Image URL must be an http:// or https:// address.', abort: true }),
+    title: requiredText('Title')
+      .trim()
+      .min(1, { error: 'Title is required.' })
+      .refine((value) => characterCount(value) <= TITLE_MAX_LENGTH, {
+        error: `Title must be at most ${TITLE_MAX_LENGTH} characters.`,
+      }),
+    description: requiredText('Description')
+      .trim()
+      .min(1, { error: 'Description is required.' })
+      .refine((value) => characterCount(value) <= DESCRIPTION_MAX_LENGTH, {
+        error: `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters.`,
+      }),
+  },
+  { error: 'The article must be an object with image, title and description.' },
+);
+
+/** A valid article body, trimmed: what is stored. */
+export type ArticleInput = z.output<typeof articleInputSchema>;
+
+/** One invalid field, as shown next to that field in a form. */
+export interface ArticleFieldError {
+  field: string;
+  message: string;
+}
+
+export type ArticleInputResult =
+  { success: true; data: ArticleInput } | { success: false; errors: ArticleFieldError[] };
+
+/** Validates an article body; every problem comes back as a field and a sentence a person can read. */
+export function parseArticleInput(body: unknown): ArticleInputResult {
+  const result = articleInputSchema.safeParse(body);
+  if (result.success) return { success: true, data: result.data };
+  const errors: ArticleFieldError[] = [];
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        errors.push({
+          field: key,
+          message: `${key} cannot be set: an article takes only image, title and description.`,
+        });
+      }
+    } else {
+      const field = issue.path.map(String).join('.') || 'body';
+      // One message per field is what a form can show.
+      if (!errors.some((error) => error.field === field)) errors.push({ field, message: issue.message });
+    }
+  }
+  return { success: false, errors };
+}
+
+/** An article as the API returns it. */
+export const articleSchema = z.object({
+  id: z.string(),
+  image: z.string(),
+  title: z.string(),
+  description: z.string(),
+  authorId: z.string(),
+  /** The author's current display name; null when they have not set one. */
+  authorName: z.string().nullable(),
+  /** ISO 8601 UTC, set by the server when the article was created. */
+  date: z.iso.datetime(),
+});
+export type Article = z.infer<typeof articleSchema>;
+
+/** One page of GET /api/articles: pass nextCursor back as `cursor` for the next page; null on the last. */
+export const articlePageSchema = z.object({
+  articles: z.array(articleSchema),
+  nextCursor: z.string().nullable(),
+});
+export type ArticlePage = z.infer<typeof articlePageSchema>;
+
+export const ARTICLE_PAGE_DEFAULT_LIMIT = 20;
+export const ARTICLE_PAGE_MAX_LIMIT = 100;

@@ -4,10 +4,13 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
+import { createIdentity } from './identity/createIdentity.ts';
 import { loggerOptions } from './http/logging.ts';
 import { sendProblem } from './http/problem.ts';
 import { describeRequestError } from './http/requestErrors.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createRateLimiter } from './rateLimit/rateLimiter.ts';
 import { webPlugin } from './web/webPlugin.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -19,6 +22,10 @@ export interface AppDeps {
   webDistDir: string;
   /** false silences request logs (tests); a stream captures them. */
   logger?: boolean | { stream: NodeJS.WritableStream };
+  /** Defaults to SMTP_URL (or the dev outbox); a given mailer is closed by its owner. */
+  mailer?: Mailer;
+  /** Epoch milliseconds; tests inject one to move time. */
+  clock?: () => number;
 }
 
 /** Composes the whole server. The caller owns the database and closes it after the app. */
@@ -52,6 +59,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, 500, 'Something went wrong on our side. Please try again.');
   });
+
+  const mailer =
+    deps.mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  if (!deps.mailer) app.addHook('onClose', () => mailer.close());
+  const rateLimiter = createRateLimiter(database, deps.clock);
+
+  // Accounts. Other features check ID tokens with identity.verifyIdToken.
+  const identity = createIdentity({ config, database, mailer, rateLimiter, clock: deps.clock });
+  await app.register(identity.routes, { prefix: '/identity' });
 
   await app.register(healthRoutes, { database });
   await app.register(webPlugin, { distDir: deps.webDistDir });

@@ -50,6 +50,12 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag.default(false),
   ARTICLE_CREATE_LIMIT: positiveInt(1_000_000).default(60),
   ARTICLE_CREATE_WINDOW_SECONDS: positiveInt(86_400).default(600),
+  RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt(1_000_000).default(10),
+  RATE_LIMIT_SIGNIN_PER_IP: positiveInt(1_000_000).default(100),
+  RATE_LIMIT_SIGNUP_PER_IP: positiveInt(1_000_000).default(100),
+  RATE_LIMIT_RESET_EMAIL_PER_EMAIL: positiveInt(1_000_000).default(5),
+  RATE_LIMIT_RESET_EMAIL_PER_IP: positiveInt(1_000_000).default(50),
+  RATE_LIMIT_RESET_CODE_PER_IP: positiveInt(1_000_000).default(100),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -73,6 +79,21 @@ export interface Config {
   logLevel: string;
   /** How many articles one user may create per window. */
   articleCreateLimit: { limit: number; windowMs: number };
+  /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
+  rateLimits: {
+    /** Failed sign-ins per email per 15 minutes. */
+    signInPerEmail: number;
+    /** Failed sign-ins per client IP per 15 minutes. */
+    signInPerIp: number;
+    /** Sign-ups per client IP per hour. */
+    signUpPerIp: number;
+    /** Password reset emails per email per hour. */
+    resetEmailPerEmail: number;
+    /** Password reset email requests per client IP per hour. */
+    resetEmailPerIp: number;
+    /** Reset-code checks and uses per client IP per 15 minutes. */
+    resetCodePerIp: number;
+  };
 }
 
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
@@ -114,5 +135,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     articleCreateLimit: { limit: e.ARTICLE_CREATE_LIMIT, windowMs: e.ARTICLE_CREATE_WINDOW_SECONDS * 1000 },
+    rateLimits: {
+      signInPerEmail: e.RATE_LIMIT_SIGNIN_PER_EMAIL,
+      signInPerIp: e.RATE_LIMIT_SIGNIN_PER_IP,
+      signUpPerIp: e.RATE_LIMIT_SIGNUP_PER_IP,
+      resetEmailPerEmail: e.RATE_LIMIT_RESET_EMAIL_PER_EMAIL,
+      resetEmailPerIp: e.RATE_LIMIT_RESET_EMAIL_PER_IP,
+      resetCodePerIp: e.RATE_LIMIT_RESET_CODE_PER_IP,
+    },
   };
 }

@@ -2,6 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { AppLayout } from './components/AppLayout.tsx';
 import { articleLoader, homeLoader } from './articles/articleLoaders.ts';
 import { HomePage } from './articles/HomePage.tsx';
+import { RequireAuth } from './auth/RequireAuth.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
 // The home page ships in the main bundle; every other screen loads on demand.
@@ -26,10 +27,16 @@ export const router = createBrowserRouter([
         path: 'reset-password',
         lazy: { Component: async () => (await import('./account/ResetPasswordPage.tsx')).ResetPasswordPage },
       },
-      { path: 'profile', lazy: { Component: async () => (await import('./account/ProfilePage.tsx')).ProfilePage } },
       {
-        path: 'article-update/:id?',
-        lazy: { Component: async () => (await import('./articles/ArticleEditorPage.tsx')).ArticleEditorPage },
+        // Signed-in only (spec §2).
+        element: <RequireAuth />,
+        children: [
+          { path: 'profile', lazy: { Component: async () => (await import('./account/ProfilePage.tsx')).ProfilePage } },
+          {
+            path: 'article-update/:id?',
+            lazy: { Component: async () => (await import('./articles/ArticleEditorPage.tsx')).ArticleEditorPage },
+          },
+        ],
       },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -1,8 +1,9 @@
 import type { ArticlesTables } from '../articles/articlesTables.ts';
+import type { IdentityTables } from '../identity/identityTables.ts';
+import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
 
 /**
  * The whole database as Kysely sees it: one interface per feature, composed here.
  * Each feature declares its own tables next to its repository and only queries those.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- composed only from the features' tables
-export interface DatabaseSchema extends ArticlesTables {}
+export interface DatabaseSchema extends IdentityTables, RateLimitTables, ArticlesTables {}

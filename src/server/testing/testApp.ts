@@ -18,17 +18,34 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Receives the app's JSON log lines (at LOG_LEVEL from env, default silent). */
+  logStream?: NodeJS.WritableStream;
+  /** Epoch milliseconds seen by the app; lets a test move time. */
+  clock?: () => number;
+}
+
 /**
  * Starts the real app on a fresh database, listening on a free loopback port.
  * `env` adds configuration variables, as a deployment would set them.
  */
-export async function startTestApp(dialectCase: DialectCase, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  dialectCase: DialectCase,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const testDatabase = await dialectCase.create();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-data-'));
   const config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env }), database: testDatabase.config };
   const database = openDatabase(config.database);
   await migrateToLatest(database);
-  const app = await buildApp({ config, database, webDistDir, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    webDistDir,
+    logger: options.logStream ? { stream: options.logStream } : false,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');

@@ -1,10 +1,14 @@
 import type { Migration } from 'kysely/migration';
 import * as articles from './0003_articles.ts';
+import { identityMigration } from './0001_identity.ts';
+import { rateLimits } from './0002_rate_limits.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
  * released, a new one is added instead. Each must run on both SQLite and PostgreSQL.
  */
 export const migrations: Record<string, Migration> = {
+  '0001_identity': identityMigration,
+  '0002_rate_limits': rateLimits,
   '0003_articles': articles,
 };

@@ -1,0 +1,174 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { lookupUser, providerUserInfo } from './accountResponses.ts';
+import { emailChangedNotice } from './identityEmails.ts';
+import {
+  issueTokens,
+  requireRecentSignIn,
+  requireUser,
+  sendInBackground,
+  type IdentityContext,
+  type IssuedTokens,
+} from './identityContext.ts';
+import { consumeOrThrow, emailKey, peekOrThrow } from './identityRateLimits.ts';
+import { newId } from './opaqueSecrets.ts';
+import { hashPassword, verifyAgainstDummyHash, verifyPassword } from './passwordHashing.ts';
+import { ProtocolError } from './protocolErrors.ts';
+import { checkPasswordStrength, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
+import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
+import { EmailTakenError, type UserRow } from './usersRepository.ts';
+
+/** Sign-up, sign-in, lookup, update and delete. */
+export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
+  const { config, users, sessions, rateLimiter, rules } = context;
+
+  return async (app) => {
+    app.post('/v1/accounts::signUp', async (request, reply) => {
+      const body = parseBody(signUpBody, request.body);
+      checkPasswordStrength(body.password, config.passwordMinLength);
+      await consumeOrThrow(rateLimiter, [[rules.signUpPerIp, request.ip]]);
+      const now = context.now();
+      const user: UserRow = {
+        id: newId(21),
+        email: body.email,
+        password_hash: await hashPassword(body.password),
+        display_name: body.displayName ? body.displayName : null,
+        photo_url: null,
+        email_verified: 0,
+        disabled: 0,
+        created_at: now,
+        last_login_at: now,
+        password_updated_at: now,
+        valid_since: now,
+      };
+      try {
+        await users.insert(user);
+      } catch (error) {
+        if (error instanceof EmailTakenError) throw new ProtocolError('EMAIL_EXISTS');
+        throw error;
+      }
+      const refreshToken = await sessions.create(user.id, now, now);
+      const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
+      return {
+        kind: 'identitytoolkit#SignupNewUserResponse',
+        localId: user.id,
+        email: user.email,
+        displayName: user.display_name ?? '',
+        ...tokens,
+      };
+    });
+
+    app.post('/v1/accounts::signInWithPassword', async (request, reply) => {
+      const body = parseBody(signInBody, request.body);
+      const limits: Parameters<typeof peekOrThrow>[1] = [
+        [rules.signInPerEmail, emailKey(body.email)],
+        [rules.signInPerIp, request.ip],
+      ];
+      await peekOrThrow(rateLimiter, limits);
+      const user = await users.findByEmail(body.email);
+      // Unknown emails cost one argon2 verification too, so timing does not reveal accounts.
+      const valid = user ? await verifyPassword(user.password_hash, body.password) : await verifyAgainstDummyHash(body.password);
+      if (!user || !valid) {
+        await consumeOrThrow(rateLimiter, limits);
+        throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
+      }
+      if (user.disabled === 1) throw new ProtocolError('USER_DISABLED');
+      const now = context.now();
+      await users.update(user.id, { last_login_at: now });
+      const refreshToken = await sessions.create(user.id, now, now);
+      const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
+      return {
+        kind: 'identitytoolkit#VerifyPasswordResponse',
+        localId: user.id,
+        email: user.email,
+        displayName: user.display_name ?? '',
+        ...tokens,
+        registered: true,
+      };
+    });
+
+    app.post('/v1/accounts::lookup', async (request) => {
+      const body = parseBody(idTokenBody, request.body);
+      const { user } = await requireUser(context, body.idToken);
+      return { kind: 'identitytoolkit#GetAccountInfoResponse', users: [lookupUser(user)] };
+    });
+
+    app.post('/v1/accounts::update', async (request, reply) => {
+      const body = parseBody(updateBody, request.body);
+      const token = await requireUser(context, body.idToken);
+      const { user } = token;
+      const changesEmail = body.email !== undefined && body.email !== user.email;
+      const changesPassword = body.password !== undefined;
+      if (changesEmail || changesPassword) requireRecentSignIn(context, token);
+      if (body.password !== undefined) checkPasswordStrength(body.password, config.passwordMinLength);
+
+      const now = context.now();
+      const changes: Partial<UserRow> = {};
+      if (body.displayName !== undefined) changes.display_name = body.displayName === '' ? null : body.displayName;
+      if (body.photoUrl !== undefined) changes.photo_url = body.photoUrl === '' ? null : body.photoUrl;
+      for (const attribute of body.deleteAttribute ?? []) {
+        if (attribute === 'DISPLAY_NAME') changes.display_name = null;
+        if (attribute === 'PHOTO_URL') changes.photo_url = null;
+      }
+      if (changesEmail) {
+        changes.email = body.email;
+        changes.email_verified = 0;
+      }
+      if (body.password !== undefined) {
+        changes.password_hash = await hashPassword(body.password);
+        changes.password_updated_at = now;
+        changes.valid_since = now;
+      }
+
+      let refreshToken: string | undefined;
+      try {
+        refreshToken = await context.database.db.transaction().execute(async (trx) => {
+          if (Object.keys(changes).length > 0) await users.update(user.id, changes, trx);
+          // A new password ends every other session; the caller gets a fresh one.
+          if (changesPassword) await sessions.revokeAllOfUser(user.id, trx);
+          if (changesEmail || changesPassword) return sessions.create(user.id, token.authTime, now, trx);
+          return undefined;
+        });
+      } catch (error) {
+        if (error instanceof EmailTakenError) throw new ProtocolError('EMAIL_EXISTS');
+        throw error;
+      }
+      const updated: UserRow = { ...user, ...changes };
+      if (changesEmail) {
+        sendInBackground(
+          context,
+          request.log,
+          emailChangedNotice({ to: user.email, newEmail: updated.email, publicUrl: config.publicUrl }),
+          'email change notice',
+        );
+      }
+      let tokens: IssuedTokens | Record<string, never> = {};
+      if (refreshToken !== undefined) {
+        tokens = await issueTokens(context, request, reply, updated, refreshToken, token.authTime);
+      }
+      return {
+        kind: 'identitytoolkit#SetAccountInfoResponse',
+        localId: updated.id,
+        email: updated.email,
+        ...(updated.display_name !== null ? { displayName: updated.display_name } : {}),
+        ...(updated.photo_url !== null ? { photoUrl: updated.photo_url } : {}),
+        providerUserInfo: providerUserInfo(updated),
+        emailVerified: updated.email_verified === 1,
+        ...tokens,
+      };
+    });
+
+    app.post('/v1/accounts::delete', async (request, reply) => {
+      const body = parseBody(idTokenBody, request.body);
+      const token = await requireUser(context, body.idToken);
+      requireRecentSignIn(context, token);
+      const uid = token.user.id;
+      await context.database.db.transaction().execute(async (trx) => {
+        for (const listener of context.userDeletingListeners) await listener(uid, trx);
+        await sessions.revokeAllOfUser(uid, trx);
+        await users.delete(uid, trx);
+      });
+      if (isCookieMode(request)) clearSessionCookie(reply, config.publicUrl.startsWith('https:'));
+      return { kind: 'identitytoolkit#DeleteAccountResponse' };
+    });
+  };
+}

@@ -1,0 +1,92 @@
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
+import type { DeliveryTimingMask } from './deliveryTimingMask.ts';
+import { ID_TOKEN_LIFETIME_SECONDS, signIdToken } from './idTokens.ts';
+import type { IdentityRateLimitRules } from './identityRateLimits.ts';
+import type { OobCodesRepository } from './oobCodesRepository.ts';
+import { ProtocolError } from './protocolErrors.ts';
+import { isCookieMode, setSessionCookie } from './sessionCookie.ts';
+import type { SessionsRepository } from './sessionsRepository.ts';
+import type { SigningKeys } from './signingKeys.ts';
+import type { UserRow, UsersRepository } from './usersRepository.ts';
+import { IdTokenError, type VerifiedToken } from './verifyIdToken.ts';
+
+export type UserDeletingListener = (uid: string, trx: Transaction<DatabaseSchema>) => Promise<void>;
+
+/** Everything the identity routes share. */
+export interface IdentityContext {
+  config: Config;
+  database: Database;
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  oobCodes: OobCodesRepository;
+  keys: SigningKeys;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  rules: IdentityRateLimitRules;
+  deliveryMask: DeliveryTimingMask;
+  userDeletingListeners: UserDeletingListener[];
+  issuer: string;
+  now: () => number;
+  verifyToken(idToken: unknown): Promise<VerifiedToken>;
+}
+
+/** Verifies an ID token for a route, turning refusals into protocol errors. */
+export async function requireUser(context: IdentityContext, idToken: unknown): Promise<VerifiedToken> {
+  try {
+    return await context.verifyToken(idToken);
+  } catch (error) {
+    if (error instanceof IdTokenError) throw new ProtocolError(error.code);
+    throw error;
+  }
+}
+
+// Changing email or password and deleting the account need a sign-in this recent.
+const RECENT_SIGN_IN_MS = 5 * 60 * 1000;
+
+export function requireRecentSignIn(context: IdentityContext, token: VerifiedToken): void {
+  if (context.now() - token.authTime > RECENT_SIGN_IN_MS) throw new ProtocolError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
+}
+
+export interface IssuedTokens {
+  idToken: string;
+  /** Present unless the client is in browser session mode (then it went into the cookie). */
+  refreshToken?: string;
+  expiresIn: string;
+}
+
+/** Signs an ID token for a fresh session and hands out its refresh token the way the client wants it. */
+export async function issueTokens(
+  context: IdentityContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+  refreshToken: string,
+  authTime: number,
+): Promise<IssuedTokens> {
+  const idToken = await signIdToken(context.keys, {
+    issuer: context.issuer,
+    audience: context.config.projectId,
+    user,
+    authTime,
+    now: context.now(),
+  });
+  const expiresIn = String(ID_TOKEN_LIFETIME_SECONDS);
+  if (isCookieMode(request)) {
+    setSessionCookie(reply, refreshToken, context.config.publicUrl.startsWith('https:'));
+    return { idToken, expiresIn };
+  }
+  return { idToken, refreshToken, expiresIn };
+}
+
+/** Sends an email without holding up the response; failures are logged without the message body. */
+export function sendInBackground(context: IdentityContext, log: FastifyBaseLogger, message: MailMessage, what: string) {
+  context.mailer.send(message).catch((error: unknown) => {
+    log.warn({ err: error instanceof Error ? { name: error.name, message: error.message } : error, what }, 'email not sent');
+  });
+}

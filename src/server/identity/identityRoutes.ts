@@ -1,0 +1,59 @@
+import fastifyFormbody from '@fastify/formbody';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import { accountRoutes } from './accountRoutes.ts';
+import type { IdentityContext } from './identityContext.ts';
+import { passwordResetRoutes } from './passwordResetRoutes.ts';
+import { ProtocolError, sendProtocolError } from './protocolErrors.ts';
+import { publicRoutes } from './publicRoutes.ts';
+import { tokenRoutes } from './tokenRoutes.ts';
+import { IdTokenError } from './verifyIdToken.ts';
+
+/** Maps errors Fastify raises while reading a request to protocol errors. */
+function requestProblem(error: FastifyError): ProtocolError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ProtocolError('PAYLOAD_TOO_LARGE', { status: 413 });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ProtocolError('UNSUPPORTED_MEDIA_TYPE', { status: 415 });
+  }
+  const status = error.statusCode ?? 500;
+  if (error instanceof SyntaxError || (status >= 400 && status < 500)) return new ProtocolError('INVALID_REQUEST');
+  return undefined;
+}
+
+/**
+ * The `/identity` scope. Every answer here, including errors Fastify itself raises and
+ * unknown paths, is protocol JSON: clients read any other error body as a network failure.
+ */
+export function identityRoutes(context: IdentityContext): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(fastifyFormbody);
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof ProtocolError) return sendProtocolError(reply, error);
+      if (error instanceof IdTokenError) return sendProtocolError(reply, new ProtocolError(error.code));
+      const known = requestProblem(error);
+      if (known) return sendProtocolError(reply, known);
+      request.log.error({ err: error }, 'unhandled identity error');
+      return sendProtocolError(reply, new ProtocolError('INTERNAL_ERROR', { status: 500 }));
+    });
+    app.setNotFoundHandler((_request, reply) =>
+      sendProtocolError(reply, new ProtocolError('NOT_FOUND', { status: 404 })),
+    );
+
+    // Responses carry tokens: never cache them.
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('cache-control', reply.getHeader('cache-control') ?? 'no-store');
+    });
+
+    // Create (or load) the signing key at start-up rather than on the first sign-in.
+    app.addHook('onReady', async () => {
+      await context.keys.current();
+    });
+
+    await app.register(accountRoutes(context));
+    await app.register(tokenRoutes(context));
+    await app.register(passwordResetRoutes(context));
+    await app.register(publicRoutes(context));
+  };
+}

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { dialectCases } from '../testing/testDatabases.ts';
+import { identityClient, protocolError, uniqueEmail } from './identityTestClient.ts';
+import { readCookie } from './sessionCookie.ts';
+
+const cookieMode = { 'x-inkwell-session': 'cookie' };
+
+function sessionCookieFrom(headers: Headers): string | undefined {
+  const header = headers.get('set-cookie');
+  return header ? /inkwell_session=([^;]*)/.exec(header)?.[1] : undefined;
+}
+
+describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) => {
+  let server: TestApp;
+  let client: ReturnType<typeof identityClient>;
+
+  beforeAll(async () => {
+    server = await startTestApp(dialectCase);
+    client = identityClient(server.url);
+  });
+  afterAll(() => server.close());
+
+  it('keeps the refresh token in an HttpOnly cookie, refreshes and signs out with it', async () => {
+    const email = uniqueEmail();
+    const signUp = await client.call(
+      '/v1/accounts:signUp',
+      { email, password: 'secret-1', returnSecureToken: true },
+      { headers: cookieMode },
+    );
+    expect(signUp.status).toBe(200);
+    expect(signUp.body.refreshToken).toBeUndefined();
+    expect(signUp.body.idToken).toEqual(expect.any(String));
+    const setCookie = signUp.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^inkwell_session=[A-Za-z0-9_-]{43}; /);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    expect(setCookie).toContain('Path=/identity');
+    expect(setCookie).not.toContain('Secure');
+    const refreshToken = sessionCookieFrom(signUp.headers)!;
+
+    const cookie = `inkwell_session=${refreshToken}`;
+    const refreshed = await client.call('/v1/token', { grant_type: 'refresh_token' }, { headers: { ...cookieMode, cookie } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.refresh_token).toBeUndefined();
+    expect(refreshed.body.id_token).toEqual(expect.any(String));
+    expect(refreshed.body.access_token).toBe(refreshed.body.id_token);
+
+    // Without the mode header the cookie is not enough (a cross-site form cannot send the header).
+    const noHeader = await client.call('/v1/token', { grant_type: 'refresh_token' }, { headers: { cookie } });
+    expect(noHeader.body).toEqual(protocolError('MISSING_REFRESH_TOKEN'));
+
+    const signIn = await client.call(
+      '/v1/accounts:signInWithPassword',
+      { email, password: 'secret-1', returnSecureToken: true },
+      { headers: cookieMode },
+    );
+    expect(signIn.body.refreshToken).toBeUndefined();
+    expect(sessionCookieFrom(signIn.headers)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const revoked = await client.call('/v2/accounts:revokeToken', {}, { headers: { ...cookieMode, cookie } });
+    expect(revoked.status).toBe(200);
+    expect(revoked.headers.get('set-cookie')).toMatch(/^inkwell_session=; Max-Age=0; /);
+    const dead = await client.call('/v1/token', { grant_type: 'refresh_token' }, { headers: { ...cookieMode, cookie } });
+    expect(dead.body).toEqual(protocolError('TOKEN_EXPIRED'));
+
+    // A password change hands the caller a new cookie, not a body token.
+    const changed = await client.call(
+      '/v1/accounts:update',
+      { idToken: signIn.body.idToken, password: 'secret-2', returnSecureToken: true },
+      { headers: cookieMode },
+    );
+    expect(changed.status).toBe(200);
+    expect(changed.body.refreshToken).toBeUndefined();
+    expect(sessionCookieFrom(changed.headers)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('marks the cookie Secure when PUBLIC_URL is https', async () => {
+    const secure = await startTestApp(dialectCase, { PUBLIC_URL: 'https://blog.example' });
+    try {
+      const answer = await identityClient(secure.url).call(
+        '/v1/accounts:signUp',
+        { email: uniqueEmail(), password: 'secret-1' },
+        { headers: cookieMode },
+      );
+      expect(answer.headers.get('set-cookie')).toMatch(/; Secure$/);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('parses the Cookie header', () => {
+    expect(readCookie('a=1; inkwell_session=abc; b=2', 'inkwell_session')).toBe('abc');
+    expect(readCookie('xinkwell_session=abc', 'inkwell_session')).toBeUndefined();
+    expect(readCookie(undefined, 'inkwell_session')).toBeUndefined();
+    expect(readCookie('inkwell_session=%E0%A4%A', 'inkwell_session')).toBeUndefined();
+  });
+});

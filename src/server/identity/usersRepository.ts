@@ -1,0 +1,64 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { UsersTable } from './identityTables.ts';
+
+export type UserRow = Selectable<UsersTable>;
+type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+export class EmailTakenError extends Error {
+  override name = 'EmailTakenError';
+}
+
+/** Emails are compared trimmed and case-insensitively; this is the stored form. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e.message ?? '');
+}
+
+export function createUsersRepository(db: Kysely<DatabaseSchema>) {
+  return {
+    async insert(row: UserRow): Promise<void> {
+      try {
+        await db.insertInto('users').values(row).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new EmailTakenError();
+        throw error;
+      }
+    },
+
+    async findById(id: string, trx: Db = db): Promise<UserRow | undefined> {
+      return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+    },
+
+    async update(id: string, changes: Partial<Omit<UserRow, 'id'>>, trx: Db = db): Promise<void> {
+      try {
+        await trx.updateTable('users').set(changes).where('id', '=', id).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new EmailTakenError();
+        throw error;
+      }
+    },
+
+    async delete(id: string, trx: Db = db): Promise<void> {
+      await trx.deleteFrom('users').where('id', '=', id).execute();
+    },
+
+    /** Disables the account and cuts off every token it holds (operators, tests). */
+    async disable(id: string, now: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ disabled: 1, valid_since: now }).where('id', '=', id).execute();
+        await trx.deleteFrom('identity_sessions').where('user_id', '=', id).execute();
+      });
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

@@ -1,0 +1,191 @@
+/**
+ * The `/identity` wire protocol (Identity Toolkit dialect) as both sides see it.
+ * Dependency-free on purpose: the web client imports it.
+ */
+
+/** Every `error.message` code the server answers with. */
+export const IDENTITY_ERROR_CODES = [
+  'EMAIL_EXISTS',
+  'INVALID_LOGIN_CREDENTIALS',
+  'USER_DISABLED',
+  'TOO_MANY_ATTEMPTS_TRY_LATER',
+  'CREDENTIAL_TOO_OLD_LOGIN_AGAIN',
+  'TOKEN_EXPIRED',
+  'INVALID_ID_TOKEN',
+  'USER_NOT_FOUND',
+  'WEAK_PASSWORD',
+  'MISSING_PASSWORD',
+  'MISSING_EMAIL',
+  'INVALID_EMAIL',
+  'EXPIRED_OOB_CODE',
+  'INVALID_OOB_CODE',
+  'INVALID_REFRESH_TOKEN',
+  'MISSING_REFRESH_TOKEN',
+  'INVALID_GRANT_TYPE',
+  // Beyond the DESIGN list: malformed requests and infrastructure failures.
+  'INVALID_REQUEST',
+  'INVALID_DISPLAY_NAME',
+  'INVALID_PHOTO_URL',
+  'MISSING_REQ_TYPE',
+  'INVALID_REQ_TYPE',
+  'NOT_FOUND',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'EMAIL_DELIVERY_FAILED',
+  'INTERNAL_ERROR',
+] as const;
+
+export type IdentityErrorCode = (typeof IDENTITY_ERROR_CODES)[number];
+
+/** The body of every error response; `error.message` is `CODE` or `CODE : detail`. */
+export interface IdentityErrorBody {
+  error: {
+    code: number;
+    message: string;
+    errors: { message: string; domain: 'global'; reason: 'invalid' }[];
+  };
+}
+
+/** Splits `error.message` the way clients do: `"WEAK_PASSWORD : Password should..."`. */
+export function parseIdentityErrorMessage(message: string): { code: string; detail: string | undefined } {
+  const separator = message.indexOf(' : ');
+  if (separator === -1) return { code: message.trim(), detail: undefined };
+  return { code: message.slice(0, separator).trim(), detail: message.slice(separator + 3).trim() };
+}
+
+/** Header a browser client sends on every call to use the HttpOnly refresh cookie. */
+export const SESSION_MODE_HEADER = 'x-inkwell-session';
+export const SESSION_MODE_COOKIE_VALUE = 'cookie';
+export const SESSION_COOKIE_NAME = 'inkwell_session';
+
+export const MAX_PASSWORD_LENGTH = 4096;
+export const MAX_DISPLAY_NAME_LENGTH = 100;
+
+export interface SignUpRequest {
+  email: string;
+  password: string;
+  displayName?: string;
+  returnSecureToken?: boolean;
+}
+
+export interface SignInWithPasswordRequest {
+  email: string;
+  password: string;
+  returnSecureToken?: boolean;
+}
+
+/** Sign-up and sign-in answers; `refreshToken` is absent in browser session mode. */
+export interface SignInResponse {
+  kind: string;
+  localId: string;
+  email: string;
+  displayName: string;
+  idToken: string;
+  refreshToken?: string;
+  expiresIn: string;
+  registered?: boolean;
+}
+
+export interface ProviderUserInfo {
+  providerId: 'password';
+  rawId: string;
+  federatedId: string;
+  email: string;
+  displayName?: string;
+  photoUrl?: string;
+}
+
+export interface LookupUser {
+  localId: string;
+  email: string;
+  emailVerified: boolean;
+  displayName?: string;
+  photoUrl?: string;
+  passwordUpdatedAt: number;
+  providerUserInfo: ProviderUserInfo[];
+  validSince: string;
+  disabled?: boolean;
+  createdAt: string;
+  lastLoginAt: string;
+}
+
+export interface LookupResponse {
+  kind: string;
+  users: LookupUser[];
+}
+
+export type DeletableAttribute = 'DISPLAY_NAME' | 'PHOTO_URL';
+
+export interface UpdateAccountRequest {
+  idToken: string;
+  displayName?: string;
+  photoUrl?: string;
+  email?: string;
+  password?: string;
+  deleteAttribute?: DeletableAttribute[];
+  returnSecureToken?: boolean;
+}
+
+export interface UpdateAccountResponse {
+  kind: string;
+  localId: string;
+  email: string;
+  displayName?: string;
+  photoUrl?: string;
+  providerUserInfo: ProviderUserInfo[];
+  emailVerified: boolean;
+  passwordHash?: string;
+  idToken?: string;
+  refreshToken?: string;
+  expiresIn?: string;
+}
+
+export interface SendOobCodeRequest {
+  requestType: 'PASSWORD_RESET';
+  email: string;
+}
+
+export interface SendOobCodeResponse {
+  kind: string;
+  email: string;
+}
+
+/** Without `newPassword` only checks the code. */
+export interface ResetPasswordRequest {
+  oobCode: string;
+  newPassword?: string;
+}
+
+export interface ResetPasswordResponse {
+  kind: string;
+  email: string;
+  requestType: 'PASSWORD_RESET';
+}
+
+export interface TokenRequest {
+  grant_type: 'refresh_token';
+  refresh_token?: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  id_token: string;
+  refresh_token?: string;
+  expires_in: string;
+  token_type: 'Bearer';
+  user_id: string;
+  project_id: string;
+}
+
+export interface RevokeTokenRequest {
+  token?: string;
+  tokenType?: 'REFRESH_TOKEN';
+}
+
+export interface PasswordPolicyResponse {
+  customStrengthOptions: { minPasswordLength: number; maxPasswordLength: number };
+  allowedNonAlphanumericCharacters: string[];
+  enforcementState: 'ENFORCE';
+  forceUpgradeOnSignin: boolean;
+  schemaVersion: number;
+}

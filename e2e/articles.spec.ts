@@ -57,7 +57,7 @@ async function logIn(page: Page, person: Person) {
   await expect(page).toHaveURL('/');
 }
 
-const card = (page: Page, title: string) => page.getByRole('article', { name: title });
+const card = (page: Page, title: string) => page.getByRole('article', { name: title, exact: true });
 
 test('a signed-in user adds an article and lands on its page', async ({ page, request }) => {
   const author = await signUp(request);

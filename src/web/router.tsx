@@ -15,6 +15,8 @@ export const router = createBrowserRouter([
       {
         path: 'article/:id',
         loader: articleLoader,
+        // Shown on a first visit while the screen's code downloads (the loader itself never waits).
+        hydrateFallbackElement: <div aria-busy="true" className="min-h-64" />,
         lazy: { Component: async () => (await import('./articles/ArticlePage.tsx')).ArticlePage },
       },
       { path: 'login', lazy: { Component: async () => (await import('./account/LoginPage.tsx')).LoginPage } },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { createArticles } from './articles/createArticles.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
@@ -70,8 +71,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const identity = createIdentity({ config, database, mailer, rateLimiter, clock: deps.clock });
   await app.register(identity.routes, { prefix: '/identity' });
 
+  // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
+  const articles = createArticles({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter });
+  identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
+  await app.register(articles.routes, { prefix: '/api' });
+
   await app.register(healthRoutes, { database });
-  await app.register(webPlugin, { distDir: deps.webDistDir });
+  await app.register(webPlugin, { distDir: deps.webDistDir, pageStatus: articles.pageStatus });
 
   return app;
 }

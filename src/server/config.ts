@@ -48,14 +48,13 @@ const envSchema = z.object({
     .default('inkwell'),
   PASSWORD_MIN_LENGTH: positiveInt(4096).default(6),
   TRUST_PROXY: booleanFlag.default(false),
-  ARTICLE_CREATE_LIMIT: positiveInt(1_000_000).default(60),
-  ARTICLE_CREATE_WINDOW_SECONDS: positiveInt(86_400).default(600),
   RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt(1_000_000).default(10),
   RATE_LIMIT_SIGNIN_PER_IP: positiveInt(1_000_000).default(100),
   RATE_LIMIT_SIGNUP_PER_IP: positiveInt(1_000_000).default(100),
   RATE_LIMIT_RESET_EMAIL_PER_EMAIL: positiveInt(1_000_000).default(5),
   RATE_LIMIT_RESET_EMAIL_PER_IP: positiveInt(1_000_000).default(50),
   RATE_LIMIT_RESET_CODE_PER_IP: positiveInt(1_000_000).default(100),
+  RATE_LIMIT_ARTICLE_CREATE_PER_USER: positiveInt(1_000_000).default(60),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -77,8 +76,6 @@ export interface Config {
   passwordMinLength: number;
   trustProxy: boolean;
   logLevel: string;
-  /** How many articles one user may create per window. */
-  articleCreateLimit: { limit: number; windowMs: number };
   /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
   rateLimits: {
     /** Failed sign-ins per email per 15 minutes. */
@@ -93,6 +90,8 @@ export interface Config {
     resetEmailPerIp: number;
     /** Reset-code checks and uses per client IP per 15 minutes. */
     resetCodePerIp: number;
+    /** Articles created per user per 10 minutes. */
+    articleCreatePerUser: number;
   };
 }
 
@@ -134,7 +133,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    articleCreateLimit: { limit: e.ARTICLE_CREATE_LIMIT, windowMs: e.ARTICLE_CREATE_WINDOW_SECONDS * 1000 },
     rateLimits: {
       signInPerEmail: e.RATE_LIMIT_SIGNIN_PER_EMAIL,
       signInPerIp: e.RATE_LIMIT_SIGNIN_PER_IP,
@@ -142,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resetEmailPerEmail: e.RATE_LIMIT_RESET_EMAIL_PER_EMAIL,
       resetEmailPerIp: e.RATE_LIMIT_RESET_EMAIL_PER_IP,
       resetCodePerIp: e.RATE_LIMIT_RESET_CODE_PER_IP,
+      articleCreatePerUser: e.RATE_LIMIT_ARTICLE_CREATE_PER_USER,
     },
   };
 }

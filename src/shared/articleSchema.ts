@@ -16,6 +16,10 @@ export type ArticleInputField = (typeof articleInputFields)[number];
 // Characters as a person counts them: an emoji is one, not two UTF-16 units.
 const characterCount = (value: string) => [...value].length;
 
+// PostgreSQL text cannot hold NUL, and a lone UTF-16 surrogate has no UTF-8 form: neither
+// could be stored and returned unchanged, so neither is accepted.
+const isStorableText = (value: string) => !value.includes('\u0000') && value.isWellFormed();
+
 const requiredText = (label: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be text.`) });
 
@@ -38,12 +42,14 @@ export const articleInputSchema = z.strictObject(
     title: requiredText('Title')
       .trim()
       .min(1, { error: 'Title is required.' })
+      .refine(isStorableText, { error: 'Title contains a character that cannot be stored.', abort: true })
       .refine((value) => characterCount(value) <= TITLE_MAX_LENGTH, {
         error: `Title must be at most ${TITLE_MAX_LENGTH} characters.`,
       }),
     description: requiredText('Description')
       .trim()
       .min(1, { error: 'Description is required.' })
+      .refine(isStorableText, { error: 'Description contains a character that cannot be stored.', abort: true })
       .refine((value) => characterCount(value) <= DESCRIPTION_MAX_LENGTH, {
         error: `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters.`,
       }),

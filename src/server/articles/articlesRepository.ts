@@ -78,13 +78,17 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
     async listPage(limit: number, after: ArticleCursor | undefined): Promise<ArticleRow[]> {
       let query = withAuthors();
       if (after) {
-        // (date, id) < (d, i), spelled out so both dialects use the (date, id) index.
-        query = query.where((eb) =>
-          eb.or([
-            eb('articles.date', '<', after.date),
-            eb.and([eb('articles.date', '=', after.date), eb('articles.id', '<', after.id)]),
-          ]),
-        );
+        // (date, id) < (d, i), spelled portably. The redundant `date <= d` gives both planners
+        // a range on the (date desc, id desc) index; without it SQLite splits the OR into two
+        // index searches and sorts the union, which grows with the list.
+        query = query
+          .where('articles.date', '<=', after.date)
+          .where((eb) =>
+            eb.or([
+              eb('articles.date', '<', after.date),
+              eb.and([eb('articles.date', '=', after.date), eb('articles.id', '<', after.id)]),
+            ]),
+          );
       }
       return query
         .orderBy('articles.date', 'desc')

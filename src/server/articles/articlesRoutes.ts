@@ -50,10 +50,17 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
-    // Unknown API paths are API errors, never the web app's HTML shell.
-    app.setNotFoundHandler((request, reply) =>
-      sendProblem(reply, 404, `There is no API endpoint ${request.method} ${request.url.split('?')[0]}.`),
-    );
+    // Unknown API paths are API errors, never the web app's HTML shell. The catch-all routes
+    // outrank the static files' GET /* wildcard, which would otherwise serve the shell.
+    const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+      sendProblem(
+        reply,
+        404,
+        `There is no API endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}.`,
+      );
+    app.setNotFoundHandler(notFound);
+    app.all('/', notFound);
+    app.all('/*', notFound);
 
     app.get('/articles', async (request, reply) => {
       const query = request.query as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '../http/problem.ts';
+import { IdTokenError } from '../identity/createIdentity.ts';
 
 /** What the articles feature needs to know about a signed-in caller. */
 export interface Caller {
@@ -7,16 +8,6 @@ export interface Caller {
 }
 
 export type VerifyIdToken = (idToken: string) => Promise<Caller>;
-
-/**
- * Identity signals a refused token (bad, expired, revoked, user gone or disabled) with
- * these codes; any other failure is a fault of ours and must surface as one, not as a 401.
- */
-const REFUSED_TOKEN_CODES = new Set(['INVALID_ID_TOKEN', 'TOKEN_EXPIRED', 'USER_NOT_FOUND', 'USER_DISABLED']);
-
-function isRefusedToken(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && REFUSED_TOKEN_CODES.has(String(error.code));
-}
 
 /**
  * Reads `Authorization: Bearer <ID token>` and verifies it. Answers 401 itself and returns
@@ -39,7 +30,9 @@ export async function authenticate(
       const user = await verifyIdToken(match[1]!);
       return { uid: user.uid };
     } catch (error) {
-      if (!isRefusedToken(error)) throw error;
+      // IdTokenError is a refused token (bad, expired, revoked, user gone or disabled); any
+      // other failure is a fault of ours and must surface as one, not as a 401.
+      if (!(error instanceof IdTokenError)) throw error;
     }
   }
   reply.header('www-authenticate', 'Bearer error="invalid_token"');

@@ -3,18 +3,11 @@ import type { Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
+import type { VerifiedUser } from '../identity/createIdentity.ts';
+import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { isArticleId } from './articleId.ts';
 import { createArticlesRepository, deleteArticlesByAuthor } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
-import type { VerifyIdToken } from './bearerAuth.ts';
-
-/** The rate limiter's shape as this feature uses it. */
-export interface RateLimiter {
-  consume(
-    rule: { name: string; limit: number; windowMs: number },
-    key: string,
-  ): Promise<{ allowed: boolean; remaining: number; retryAfterSeconds: number }>;
-}
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -27,16 +20,22 @@ export interface Articles {
 
 export interface ArticlesDeps {
   database: Database;
-  verifyIdToken: VerifyIdToken;
+  /** identity.verifyIdToken: the one ID token check. */
+  verifyIdToken: (idToken: string) => Promise<VerifiedUser>;
   rateLimiter: RateLimiter;
   config: Config;
 }
 
+const CREATE_WINDOW_MS = 10 * 60 * 1000;
 const ARTICLE_SCREEN = /^\/article(?:-update)?\/([^/]+)\/*$/;
 
 export function createArticles(deps: ArticlesDeps): Articles {
   const repository = createArticlesRepository(deps.database.db);
-  const createRule = { name: 'article-create', ...deps.config.articleCreateLimit };
+  const createRule = {
+    name: 'articles:create',
+    limit: deps.config.rateLimits.articleCreatePerUser,
+    windowMs: CREATE_WINDOW_MS,
+  };
   const createRateLimit: CreateRateLimit = {
     async check(uid) {
       const result = await deps.rateLimiter.consume(createRule, uid);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { lookupUser, providerUserInfo } from './accountResponses.ts';
+import { initialValidSince, validSinceAfterChange } from './idTokens.ts';
 import { emailChangedNotice } from './identityEmails.ts';
 import {
   issueTokens,
@@ -38,7 +39,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         created_at: now,
         last_login_at: now,
         password_updated_at: now,
-        valid_since: now,
+        valid_since: initialValidSince(now),
       };
       try {
         await users.insert(user);
@@ -66,7 +67,9 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       await peekOrThrow(rateLimiter, limits);
       const user = await users.findByEmail(body.email);
       // Unknown emails cost one argon2 verification too, so timing does not reveal accounts.
-      const valid = user ? await verifyPassword(user.password_hash, body.password) : await verifyAgainstDummyHash(body.password);
+      const valid = user
+        ? await verifyPassword(user.password_hash, body.password)
+        : await verifyAgainstDummyHash(body.password);
       if (!user || !valid) {
         await consumeOrThrow(rateLimiter, limits);
         throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
@@ -116,7 +119,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       if (body.password !== undefined) {
         changes.password_hash = await hashPassword(body.password);
         changes.password_updated_at = now;
-        changes.valid_since = now;
+        changes.valid_since = validSinceAfterChange(now, user.valid_since);
       }
 
       let refreshToken: string | undefined;

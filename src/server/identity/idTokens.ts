@@ -10,6 +10,21 @@ export function tokenIssuer(publicUrl: string): string {
 }
 
 /**
+ * The valid_since after a password change, reset or disable at `now`. ID tokens carry `iat`
+ * in whole seconds and are never stamped before valid_since (see signIdToken), so the new
+ * value is a whole second strictly above every `iat` already issued: older tokens then have
+ * iat*1000 < valid_since, newer ones do not.
+ */
+export function validSinceAfterChange(now: number, previous: number): number {
+  return Math.max(Math.ceil(now / 1000) * 1000, previous + 1000);
+}
+
+/** The valid_since of a new account: the start of the current second. */
+export function initialValidSince(now: number): number {
+  return Math.floor(now / 1000) * 1000;
+}
+
+/**
  * Signs an ID token. `iat` never precedes the user's valid_since, so a token issued in the
  * same second as a password change is not refused by its own change.
  */

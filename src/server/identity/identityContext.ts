@@ -87,6 +87,9 @@ export async function issueTokens(
 /** Sends an email without holding up the response; failures are logged without the message body. */
 export function sendInBackground(context: IdentityContext, log: FastifyBaseLogger, message: MailMessage, what: string) {
   context.mailer.send(message).catch((error: unknown) => {
-    log.warn({ err: error instanceof Error ? { name: error.name, message: error.message } : error, what }, 'email not sent');
+    log.warn(
+      { err: error instanceof Error ? { name: error.name, message: error.message } : error, what },
+      'email not sent',
+    );
   });
 }

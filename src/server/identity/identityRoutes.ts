@@ -27,6 +27,8 @@ function requestProblem(error: FastifyError): ProtocolError | undefined {
  */
 export function identityRoutes(context: IdentityContext): FastifyPluginAsync {
   return async (app) => {
+    // JSON and form bodies only (v1/token is form-encoded); anything else is a 415.
+    app.removeContentTypeParser('text/plain');
     await app.register(fastifyFormbody);
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -37,9 +39,12 @@ export function identityRoutes(context: IdentityContext): FastifyPluginAsync {
       request.log.error({ err: error }, 'unhandled identity error');
       return sendProtocolError(reply, new ProtocolError('INTERNAL_ERROR', { status: 500 }));
     });
-    app.setNotFoundHandler((_request, reply) =>
-      sendProtocolError(reply, new ProtocolError('NOT_FOUND', { status: 404 })),
-    );
+    const notFound = () => {
+      throw new ProtocolError('NOT_FOUND', { status: 404 });
+    };
+    app.setNotFoundHandler(notFound);
+    // The web app's static files claim GET /* at the root; this keeps /identity/* ours.
+    app.all('/*', notFound);
 
     // Responses carry tokens: never cache them.
     app.addHook('onSend', async (_request, reply) => {

@@ -40,8 +40,7 @@ export function identityClient(baseUrl: string) {
       call('/v1/accounts:signInWithPassword', { email, password, returnSecureToken: true }),
     lookup: (idToken: string) => call('/v1/accounts:lookup', { idToken }),
     update: (body: Record<string, unknown>) => call('/v1/accounts:update', body),
-    refresh: (refreshToken: string) =>
-      call('/v1/token', { grant_type: 'refresh_token', refresh_token: refreshToken }),
+    refresh: (refreshToken: string) => call('/v1/token', { grant_type: 'refresh_token', refresh_token: refreshToken }),
   };
 }
 

@@ -32,7 +32,11 @@ export function createOobCodesRepository(db: Kysely<DatabaseSchema>) {
     },
 
     async find(code: string, trx: Db = db): Promise<OobCodeRow | undefined> {
-      return trx.selectFrom('identity_oob_codes').selectAll().where('code_hash', '=', hashSecret(code)).executeTakeFirst();
+      return trx
+        .selectFrom('identity_oob_codes')
+        .selectAll()
+        .where('code_hash', '=', hashSecret(code))
+        .executeTakeFirst();
     },
 
     /** Marks the code used; false when another request used it first. */

@@ -30,7 +30,8 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     await sink.close();
   });
 
-  const sendReset = (email: string) => client.call('/v1/accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email });
+  const sendReset = (email: string) =>
+    client.call('/v1/accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email });
 
   it('emails a single-use link, checks the code, applies it and ends every session', async () => {
     const email = uniqueEmail();
@@ -86,9 +87,9 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     );
     clockOffset = 61 * 60 * 1000;
     try {
-      expect((await client.call('/v1/accounts:resetPassword', { oobCode: newer, newPassword: 'new-secret' })).body).toEqual(
-        protocolError('EXPIRED_OOB_CODE'),
-      );
+      expect(
+        (await client.call('/v1/accounts:resetPassword', { oobCode: newer, newPassword: 'new-secret' })).body,
+      ).toEqual(protocolError('EXPIRED_OOB_CODE'));
     } finally {
       clockOffset = 0;
     }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import { MailDeliveryError } from '../mail/mailer.ts';
+import { validSinceAfterChange } from './idTokens.ts';
 import { passwordResetEmail } from './identityEmails.ts';
 import type { IdentityContext } from './identityContext.ts';
 import { consumeOrThrow, emailKey } from './identityRateLimits.ts';
@@ -60,7 +61,11 @@ export function passwordResetRoutes(context: IdentityContext): FastifyPluginAsyn
       const user = await users.findById(row.user_id);
       // The code was sent to an address the account no longer has.
       if (!user || user.email !== row.email) throw new ProtocolError('INVALID_OOB_CODE');
-      const answer = { kind: 'identitytoolkit#ResetPasswordResponse', email: user.email, requestType: 'PASSWORD_RESET' };
+      const answer = {
+        kind: 'identitytoolkit#ResetPasswordResponse',
+        email: user.email,
+        requestType: 'PASSWORD_RESET',
+      };
       if (body.newPassword === undefined) return answer;
 
       checkPasswordStrength(body.newPassword, config.passwordMinLength);
@@ -71,7 +76,12 @@ export function passwordResetRoutes(context: IdentityContext): FastifyPluginAsyn
         // Following the emailed link proves the address, and every old session ends.
         await users.update(
           user.id,
-          { password_hash: passwordHash, password_updated_at: now, valid_since: now, email_verified: 1 },
+          {
+            password_hash: passwordHash,
+            password_updated_at: now,
+            valid_since: validSinceAfterChange(now, user.valid_since),
+            email_verified: 1,
+          },
           trx,
         );
         await sessions.revokeAllOfUser(user.id, trx);

@@ -24,9 +24,15 @@ export function protocolErrorBody(status: number, message: string): IdentityErro
 
 export function sendProtocolError(reply: FastifyReply, error: ProtocolError) {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-  return reply.code(error.status).type('application/json; charset=utf-8').send(protocolErrorBody(error.status, error.message));
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(protocolErrorBody(error.status, error.message));
 }
 
 export function tooManyAttempts(retryAfterSeconds: number): ProtocolError {
-  return new ProtocolError('TOO_MANY_ATTEMPTS_TRY_LATER', { status: 429, retryAfterSeconds: Math.max(1, retryAfterSeconds) });
+  return new ProtocolError('TOO_MANY_ATTEMPTS_TRY_LATER', {
+    status: 429,
+    retryAfterSeconds: Math.max(1, retryAfterSeconds),
+  });
 }

@@ -6,7 +6,10 @@ import type { IdentityContext } from './identityContext.ts';
 export function publicRoutes(context: IdentityContext): FastifyPluginAsync {
   return async (app) => {
     app.get('/v2/passwordPolicy', async (): Promise<PasswordPolicyResponse> => ({
-      customStrengthOptions: { minPasswordLength: context.config.passwordMinLength, maxPasswordLength: MAX_PASSWORD_LENGTH },
+      customStrengthOptions: {
+        minPasswordLength: context.config.passwordMinLength,
+        maxPasswordLength: MAX_PASSWORD_LENGTH,
+      },
       allowedNonAlphanumericCharacters: [],
       enforcementState: 'ENFORCE',
       forceUpgradeOnSignin: false,

@@ -39,7 +39,11 @@ const idTokenField = z.string({ error: 'INVALID_ID_TOKEN' }).min(1, 'INVALID_ID_
 /** Password fields; strength is checked separately with the configured minimum. */
 const passwordField = z.string(missingOr('MISSING_PASSWORD', 'INVALID_REQUEST')).min(1, 'MISSING_PASSWORD');
 
-export const signUpBody = z.object({ email: emailField, password: passwordField, displayName: displayNameField.optional() });
+export const signUpBody = z.object({
+  email: emailField,
+  password: passwordField,
+  displayName: displayNameField.optional(),
+});
 
 export const signInBody = z.object({
   email: emailField,
@@ -100,6 +104,8 @@ export function checkPasswordStrength(password: string, minLength: number): void
     throw new ProtocolError('WEAK_PASSWORD', { detail: `Password should be at least ${minLength} characters` });
   }
   if (password.length > MAX_PASSWORD_LENGTH) {
-    throw new ProtocolError('WEAK_PASSWORD', { detail: `Password should be at most ${MAX_PASSWORD_LENGTH} characters` });
+    throw new ProtocolError('WEAK_PASSWORD', {
+      detail: `Password should be at most ${MAX_PASSWORD_LENGTH} characters`,
+    });
   }
 }

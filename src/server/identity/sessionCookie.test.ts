@@ -40,7 +40,11 @@ describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) 
     const refreshToken = sessionCookieFrom(signUp.headers)!;
 
     const cookie = `inkwell_session=${refreshToken}`;
-    const refreshed = await client.call('/v1/token', { grant_type: 'refresh_token' }, { headers: { ...cookieMode, cookie } });
+    const refreshed = await client.call(
+      '/v1/token',
+      { grant_type: 'refresh_token' },
+      { headers: { ...cookieMode, cookie } },
+    );
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).toBeUndefined();
     expect(refreshed.body.id_token).toEqual(expect.any(String));
@@ -61,7 +65,11 @@ describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) 
     const revoked = await client.call('/v2/accounts:revokeToken', {}, { headers: { ...cookieMode, cookie } });
     expect(revoked.status).toBe(200);
     expect(revoked.headers.get('set-cookie')).toMatch(/^inkwell_session=; Max-Age=0; /);
-    const dead = await client.call('/v1/token', { grant_type: 'refresh_token' }, { headers: { ...cookieMode, cookie } });
+    const dead = await client.call(
+      '/v1/token',
+      { grant_type: 'refresh_token' },
+      { headers: { ...cookieMode, cookie } },
+    );
     expect(dead.body).toEqual(protocolError('TOKEN_EXPIRED'));
 
     // A password change hands the caller a new cookie, not a body token.

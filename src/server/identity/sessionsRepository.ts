@@ -31,7 +31,11 @@ export function createSessionsRepository(db: Kysely<DatabaseSchema>) {
     /** The live session of a refresh token, marked as used now; undefined when dead or unknown. */
     async use(refreshToken: string, now: number): Promise<SessionRow | undefined> {
       const tokenHash = hashSecret(refreshToken);
-      const row = await db.selectFrom('identity_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+      const row = await db
+        .selectFrom('identity_sessions')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
       if (!row) return undefined;
       if (now - row.last_used_at > SESSION_IDLE_LIFETIME_MS) {
         await db.deleteFrom('identity_sessions').where('id', '=', row.id).execute();

@@ -15,7 +15,11 @@ export interface SigningKey {
 const CURRENT_KEY_ID = 'current';
 
 async function loadOrCreate(db: Kysely<DatabaseSchema>, now: () => number): Promise<SigningKey> {
-  let row = await db.selectFrom('identity_signing_keys').selectAll().where('id', '=', CURRENT_KEY_ID).executeTakeFirst();
+  let row = await db
+    .selectFrom('identity_signing_keys')
+    .selectAll()
+    .where('id', '=', CURRENT_KEY_ID)
+    .executeTakeFirst();
   if (!row) {
     const kid = newId(12);
     const pair = await generateKeyPair('RS256', { modulusLength: 2048, extractable: true });
@@ -32,7 +36,11 @@ async function loadOrCreate(db: Kysely<DatabaseSchema>, now: () => number): Prom
       })
       .onConflict((conflict) => conflict.column('id').doNothing())
       .execute();
-    row = await db.selectFrom('identity_signing_keys').selectAll().where('id', '=', CURRENT_KEY_ID).executeTakeFirstOrThrow();
+    row = await db
+      .selectFrom('identity_signing_keys')
+      .selectAll()
+      .where('id', '=', CURRENT_KEY_ID)
+      .executeTakeFirstOrThrow();
   }
   const publicJwk = JSON.parse(row.public_jwk) as JWK;
   return {

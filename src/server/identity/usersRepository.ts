@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
+import { validSinceAfterChange } from './idTokens.ts';
 import type { UsersTable } from './identityTables.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -16,7 +17,9 @@ export function normalizeEmail(email: string): string {
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
-  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e.message ?? '');
+  return (
+    e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e.message ?? '')
+  );
 }
 
 export function createUsersRepository(db: Kysely<DatabaseSchema>) {
@@ -54,7 +57,13 @@ export function createUsersRepository(db: Kysely<DatabaseSchema>) {
     /** Disables the account and cuts off every token it holds (operators, tests). */
     async disable(id: string, now: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('users').set({ disabled: 1, valid_since: now }).where('id', '=', id).execute();
+        const user = await trx.selectFrom('users').select('valid_since').where('id', '=', id).executeTakeFirst();
+        if (!user) return;
+        await trx
+          .updateTable('users')
+          .set({ disabled: 1, valid_since: validSinceAfterChange(now, user.valid_since) })
+          .where('id', '=', id)
+          .execute();
         await trx.deleteFrom('identity_sessions').where('user_id', '=', id).execute();
       });
     },

@@ -59,7 +59,10 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
     return { kid: row.kid, key: await importJWK(JSON.parse(row.private_jwk) as JWK, 'RS256') };
   }
 
-  async function forge(claims: Record<string, unknown>, options: { kid?: string; iss?: string; aud?: string; iat?: number } = {}) {
+  async function forge(
+    claims: Record<string, unknown>,
+    options: { kid?: string; iss?: string; aud?: string; iat?: number } = {},
+  ) {
     const { kid, key } = await realKey();
     const iat = options.iat ?? Math.floor(Date.now() / 1000);
     return new SignJWT(claims)
@@ -113,7 +116,10 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
       .sign(new TextEncoder().encode('a-guessable-secret-of-32-bytes!!'));
     await expectRefused(hmac, 'INVALID_ID_TOKEN');
     const [, payload] = signUp.body.idToken.split('.');
-    await expectRefused(`${Buffer.from('{"alg":"none","kid":"x"}').toString('base64url')}.${payload}.`, 'INVALID_ID_TOKEN');
+    await expectRefused(
+      `${Buffer.from('{"alg":"none","kid":"x"}').toString('base64url')}.${payload}.`,
+      'INVALID_ID_TOKEN',
+    );
 
     const other = await generateKeyPair('RS256');
     const foreign = await new SignJWT(claims)
@@ -132,14 +138,21 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
     const email = uniqueEmail();
     const signUp = await client.signUp(email, 'secret-1');
     const uid = signUp.body.localId as string;
-    const oldToken = await forge({ sub: uid, auth_time: Math.floor(Date.now() / 1000) }, { iat: Math.floor(Date.now() / 1000) - 2 });
+    const oldToken = await forge(
+      { sub: uid, auth_time: Math.floor(Date.now() / 1000) },
+      { iat: Math.floor(Date.now() / 1000) - 2 },
+    );
     const changed = await client.update({ idToken: signUp.body.idToken, password: 'secret-2' });
     await expectRefused(oldToken, 'TOKEN_EXPIRED');
     await expectRefused(signUp.body.idToken, 'TOKEN_EXPIRED');
     expect((await identity.verifyIdToken(changed.body.idToken)).uid).toBe(uid);
 
     // A token whose sign-in is 10 minutes old cannot delete the account.
-    const stale = await forge({ sub: uid, auth_time: Math.floor(Date.now() / 1000) - 600 });
+    // (iat past the password change's valid_since, which can be up to 2 s ahead.)
+    const stale = await forge(
+      { sub: uid, auth_time: Math.floor(Date.now() / 1000) - 600 },
+      { iat: Math.floor(Date.now() / 1000) + 2 },
+    );
     expect((await client.call('/v1/accounts:delete', { idToken: stale })).body).toEqual(
       protocolError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN'),
     );

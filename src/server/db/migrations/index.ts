@@ -1,7 +1,7 @@
 import type { Migration } from 'kysely/migration';
-import * as articles from './0003_articles.ts';
 import { identityMigration } from './0001_identity.ts';
 import { rateLimits } from './0002_rate_limits.ts';
+import { articlesMigration } from './0003_articles.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -10,5 +10,5 @@ import { rateLimits } from './0002_rate_limits.ts';
 export const migrations: Record<string, Migration> = {
   '0001_identity': identityMigration,
   '0002_rate_limits': rateLimits,
-  '0003_articles': articles,
+  '0003_articles': articlesMigration,
 };

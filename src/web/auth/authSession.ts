@@ -23,6 +23,9 @@ export interface AuthSessionOptions {
   now?: () => number;
 }
 
+/** Spec §5/§9: the password minimum when the server's policy sets none. */
+export const DEFAULT_MIN_PASSWORD_LENGTH = 6;
+
 export type AuthStateListener = (state: AuthState) => void;
 
 interface HeldToken {
@@ -43,6 +46,7 @@ export class AuthSession {
   #state: AuthState = { status: 'unknown', user: null };
   #token: HeldToken | null = null;
   #refreshing: Promise<{ held: HeldToken; uid: string }> | null = null;
+  #policyMinLength: Promise<number> | null = null;
 
   constructor(options: AuthSessionOptions) {
     this.#client = options.client;
@@ -107,6 +111,18 @@ export class AuthSession {
       if (invalidatesSession(error)) return null;
       throw error;
     }
+  }
+
+  /** The minimum password length the server enforces (spec §5: 6 when the policy sets none). */
+  async passwordMinLength(): Promise<number> {
+    this.#policyMinLength ??= this.#client
+      .getPasswordPolicy()
+      .then((policy) => policy.customStrengthOptions?.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH)
+      .catch(() => {
+        this.#policyMinLength = null; // ask again next time
+        return DEFAULT_MIN_PASSWORD_LENGTH;
+      });
+    return this.#policyMinLength;
   }
 
   sendPasswordResetEmail(email: string): Promise<void> {

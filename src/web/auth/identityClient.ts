@@ -1,3 +1,14 @@
+import type {
+  LookupResponse,
+  LookupUser,
+  PasswordPolicyResponse,
+  ResetPasswordResponse,
+  SignInResponse,
+  TokenResponse,
+  UpdateAccountRequest,
+  UpdateAccountResponse,
+} from '../../shared/identityProtocol.ts';
+import { SESSION_MODE_COOKIE_VALUE } from '../../shared/identityProtocol.ts';
 import { AuthError, errorFromServerMessage } from './errorCodes.ts';
 
 /**
@@ -15,55 +26,22 @@ export interface IdentityClientOptions {
   baseUrl?: string;
 }
 
-/** An ID token as a sign-in answer carries it (no refresh token: that is in the cookie). */
-export interface SignInResponse {
-  localId: string;
-  email: string;
-  displayName?: string;
-  idToken: string;
-  expiresIn: string;
-}
+export type {
+  LookupUser,
+  ResetPasswordResponse,
+  SignInResponse,
+  TokenResponse,
+  UpdateAccountResponse,
+} from '../../shared/identityProtocol.ts';
 
-export interface LookupUser {
-  localId: string;
-  email: string;
-  displayName?: string;
-  emailVerified?: boolean;
-}
-
-export interface UpdateRequest {
-  idToken: string;
-  displayName?: string;
-  email?: string;
-  password?: string;
-}
-
-export interface UpdateResponse {
-  localId: string;
-  email: string;
-  displayName?: string;
-  /** Present when the email or password changed: the server started a new session. */
-  idToken?: string;
-  expiresIn?: string;
-}
-
-export interface TokenResponse {
-  id_token: string;
-  access_token: string;
-  expires_in: string;
-  user_id: string;
-}
-
-export interface ResetPasswordResponse {
-  email: string;
-  requestType: string;
-}
+/** The fields of accounts:update this client changes (returnSecureToken is always sent). */
+export type UpdateRequest = Pick<UpdateAccountRequest, 'idToken' | 'displayName' | 'email' | 'password'>;
 
 export interface IdentityClient {
   signUp(email: string, password: string): Promise<SignInResponse>;
   signInWithPassword(email: string, password: string): Promise<SignInResponse>;
   lookup(idToken: string): Promise<LookupUser>;
-  update(request: UpdateRequest): Promise<UpdateResponse>;
+  update(request: UpdateRequest): Promise<UpdateAccountResponse>;
   deleteAccount(idToken: string): Promise<void>;
   sendPasswordResetEmail(email: string): Promise<void>;
   /** Checks a reset code without using it (no newPassword); answers the account's email. */
@@ -73,12 +51,14 @@ export interface IdentityClient {
   refreshFromCookie(): Promise<TokenResponse>;
   /** Revokes the cookie's session on the server and clears the cookie. */
   revokeSession(): Promise<void>;
+  /** The server's password policy (its minimum length is configurable). */
+  getPasswordPolicy(): Promise<PasswordPolicyResponse>;
 }
 
 export function createIdentityClient(options: IdentityClientOptions): IdentityClient {
   const baseUrl = options.baseUrl ?? '/identity';
 
-  async function call<T>(path: string, body: string, contentType: string): Promise<T> {
+  async function call<T>(path: string, body: string | null, contentType: string): Promise<T> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
     try {
@@ -86,10 +66,13 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
       let payload: unknown;
       try {
         response = await options.fetch(`${baseUrl}/${path}`, {
-          method: 'POST',
-          headers: { 'Content-Type': contentType, 'X-Inkwell-Session': 'cookie' },
+          method: body === null ? 'GET' : 'POST',
+          headers: {
+            ...(body === null ? {} : { 'Content-Type': contentType }),
+            'X-Inkwell-Session': SESSION_MODE_COOKIE_VALUE,
+          },
           credentials: 'same-origin',
-          body,
+          ...(body === null ? {} : { body }),
           signal: controller.signal,
         });
         payload = await response.json();
@@ -116,12 +99,12 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
     signInWithPassword: (email, password) =>
       post<SignInResponse>('v1/accounts:signInWithPassword', { email, password, returnSecureToken: true }),
     async lookup(idToken) {
-      const answer = await post<{ users?: LookupUser[] }>('v1/accounts:lookup', { idToken });
+      const answer = await post<Partial<LookupResponse>>('v1/accounts:lookup', { idToken });
       const user = answer.users?.[0];
       if (user === undefined) throw new AuthError('internal-error');
       return user;
     },
-    update: (request) => post<UpdateResponse>('v1/accounts:update', { ...request, returnSecureToken: true }),
+    update: (request) => post<UpdateAccountResponse>('v1/accounts:update', { ...request, returnSecureToken: true }),
     async deleteAccount(idToken) {
       await post('v1/accounts:delete', { idToken });
     },
@@ -144,5 +127,6 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
     async revokeSession() {
       await post('v2/accounts:revokeToken', { tokenType: 'REFRESH_TOKEN' });
     },
+    getPasswordPolicy: () => call<PasswordPolicyResponse>('v2/passwordPolicy', null, ''),
   };
 }

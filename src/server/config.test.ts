@@ -53,4 +53,22 @@ describe('loadConfig', () => {
   it('never echoes a URL value, which may hold a password', () => {
     expect(() => loadConfig({ SMTP_URL: 'smtp//user:secret@host' })).toThrow(/^(?!.*secret).*SMTP_URL/);
   });
+
+  it('reads the rate limits, with the documented defaults, and refuses bad ones', () => {
+    expect(loadConfig({}).rateLimits).toEqual({
+      signInPerEmail: 10,
+      signInPerIp: 100,
+      signUpPerIp: 100,
+      resetEmailPerEmail: 5,
+      resetEmailPerIp: 50,
+      resetCodePerIp: 100,
+    });
+    expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_EMAIL: '3' }).rateLimits.signInPerEmail).toBe(3);
+    expect(() => loadConfig({ RATE_LIMIT_SIGNUP_PER_IP: '0' })).toThrow(
+      /^Invalid configuration: RATE_LIMIT_SIGNUP_PER_IP/,
+    );
+    expect(() => loadConfig({ RATE_LIMIT_RESET_CODE_PER_IP: 'lots' })).toThrow(
+      /RATE_LIMIT_RESET_CODE_PER_IP must be a number/,
+    );
+  });
 });

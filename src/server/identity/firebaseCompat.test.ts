@@ -18,6 +18,7 @@ import {
   verifyPasswordResetCode,
   type Auth,
 } from '@firebase/auth';
+import { PassThrough } from 'node:stream';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../testing/smtpSink.ts';
@@ -47,10 +48,17 @@ describe.each(dialectCases())('the official Firebase Auth SDK against the server
   let firebaseApp: FirebaseApp;
   let auth: Auth;
   let clockOffset = 0;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     sink = await startSmtpSink();
-    server = await startTestApp(dialectCase, { SMTP_URL: sink.url }, { clock: () => Date.now() + clockOffset });
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().split('\n').filter(Boolean)));
+    server = await startTestApp(
+      dialectCase,
+      { SMTP_URL: sink.url, LOG_LEVEL: 'info' },
+      { clock: () => Date.now() + clockOffset, logStream },
+    );
     firebaseApp = initializeApp({ apiKey: 'test-key', projectId: 'inkwell' }, `inkwell-${dialectCase.dialect}`);
     auth = initializeAuth(firebaseApp, { persistence: inMemoryPersistence });
     const host = new URL(server.url).host;
@@ -158,5 +166,28 @@ describe.each(dialectCases())('the official Firebase Auth SDK against the server
     expect(weak.meetsMinPasswordLength).toBe(false);
     expect(weak.passwordPolicy.customStrengthOptions.minPasswordLength).toBe(6);
     expect((await validatePassword(auth, 'long-enough')).isValid).toBe(true);
+  });
+
+  it('was only ever asked for endpoints the server has', () => {
+    type Entry = { reqId?: string; req?: { method: string; url: string }; res?: { statusCode: number } };
+    const entries = logLines.map((line) => JSON.parse(line) as Entry);
+    const urls = new Map(entries.filter((e) => e.req).map((e) => [e.reqId, `${e.req!.method} ${e.req!.url}`]));
+    const completed = entries
+      .filter((e) => e.res)
+      .map((e) => ({ request: urls.get(e.reqId), status: e.res!.statusCode }));
+    expect(completed.length).toBeGreaterThan(10);
+    expect(completed.filter((c) => c.status === 404 || c.status >= 500)).toEqual([]);
+    const endpoints = new Set(completed.map((c) => c.request?.replace(/\?.*$/, '')));
+    expect([...endpoints].sort()).toEqual([
+      'GET /identity/v2/passwordPolicy',
+      'POST /identity/v1/accounts:delete',
+      'POST /identity/v1/accounts:lookup',
+      'POST /identity/v1/accounts:resetPassword',
+      'POST /identity/v1/accounts:sendOobCode',
+      'POST /identity/v1/accounts:signInWithPassword',
+      'POST /identity/v1/accounts:signUp',
+      'POST /identity/v1/accounts:update',
+      'POST /identity/v1/token',
+    ]);
   });
 });

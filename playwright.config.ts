@@ -67,6 +67,8 @@ export default defineConfig({
         DATA_DIR: process.env.E2E_DATA_DIR,
         SMTP_URL: `smtp://127.0.0.1:${smtpSinkPort}`,
         LOG_LEVEL: 'warn',
+        // Short, so the reauthentication test need not wait out the real 5 minutes.
+        RECENT_SIGN_IN_SECONDS: '30',
       },
     },
   ],

@@ -1,10 +1,13 @@
 import { Suspense } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { useAuth } from '../auth/useAuth.ts';
+import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
 import { TopBar } from './TopBar.tsx';
 
 export function AppLayout() {
   const { state } = useAuth();
+  // A new screen gets a fresh boundary, so one failure does not stick to every later page.
+  const location = useLocation();
   return (
     <div className="flex min-h-dvh flex-col">
       <TopBar />
@@ -14,9 +17,11 @@ export function AppLayout() {
         {state.status === 'unknown' ? (
           <div aria-busy="true" />
         ) : (
-          <Suspense fallback={null}>
-            <Outlet />
-          </Suspense>
+          <ScreenErrorBoundary key={location.pathname}>
+            <Suspense fallback={null}>
+              <Outlet />
+            </Suspense>
+          </ScreenErrorBoundary>
         )}
       </main>
     </div>

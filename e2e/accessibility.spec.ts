@@ -84,6 +84,8 @@ interface Screen {
   name: string;
   title(): string;
   open(page: Page): Promise<void>;
+  /** A modal dialog's backdrop covers the viewport only: shoot the viewport, not the whole page. */
+  viewportOnly?: boolean;
 }
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
@@ -142,6 +144,7 @@ const signedInScreens: Screen[] = [
   },
   {
     name: 'delete-dialog',
+    viewportOnly: true,
     title: () => 'Inkwell',
     open: async (page) => {
       await visit(page, '/', 'Articles');
@@ -207,7 +210,7 @@ async function checkScreen(page: Page, screen: Screen, label: string) {
 
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize(viewport);
-    await page.screenshot({ path: `${SCREENS_DIR}/${label}-${viewport.width}.png`, fullPage: true });
+    await page.screenshot({ path: `${SCREENS_DIR}/${label}-${viewport.width}.png`, fullPage: !screen.viewportOnly });
   }
   await page.setViewportSize({ width: 360, height: 740 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

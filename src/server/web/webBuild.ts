@@ -30,6 +30,15 @@ export async function ensureWebBuild(log: (message: string) => void = () => {}):
   if (!isWebBuildStale()) return;
   log('Building the web app (dist/web is missing or older than its sources)...');
   const { build } = await import('vite');
-  await build({ configFile: path.join(projectRoot, 'vite.config.ts'), logLevel: 'warn' });
+  // Vite builds whatever NODE_ENV says, and test runners set it to 'test': that would ship
+  // React's development build (and break the JavaScript budget). A build here is always production.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(projectRoot, 'vite.config.ts'), logLevel: 'warn' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   log('Web app built.');
 }

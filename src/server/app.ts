@@ -8,6 +8,7 @@ import { healthRoutes } from './health/healthRoutes.ts';
 import { createIdentity } from './identity/createIdentity.ts';
 import { loggerOptions } from './http/logging.ts';
 import { sendProblem } from './http/problem.ts';
+import { registerDrainOnClose } from './http/drainOnClose.ts';
 import { describeRequestError } from './http/requestErrors.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -52,6 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https:') });
+  registerDrainOnClose(app);
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

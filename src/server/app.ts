@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
 import { createIdentity } from './identity/createIdentity.ts';
+import { ProtocolError, sendProtocolError } from './identity/protocolErrors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { sendProblem } from './http/problem.ts';
 import { registerDrainOnClose } from './http/drainOnClose.ts';
@@ -47,6 +48,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    // A URL that cannot be decoded (e.g. /api/%ff) fails in the router, before any scope's
+    // error handler: answer in the format of the scope the path names.
+    frameworkErrors: (_error, request, reply) => {
+      if (request.url.startsWith('/identity/')) {
+        return sendProtocolError(reply, new ProtocolError('INVALID_REQUEST'));
+      }
+      return sendProblem(reply, 400, 'The request URL is not valid.');
+    },
   });
 
   app.addHook('onRequest', async (request, reply) => {

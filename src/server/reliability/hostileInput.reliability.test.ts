@@ -302,6 +302,42 @@ describe.each(dialectCases())('hostile input on $dialect', (dialectCase) => {
       });
     }
 
+    it('refuses image and photo URLs other than http(s), whatever their spelling', async () => {
+      const urls = [
+        'javascript:alert(1)',
+        'JaVaScRiPt:alert(1)',
+        ' javascript:alert(1)',
+        'java\tscript:alert(1)',
+        'data:text/html,<script>alert(1)</script>',
+        'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=',
+        'vbscript:msgbox(1)',
+        'file:///etc/passwd',
+        'ftp://example.com/a.jpg',
+        '//evil.example/a.jpg',
+        '/relative/a.jpg',
+        'https:',
+        'https://',
+        'http://exa mple.com/a.jpg',
+        'https://example.com/a.jpg\n<script>',
+      ];
+      for (const image of urls) {
+        const answer = await send(`${server.url}/api/articles`, {
+          headers: jsonHeaders(user.idToken),
+          body: JSON.stringify({ image, title: 'Image', description: 'Image' }),
+        });
+        expectCleanRefusal(answer, 'api', `image ${JSON.stringify(image)}`);
+        expect((JSON.parse(answer.text) as { errors: { field: string }[] }).errors.map((e) => e.field)).toEqual([
+          'image',
+        ]);
+        const photo = await send(`${server.url}/identity/v1/accounts:update?key=k`, {
+          headers: jsonHeaders(),
+          body: JSON.stringify({ idToken: user.idToken, photoUrl: image.trim() }),
+        });
+        expectCleanRefusal(photo, 'identity', `photoUrl ${JSON.stringify(image)}`);
+        expect(JSON.parse(photo.text).error.message).toBe('INVALID_PHOTO_URL');
+      }
+    });
+
     it('answers bodies over 64 KiB with 413 in each scope', async () => {
       const big = JSON.stringify({ title: 'x'.repeat(70_000) });
       const identity = await send(`${server.url}/identity/v1/accounts:signUp`, { headers: jsonHeaders(), body: big });

@@ -36,10 +36,10 @@ describe.each(dialectCases())('logs hold no secrets on $dialect', (dialectCase) 
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- protocol JSON of many shapes
     return {
       status: response.status,
       headers: response.headers,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- protocol JSON of many shapes
       body: (await response.json().catch(() => ({}))) as any,
     };
   }

@@ -30,12 +30,12 @@ export async function ensureWebBuild(log: (message: string) => void = () => {}):
   if (!isWebBuildStale()) return;
   log('Building the web app (dist/web is missing or older than its sources)...');
   const { build } = await import('vite');
-  // Vite builds whatever NODE_ENV says, and test runners set it to 'test': that would ship
-  // React's development build (and break the JavaScript budget). A build here is always production.
+  // Vite takes NODE_ENV over its mode, and test runners set NODE_ENV=test: the served build must
+  // be the production one (React's development build is several times larger and slower).
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile: path.join(projectRoot, 'vite.config.ts'), logLevel: 'warn' });
+    await build({ configFile: path.join(projectRoot, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

@@ -6,8 +6,10 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
 import { createIdentity } from './identity/createIdentity.ts';
+import { ProtocolError, sendProtocolError } from './identity/protocolErrors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { sendProblem } from './http/problem.ts';
+import { registerDrainOnClose } from './http/drainOnClose.ts';
 import { describeRequestError } from './http/requestErrors.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -46,12 +48,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    // A URL that cannot be decoded (e.g. /api/%ff) fails in the router, before any scope's
+    // error handler: answer in the format of the scope the path names.
+    frameworkErrors: (_error, request, reply) => {
+      if (request.url.startsWith('/identity/')) {
+        return sendProtocolError(reply, new ProtocolError('INVALID_REQUEST'));
+      }
+      return sendProblem(reply, 400, 'The request URL is not valid.');
+    },
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https:') });
+  registerDrainOnClose(app);
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -1,0 +1,70 @@
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { commands, CommandFailure, type CommandSpec } from './adminCommands.ts';
+import { ADMIN_USAGE } from './adminUsage.ts';
+
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+type Parsed = { help: true } | { help: false; json: boolean; command: CommandSpec; argument: string };
+
+class UsageError extends Error {}
+
+function parse(argv: string[]): Parsed {
+  if (argv.includes('--help') || argv.includes('-h')) return { help: true };
+  const json = argv.includes('--json');
+  const unknownOption = argv.find((word) => word.startsWith('-') && word !== '--json');
+  if (unknownOption) throw new UsageError(`Unknown option ${unknownOption}.`);
+  const words = argv.filter((word) => word !== '--json');
+  if (words.length === 0) throw new UsageError('No command given.');
+  const command = commands.find((c) => c.words.every((word, i) => words[i] === word));
+  if (!command) throw new UsageError(`Unknown command "${words.join(' ')}".`);
+  const rest = words.slice(command.words.length);
+  const name = command.words.join(' ');
+  if (command.argument && rest.length !== 1) throw new UsageError(`"${name}" needs one ${command.argument}.`);
+  if (!command.argument && rest.length > 0) throw new UsageError(`"${name}" takes no arguments.`);
+  return { help: false, json, command, argument: rest[0] ?? '' };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n\n${ADMIN_USAGE}`);
+    return EXIT_USAGE;
+  }
+  if (parsed.help) {
+    process.stdout.write(ADMIN_USAGE);
+    return EXIT_OK;
+  }
+  const fail = (message: string) => {
+    process.stderr.write(`${message}\n`);
+    if (parsed.json) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+    return EXIT_FAILED;
+  };
+
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(error.message);
+    throw error;
+  }
+  const database = openDatabase(config.database);
+  try {
+    const result = await parsed.command.run({ config, database }, parsed.argument);
+    process.stdout.write(parsed.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CommandFailure) return fail(error.message);
+    // Unexpected (database unreachable, disk full): the message, never a stack of secrets.
+    return fail(`Failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await database.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

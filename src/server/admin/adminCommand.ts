@@ -1,13 +1,10 @@
-import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
-import { commands, CommandFailure, type CommandSpec } from './adminCommands.ts';
-import { ADMIN_USAGE } from './adminUsage.ts';
+import { ADMIN_USAGE, COMMAND_NAMES, type CommandName } from './adminUsage.ts';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
 
-type Parsed = { help: true } | { help: false; json: boolean; command: CommandSpec; argument: string };
+type Parsed = { help: true } | { help: false; json: boolean; name: CommandName; argument: string };
 
 class UsageError extends Error {}
 
@@ -18,13 +15,15 @@ function parse(argv: string[]): Parsed {
   if (unknownOption) throw new UsageError(`Unknown option ${unknownOption}.`);
   const words = argv.filter((word) => word !== '--json');
   if (words.length === 0) throw new UsageError('No command given.');
-  const command = commands.find((c) => c.words.every((word, i) => words[i] === word));
-  if (!command) throw new UsageError(`Unknown command "${words.join(' ')}".`);
-  const rest = words.slice(command.words.length);
-  const name = command.words.join(' ');
-  if (command.argument && rest.length !== 1) throw new UsageError(`"${name}" needs one ${command.argument}.`);
-  if (!command.argument && rest.length > 0) throw new UsageError(`"${name}" takes no arguments.`);
-  return { help: false, json, command, argument: rest[0] ?? '' };
+  const name = (Object.keys(COMMAND_NAMES) as CommandName[]).find((candidate) =>
+    candidate.split(' ').every((word, i) => words[i] === word),
+  );
+  if (!name) throw new UsageError(`Unknown command "${words.join(' ')}".`);
+  const rest = words.slice(name.split(' ').length);
+  const argument = COMMAND_NAMES[name];
+  if (argument && rest.length !== 1) throw new UsageError(`"${name}" needs one ${argument}.`);
+  if (!argument && rest.length > 0) throw new UsageError(`"${name}" takes no arguments.`);
+  return { help: false, json, name, argument: rest[0] ?? '' };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -46,6 +45,10 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   };
 
+  // Loaded only now: help and misuse answer without loading the whole server.
+  const { ConfigError, loadConfig } = await import('../config.ts');
+  const { openDatabase } = await import('../db/database.ts');
+  const { commands, CommandFailure } = await import('./adminCommands.ts');
   let config;
   try {
     config = loadConfig();
@@ -55,12 +58,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const database = openDatabase(config.database);
   try {
-    const result = await parsed.command.run({ config, database }, parsed.argument);
+    const result = await commands[parsed.name]({ config, database }, parsed.argument);
     process.stdout.write(parsed.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof CommandFailure) return fail(error.message);
-    // Unexpected (database unreachable, disk full): the message, never a stack of secrets.
+    // Unexpected (database unreachable, disk full): the message only, no stack trace.
     return fail(`Failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await database.close();

@@ -1,3 +1,17 @@
+/** The command line's grammar; kept apart from the implementations so --help and misuse answer at once. */
+export const COMMAND_NAMES = {
+  'users list': undefined,
+  'users show': 'EMAIL',
+  'users disable': 'EMAIL',
+  'users enable': 'EMAIL',
+  'users delete': 'EMAIL',
+  'keys rotate': undefined,
+  backup: 'FILE',
+  migrate: undefined,
+} as const satisfies Record<string, 'EMAIL' | 'FILE' | undefined>;
+
+export type CommandName = keyof typeof COMMAND_NAMES;
+
 export const ADMIN_USAGE = `Usage: npm run admin -- [--json] <command>
 
 Operator commands for Inkwell. They read the same configuration variables as the

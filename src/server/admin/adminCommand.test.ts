@@ -85,8 +85,13 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
     try {
       const early = await runAdmin(['users', 'list', '--json'], freshEnv);
       expect(early.code).toBe(1);
-      expect(early.stderr).toContain('The database needs migrations (0001_identity,');
-      expect(JSON.parse(early.stdout).error).toContain('run "npm run admin -- migrate" first');
+      if (fresh.config.kind === 'sqlite') {
+        // No file yet: a mistyped DATA_DIR is reported, not silently turned into a new database.
+        expect(early.stderr).toBe(`No database at ${fresh.config.file} (check DATA_DIR or DATABASE_URL).\n`);
+      } else {
+        expect(early.stderr).toContain('The database needs migrations (0001_identity,');
+        expect(JSON.parse(early.stdout).error).toContain('run "npm run admin -- migrate" first');
+      }
 
       const first = await runAdmin(['migrate', '--json'], freshEnv);
       expect(first.code).toBe(0);
@@ -96,6 +101,7 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
       const again = await runAdmin(['migrate'], freshEnv);
       expect(again.code).toBe(0);
       expect(again.stdout).toBe('Database is up to date.\n');
+      expect((await runAdmin(['users', 'list'], freshEnv)).stdout).toBe('No accounts.\n');
     } finally {
       await fresh.dispose();
     }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import module from 'node:module';
 import { ADMIN_USAGE, COMMAND_NAMES, type CommandName } from './adminUsage.ts';
 
@@ -60,6 +61,10 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigError) return fail(error.message);
     throw error;
+  }
+  // A mistyped DATA_DIR must not quietly create an empty database; only migrate creates one.
+  if (config.database.kind === 'sqlite' && parsed.name !== 'migrate' && !fs.existsSync(config.database.file)) {
+    return fail(`No database at ${config.database.file} (check DATA_DIR or DATABASE_URL).`);
   }
   const database = openDatabase(config.database);
   try {

@@ -30,7 +30,8 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-const START_TIMEOUT_MS = 20_000;
+// Generous: CI machines are shared, and a start under load can take several seconds.
+const START_TIMEOUT_MS = 45_000;
 
 /** Starts `node src/server/main.ts` and resolves once /readyz answers 200. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
@@ -30,7 +30,7 @@ interface Fixture {
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 let fixture: Fixture;
-let signedInState: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 async function makeFixture(request: APIRequestContext): Promise<Fixture> {
   const email = `a11y-${unique()}@example.com`;
@@ -66,19 +66,6 @@ async function makeFixture(request: APIRequestContext): Promise<Fixture> {
     resetLink: `${link.pathname}${link.search}`,
   };
 }
-
-test.beforeAll(async ({ playwright, browser }, testInfo) => {
-  const baseURL = testInfo.project.use.baseURL;
-  const request = await playwright.request.newContext({ baseURL });
-  fixture = await makeFixture(request);
-  await request.dispose();
-  // One sign-in for the whole file; the signed-in tests start from its cookies and storage.
-  const context = await browser.newContext({ baseURL });
-  await logIn(await context.newPage());
-  signedInState = await context.storageState();
-  await context.close();
-  fs.mkdirSync(SCREENS_DIR, { recursive: true });
-});
 
 interface Screen {
   name: string;
@@ -217,13 +204,39 @@ async function checkScreen(page: Page, screen: Screen, label: string) {
   expect(overflow, `${label}: sideways scroll at 360 px`).toBeLessThanOrEqual(0);
 }
 
-const signedIn = () => {
-  if (!signedInState) throw new Error('beforeAll did not sign in');
-  return signedInState;
-};
-
-test.beforeEach(async ({ page }) => {
-  await servePictures(page);
+// Made once per worker (not in beforeAll: a signed-in test that starts a worker, e.g. after a
+// failure, needs its storage state before any hook runs). One account and sign-in per worker.
+const test = base.extend<{ pictures: void }, { articleData: Fixture; signedInState: StorageState }>({
+  articleData: [
+    async ({ playwright }, use, workerInfo) => {
+      const request = await playwright.request.newContext({ baseURL: workerInfo.project.use.baseURL });
+      fixture = await makeFixture(request);
+      await request.dispose();
+      fs.mkdirSync(SCREENS_DIR, { recursive: true });
+      await use(fixture);
+    },
+    { scope: 'worker' },
+  ],
+  signedInState: [
+    async ({ browser, articleData }, use, workerInfo) => {
+      void articleData;
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+      await logIn(await context.newPage());
+      const state = await context.storageState();
+      await context.close();
+      await use(state);
+    },
+    { scope: 'worker' },
+  ],
+  // Every test: the data exists and article pictures are served.
+  pictures: [
+    async ({ page, articleData }, use) => {
+      void articleData;
+      await servePictures(page);
+      await use();
+    },
+    { auto: true },
+  ],
 });
 
 for (const theme of THEMES) {
@@ -237,8 +250,7 @@ for (const theme of THEMES) {
     }
 
     test.describe('signed in', () => {
-      // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies by destructuring
-      test.use({ storageState: async ({}, use) => use(signedIn()) });
+      test.use({ storageState: async ({ signedInState }, use) => use(signedInState) });
       for (const screen of signedInScreens) {
         test(`signed in: ${screen.name} passes axe`, async ({ page }) => {
           await checkScreen(page, screen, `${theme}-signed-in-${screen.name}`);
@@ -310,8 +322,7 @@ async function expectFocusTrapped(page: Page, dialogName: string) {
 }
 
 test.describe('signed in', () => {
-  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies by destructuring
-  test.use({ storageState: async ({}, use) => use(signedIn()) });
+  test.use({ storageState: async ({ signedInState }, use) => use(signedInState) });
 
   test('the delete confirmation and the password dialogs keep focus inside and close on Escape', async ({ page }) => {
     await visit(page, '/', 'Articles');

@@ -10,7 +10,8 @@ import {
   type IdentityContext,
   type IssuedTokens,
 } from './identityContext.ts';
-import { consumeOrThrow, emailKey, peekOrThrow } from './identityRateLimits.ts';
+import type { RateLimitRule } from '../rateLimit/rateLimiter.ts';
+import { consumeOrThrow, emailKey } from './identityRateLimits.ts';
 import { newId } from './opaqueSecrets.ts';
 import { hashPassword, verifyAgainstDummyHash, verifyPassword } from './passwordHashing.ts';
 import { ProtocolError } from './protocolErrors.ts';
@@ -60,20 +61,21 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
 
     app.post('/v1/accounts::signInWithPassword', async (request, reply) => {
       const body = parseBody(signInBody, request.body);
-      const limits: Parameters<typeof peekOrThrow>[1] = [
-        [rules.signInPerEmail, emailKey(body.email)],
-        [rules.signInPerIp, request.ip],
-      ];
-      await peekOrThrow(rateLimiter, limits);
+      const perEmail: [RateLimitRule, string] = [rules.signInPerEmail, emailKey(body.email)];
+      const perIp: [RateLimitRule, string] = [rules.signInPerIp, request.ip];
+      // Counted before the password is checked: parallel guesses must not all slip past a check
+      // that only counted failures once they had happened.
+      await consumeOrThrow(rateLimiter, [perEmail, perIp]);
       const user = await users.findByEmail(body.email);
       // Unknown emails cost one argon2 verification too, so timing does not reveal accounts.
       const valid = user
         ? await verifyPassword(user.password_hash, body.password)
         : await verifyAgainstDummyHash(body.password);
-      if (!user || !valid) {
-        await consumeOrThrow(rateLimiter, limits);
-        throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
-      }
+      if (!user || !valid) throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
+      // The limits are on failures: the right password clears this email's earlier typos
+      // and does not use up the address's allowance.
+      await rateLimiter.reset(...perEmail);
+      await rateLimiter.refund(...perIp);
       if (user.disabled === 1) throw new ProtocolError('USER_DISABLED');
       const now = context.now();
       await users.update(user.id, { last_login_at: now });

@@ -42,13 +42,17 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         password_updated_at: now,
         valid_since: initialValidSince(now),
       };
+      let refreshToken: string;
       try {
-        await users.insert(user);
+        // One transaction: a client told that sign-up failed must not leave an account behind.
+        refreshToken = await context.database.db.transaction().execute(async (trx) => {
+          await users.insert(user, trx);
+          return sessions.create(user.id, now, now, trx);
+        });
       } catch (error) {
         if (error instanceof EmailTakenError) throw new ProtocolError('EMAIL_EXISTS');
         throw error;
       }
-      const refreshToken = await sessions.create(user.id, now, now);
       const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
       return {
         kind: 'identitytoolkit#SignupNewUserResponse',
@@ -78,8 +82,10 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       await rateLimiter.refund(...perIp);
       if (user.disabled === 1) throw new ProtocolError('USER_DISABLED');
       const now = context.now();
-      await users.update(user.id, { last_login_at: now });
-      const refreshToken = await sessions.create(user.id, now, now);
+      const refreshToken = await context.database.db.transaction().execute(async (trx) => {
+        await users.update(user.id, { last_login_at: now }, trx);
+        return sessions.create(user.id, now, now, trx);
+      });
       const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
       return {
         kind: 'identitytoolkit#VerifyPasswordResponse',

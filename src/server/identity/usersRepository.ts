@@ -24,9 +24,9 @@ function isUniqueViolation(error: unknown): boolean {
 
 export function createUsersRepository(db: Kysely<DatabaseSchema>) {
   return {
-    async insert(row: UserRow): Promise<void> {
+    async insert(row: UserRow, trx: Db = db): Promise<void> {
       try {
-        await db.insertInto('users').values(row).execute();
+        await trx.insertInto('users').values(row).execute();
       } catch (error) {
         if (isUniqueViolation(error)) throw new EmailTakenError();
         throw error;

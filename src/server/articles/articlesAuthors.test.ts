@@ -98,4 +98,15 @@ describe.each(dialectCases())('articles and their authors on $dialect', (dialect
     expect((await api.update(bob.idToken, bobs.id, sampleArticle('Bob edited'))).status).toBe(200);
     expect((await api.remove(bob.idToken, bobs.id)).status).toBe(204);
   });
+
+  it('does not count invalid creates against the limit', async () => {
+    const erin = await signUp(server.url, 'Erin');
+    for (let i = 0; i < 5; i++) {
+      expect((await api.create(erin.idToken, { ...sampleArticle('Erin'), title: ' ' })).status).toBe(400);
+    }
+    for (let i = 0; i < 3; i++) {
+      const created = await api.create(erin.idToken, sampleArticle(`Erin ${i}`));
+      expect(created.status, created.text).toBe(201);
+    }
+  });
 });

@@ -98,13 +98,14 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     app.post('/articles', async (request, reply) => {
       const caller = await authenticate(request, reply, verifyIdToken);
       if (!caller) return reply;
+      // Validated first: the limit is on articles created, and a rejected body creates none.
+      const input = readArticleInput(request, reply);
+      if (!input) return reply;
       const limited = await createRateLimit.check(caller.uid);
       if (!limited.allowed) {
         reply.header('retry-after', String(limited.retryAfterSeconds));
         return sendProblem(reply, 429, 'You have created many articles in a short time. Please wait and try again.');
       }
-      const input = readArticleInput(request, reply);
-      if (!input) return reply;
       const id = newArticleId();
       await repository.insert({ ...input, id, authorId: caller.uid, date: Date.now() });
       return sendWritten(reply.code(201).header('location', `/api/articles/${id}`), await repository.find(id));

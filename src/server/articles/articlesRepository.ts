@@ -27,6 +27,16 @@ export interface ArticleFields {
   description: string;
 }
 
+/** The author's account no longer exists (deleted after the caller's token was checked). */
+export class AuthorGoneError extends Error {
+  override name = 'AuthorGoneError';
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 export type UpdateOutcome = 'updated' | 'not-found' | 'not-author';
 
 export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
@@ -53,18 +63,25 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
   return {
     exists,
 
+    /** Throws AuthorGoneError when the author's account does not exist (any more). */
     async insert(article: ArticleFields & { id: string; authorId: string; date: number }): Promise<void> {
-      await db
-        .insertInto('articles')
-        .values({
-          id: article.id,
-          image: article.image,
-          title: article.title,
-          description: article.description,
-          author_id: article.authorId,
-          date: article.date,
-        })
-        .execute();
+      try {
+        await db
+          .insertInto('articles')
+          .values({
+            id: article.id,
+            image: article.image,
+            title: article.title,
+            description: article.description,
+            author_id: article.authorId,
+            date: article.date,
+          })
+          .execute();
+      } catch (error) {
+        // author_id is the table's only foreign key.
+        if (isForeignKeyViolation(error)) throw new AuthorGoneError();
+        throw error;
+      }
     },
 
     async find(id: string): Promise<ArticleRow | undefined> {

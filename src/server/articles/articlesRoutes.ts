@@ -10,8 +10,8 @@ import {
 import { sendProblem } from '../http/problem.ts';
 import { decodeArticleCursor, encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
 import { isArticleId, newArticleId } from './articleId.ts';
-import type { ArticleRow, ArticlesRepository, UpdateOutcome } from './articlesRepository.ts';
-import { authenticate, type VerifyIdToken } from './bearerAuth.ts';
+import { AuthorGoneError, type ArticleRow, type ArticlesRepository, type UpdateOutcome } from './articlesRepository.ts';
+import { authenticate, sendInvalidToken, type VerifyIdToken } from './bearerAuth.ts';
 import { sendCachedJson } from './cachedJson.ts';
 
 export interface CreateRateLimit {
@@ -107,7 +107,13 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
         return sendProblem(reply, 429, 'You have created many articles in a short time. Please wait and try again.');
       }
       const id = newArticleId();
-      await repository.insert({ ...input, id, authorId: caller.uid, date: Date.now() });
+      try {
+        await repository.insert({ ...input, id, authorId: caller.uid, date: Date.now() });
+      } catch (error) {
+        if (!(error instanceof AuthorGoneError)) throw error;
+        // The account was deleted after its token was checked: the token is no longer valid.
+        return sendInvalidToken(reply);
+      }
       return sendWritten(reply.code(201).header('location', `/api/articles/${id}`), await repository.find(id));
     });
 

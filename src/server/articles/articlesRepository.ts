@@ -37,7 +37,8 @@ function isForeignKeyViolation(error: unknown): boolean {
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
-export type UpdateOutcome = 'updated' | 'not-found' | 'not-author';
+/** How an edit or delete restricted to the article's author went. */
+export type AuthorWriteOutcome = 'done' | 'not-found' | 'not-author';
 
 export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
   const withAuthors = () =>
@@ -115,24 +116,24 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
     },
 
     /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
-    async update(id: string, authorId: string, fields: ArticleFields): Promise<UpdateOutcome> {
+    async update(id: string, authorId: string, fields: ArticleFields): Promise<AuthorWriteOutcome> {
       const result = await db
         .updateTable('articles')
         .set({ image: fields.image, title: fields.title, description: fields.description })
         .where('id', '=', id)
         .where('author_id', '=', authorId)
         .executeTakeFirst();
-      if (result.numUpdatedRows > 0n) return 'updated';
+      if (result.numUpdatedRows > 0n) return 'done';
       return (await exists(id)) ? 'not-author' : 'not-found';
     },
 
-    async delete(id: string, authorId: string): Promise<UpdateOutcome> {
+    async delete(id: string, authorId: string): Promise<AuthorWriteOutcome> {
       const result = await db
         .deleteFrom('articles')
         .where('id', '=', id)
         .where('author_id', '=', authorId)
         .executeTakeFirst();
-      if (result.numDeletedRows > 0n) return 'updated';
+      if (result.numDeletedRows > 0n) return 'done';
       return (await exists(id)) ? 'not-author' : 'not-found';
     },
   };

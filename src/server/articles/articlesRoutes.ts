@@ -10,7 +10,12 @@ import {
 import { sendProblem } from '../http/problem.ts';
 import { decodeArticleCursor, encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
 import { isArticleId, newArticleId } from './articleId.ts';
-import { AuthorGoneError, type ArticleRow, type ArticlesRepository, type UpdateOutcome } from './articlesRepository.ts';
+import {
+  AuthorGoneError,
+  type ArticleRow,
+  type ArticlesRepository,
+  type AuthorWriteOutcome,
+} from './articlesRepository.ts';
 import { authenticate, sendInvalidToken, type VerifyIdToken } from './bearerAuth.ts';
 import { sendCachedJson } from './cachedJson.ts';
 
@@ -28,7 +33,7 @@ export interface ArticlesRoutesDeps {
 const NOT_FOUND = 'There is no article with this id.';
 const NOT_AUTHOR = 'Only the author of this article can change or delete it.';
 
-export function toArticleJson(row: ArticleRow): Article {
+function toArticleJson(row: ArticleRow): Article {
   return {
     id: row.id,
     image: row.image,
@@ -124,7 +129,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       if (!input) return reply;
       const id = request.params.id;
       const outcome = isArticleId(id) ? await repository.update(id, caller.uid, input) : 'not-found';
-      if (outcome !== 'updated') return sendOwnershipProblem(reply, outcome);
+      if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
       return sendWritten(reply, await repository.find(id));
     });
 
@@ -133,13 +138,13 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       if (!caller) return reply;
       const id = request.params.id;
       const outcome = isArticleId(id) ? await repository.delete(id, caller.uid) : 'not-found';
-      if (outcome !== 'updated') return sendOwnershipProblem(reply, outcome);
+      if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
       return reply.code(204).send();
     });
   };
 }
 
-function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<UpdateOutcome, 'updated'>) {
+function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<AuthorWriteOutcome, 'done'>) {
   return outcome === 'not-found' ? sendProblem(reply, 404, NOT_FOUND) : sendProblem(reply, 403, NOT_AUTHOR);
 }
 

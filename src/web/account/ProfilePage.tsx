@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { accountMessages, messages } from '../../shared/messages.ts';
+import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { paths } from '../../shared/routes.ts';
 import type { AuthUser } from '../auth/authTypes.ts';
 import { hasCode } from '../auth/errorCodes.ts';
@@ -130,7 +131,7 @@ export function ProfilePage() {
             name="name"
             autoComplete="name"
             required
-            maxLength={100}
+            maxLength={MAX_DISPLAY_NAME_LENGTH}
             value={draft.name}
             onChange={(event) => setDraft({ ...draft, name: event.target.value })}
           />

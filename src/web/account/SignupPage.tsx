@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { messages } from '../../shared/messages.ts';
+import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
@@ -58,7 +59,7 @@ export function SignupPage() {
           name="name"
           autoComplete="name"
           required
-          maxLength={100}
+          maxLength={MAX_DISPLAY_NAME_LENGTH}
           value={name}
           onChange={(event) => setName(event.target.value)}
         />

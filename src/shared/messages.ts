@@ -58,8 +58,9 @@ export const labels = {
 } as const;
 
 /**
- * Texts for what the spec leaves to the sign-in provider (DESIGN.md §5: the reset-password page,
- * re-authentication, account deletion). Not spec wording; kept plain and short.
+ * Texts for what the spec leaves to the sign-in provider: the reset-password page (DESIGN.md §5
+ * describes it) and re-authentication and account deletion (no document fixes their texts).
+ * Not spec wording; kept plain and short.
  */
 export const accountMessages = {
   resetLinkInvalid: 'This reset link has expired or has already been used.',

@@ -13,6 +13,8 @@ export interface Database {
   dialect: Dialect;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
+  /** PostgreSQL only: connections in the pool and clients waiting for one (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ function openPostgres(url: string, poolMax: number): Database {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

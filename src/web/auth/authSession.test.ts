@@ -153,6 +153,29 @@ describe('AuthSession timing (spec §9)', () => {
     expect(tokenCalls(fake)).toBe(1);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('a token of unknown lifetime is refreshed no sooner than 30 s later, never in a loop', async () => {
+    const fake = scriptedServer();
+    // Neither expiresIn nor a usable exp − iat: the client cannot tell when the token expires.
+    fake.handlers['v1/accounts:signInWithPassword'] = () => ({
+      status: 200,
+      body: { localId: uid, email, displayName: 'Ada', idToken: fakeIdToken(uid, 0), registered: true },
+    });
+    fake.handlers['v1/token'] = () => ({
+      status: 200,
+      body: { id_token: fakeIdToken(uid, 0), access_token: 'x', token_type: 'Bearer', user_id: uid },
+    });
+    session = sessionWith(fake);
+    await session.signIn(email, 'secret1');
+
+    await vi.advanceTimersByTimeAsync(REFRESH_RETRY_MIN_MS - 1);
+    expect(tokenCalls(fake)).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(tokenCalls(fake)).toBe(1);
+    await vi.advanceTimersByTimeAsync(10 * REFRESH_RETRY_MIN_MS);
+    expect(tokenCalls(fake)).toBe(11);
+    expect(session.state.status).toBe('signedIn');
+  });
 });
 
 describe('AuthSession state', () => {

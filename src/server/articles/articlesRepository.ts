@@ -27,7 +27,18 @@ export interface ArticleFields {
   description: string;
 }
 
-export type UpdateOutcome = 'updated' | 'not-found' | 'not-author';
+/** The author's account no longer exists (deleted after the caller's token was checked). */
+export class AuthorGoneError extends Error {
+  override name = 'AuthorGoneError';
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** How an edit or delete restricted to the article's author went. */
+export type AuthorWriteOutcome = 'done' | 'not-found' | 'not-author';
 
 export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
   const withAuthors = () =>
@@ -53,18 +64,25 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
   return {
     exists,
 
+    /** Throws AuthorGoneError when the author's account does not exist (any more). */
     async insert(article: ArticleFields & { id: string; authorId: string; date: number }): Promise<void> {
-      await db
-        .insertInto('articles')
-        .values({
-          id: article.id,
-          image: article.image,
-          title: article.title,
-          description: article.description,
-          author_id: article.authorId,
-          date: article.date,
-        })
-        .execute();
+      try {
+        await db
+          .insertInto('articles')
+          .values({
+            id: article.id,
+            image: article.image,
+            title: article.title,
+            description: article.description,
+            author_id: article.authorId,
+            date: article.date,
+          })
+          .execute();
+      } catch (error) {
+        // author_id is the table's only foreign key.
+        if (isForeignKeyViolation(error)) throw new AuthorGoneError();
+        throw error;
+      }
     },
 
     async find(id: string): Promise<ArticleRow | undefined> {
@@ -98,24 +116,24 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
     },
 
     /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
-    async update(id: string, authorId: string, fields: ArticleFields): Promise<UpdateOutcome> {
+    async update(id: string, authorId: string, fields: ArticleFields): Promise<AuthorWriteOutcome> {
       const result = await db
         .updateTable('articles')
         .set({ image: fields.image, title: fields.title, description: fields.description })
         .where('id', '=', id)
         .where('author_id', '=', authorId)
         .executeTakeFirst();
-      if (result.numUpdatedRows > 0n) return 'updated';
+      if (result.numUpdatedRows > 0n) return 'done';
       return (await exists(id)) ? 'not-author' : 'not-found';
     },
 
-    async delete(id: string, authorId: string): Promise<UpdateOutcome> {
+    async delete(id: string, authorId: string): Promise<AuthorWriteOutcome> {
       const result = await db
         .deleteFrom('articles')
         .where('id', '=', id)
         .where('author_id', '=', authorId)
         .executeTakeFirst();
-      if (result.numDeletedRows > 0n) return 'updated';
+      if (result.numDeletedRows > 0n) return 'done';
       return (await exists(id)) ? 'not-author' : 'not-found';
     },
   };

@@ -10,8 +10,13 @@ import {
 import { sendProblem } from '../http/problem.ts';
 import { decodeArticleCursor, encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
 import { isArticleId, newArticleId } from './articleId.ts';
-import type { ArticleRow, ArticlesRepository, UpdateOutcome } from './articlesRepository.ts';
-import { authenticate, type VerifyIdToken } from './bearerAuth.ts';
+import {
+  AuthorGoneError,
+  type ArticleRow,
+  type ArticlesRepository,
+  type AuthorWriteOutcome,
+} from './articlesRepository.ts';
+import { authenticate, sendInvalidToken, type VerifyIdToken } from './bearerAuth.ts';
 import { sendCachedJson } from './cachedJson.ts';
 
 export interface CreateRateLimit {
@@ -28,7 +33,7 @@ export interface ArticlesRoutesDeps {
 const NOT_FOUND = 'There is no article with this id.';
 const NOT_AUTHOR = 'Only the author of this article can change or delete it.';
 
-export function toArticleJson(row: ArticleRow): Article {
+function toArticleJson(row: ArticleRow): Article {
   return {
     id: row.id,
     image: row.image,
@@ -98,15 +103,22 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     app.post('/articles', async (request, reply) => {
       const caller = await authenticate(request, reply, verifyIdToken);
       if (!caller) return reply;
+      // Validated first: the limit is on articles created, and a rejected body creates none.
+      const input = readArticleInput(request, reply);
+      if (!input) return reply;
       const limited = await createRateLimit.check(caller.uid);
       if (!limited.allowed) {
         reply.header('retry-after', String(limited.retryAfterSeconds));
         return sendProblem(reply, 429, 'You have created many articles in a short time. Please wait and try again.');
       }
-      const input = readArticleInput(request, reply);
-      if (!input) return reply;
       const id = newArticleId();
-      await repository.insert({ ...input, id, authorId: caller.uid, date: Date.now() });
+      try {
+        await repository.insert({ ...input, id, authorId: caller.uid, date: Date.now() });
+      } catch (error) {
+        if (!(error instanceof AuthorGoneError)) throw error;
+        // The account was deleted after its token was checked: the token is no longer valid.
+        return sendInvalidToken(reply);
+      }
       return sendWritten(reply.code(201).header('location', `/api/articles/${id}`), await repository.find(id));
     });
 
@@ -117,7 +129,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       if (!input) return reply;
       const id = request.params.id;
       const outcome = isArticleId(id) ? await repository.update(id, caller.uid, input) : 'not-found';
-      if (outcome !== 'updated') return sendOwnershipProblem(reply, outcome);
+      if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
       return sendWritten(reply, await repository.find(id));
     });
 
@@ -126,13 +138,13 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       if (!caller) return reply;
       const id = request.params.id;
       const outcome = isArticleId(id) ? await repository.delete(id, caller.uid) : 'not-found';
-      if (outcome !== 'updated') return sendOwnershipProblem(reply, outcome);
+      if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
       return reply.code(204).send();
     });
   };
 }
 
-function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<UpdateOutcome, 'updated'>) {
+function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<AuthorWriteOutcome, 'done'>) {
   return outcome === 'not-found' ? sendProblem(reply, 404, NOT_FOUND) : sendProblem(reply, 403, NOT_AUTHOR);
 }
 

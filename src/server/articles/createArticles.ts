@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
+import { matchArticlePath, matchEditArticlePath } from '../../shared/routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -27,7 +28,6 @@ export interface ArticlesDeps {
 }
 
 const CREATE_WINDOW_MS = 10 * 60 * 1000;
-const ARTICLE_SCREEN = /^\/article(?:-update)?\/([^/]+)\/*$/;
 
 export function createArticles(deps: ArticlesDeps): Articles {
   const repository = createArticlesRepository(deps.database.db);
@@ -47,14 +47,8 @@ export function createArticles(deps: ArticlesDeps): Articles {
     routes: articlesRoutes({ repository, verifyIdToken: deps.verifyIdToken, createRateLimit }),
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
     async pageStatus(_request, pathname) {
-      const match = ARTICLE_SCREEN.exec(pathname);
-      if (!match) return undefined;
-      let id: string;
-      try {
-        id = decodeURIComponent(match[1]!);
-      } catch {
-        return 404;
-      }
+      const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
+      if (id === null) return undefined;
       return isArticleId(id) && (await repository.exists(id)) ? undefined : 404;
     },
   };

@@ -67,6 +67,27 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
         .execute();
     },
 
+    /**
+     * Many articles in one statement (seeding, imports). The caller wraps batches in a
+     * transaction; 500 rows x 6 values stays under every SQLite build's parameter limit.
+     */
+    async insertBatch(articles: Array<ArticleFields & { id: string; authorId: string; date: number }>): Promise<void> {
+      if (articles.length === 0) return;
+      await db
+        .insertInto('articles')
+        .values(
+          articles.map((article) => ({
+            id: article.id,
+            image: article.image,
+            title: article.title,
+            description: article.description,
+            author_id: article.authorId,
+            date: article.date,
+          })),
+        )
+        .execute();
+    },
+
     async find(id: string): Promise<ArticleRow | undefined> {
       return withAuthors().where('articles.id', '=', id).executeTakeFirst();
     },

@@ -6,6 +6,7 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import type { VerifiedUser } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { isArticleId } from './articleId.ts';
+import { createArticleReads } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 
@@ -31,6 +32,7 @@ const ARTICLE_SCREEN = /^\/article(?:-update)?\/([^/]+)\/*$/;
 
 export function createArticles(deps: ArticlesDeps): Articles {
   const repository = createArticlesRepository(deps.database.db);
+  const reads = createArticleReads(repository, deps.database);
   const createRule = {
     name: 'articles:create',
     limit: deps.config.rateLimits.articleCreatePerUser,
@@ -44,7 +46,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
   };
 
   return {
-    routes: articlesRoutes({ repository, verifyIdToken: deps.verifyIdToken, createRateLimit }),
+    routes: articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }),
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
     async pageStatus(_request, pathname) {
       const match = ARTICLE_SCREEN.exec(pathname);
@@ -55,7 +57,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
       } catch {
         return 404;
       }
-      return isArticleId(id) && (await repository.exists(id)) ? undefined : 404;
+      return isArticleId(id) && (await reads.article(id)) !== null ? undefined : 404;
     },
   };
 }

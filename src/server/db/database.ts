@@ -14,6 +14,12 @@ export interface Database {
   dialect: Dialect;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
+  /**
+   * A value that differs whenever the database's content may have changed since the last
+   * call, through this process or any other; null when the database cannot tell cheaply
+   * (PostgreSQL), which means: do not cache reads in memory. See stampedCache.ts.
+   */
+  changeStamp(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -44,6 +50,13 @@ function openSqlite(file: string): Database {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    // data_version moves when another connection (another process) commits; total_changes
+    // counts this connection's own inserts, updates and deletes, which data_version ignores.
+    changeStamp: async () => {
+      const { rows } = await sql<{ stamp: string }>`
+        select data_version || '.' || total_changes() as stamp from pragma_data_version`.execute(db);
+      return rows[0]!.stamp;
+    },
     close: () => db.destroy(),
   };
 }
@@ -68,6 +81,7 @@ function openPostgres(url: string, poolMax: number): Database {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    changeStamp: async () => null,
     close: () => db.destroy(),
   };
 }

@@ -10,6 +10,8 @@ export interface RunningProcess {
   origin: string;
   /** Peak resident set size so far, from /proc (VmHWM), in MB. */
   peakRssMb(): number;
+  /** Current and peak resident set size (VmRSS, VmHWM), in MB. */
+  rssMb(): { rssMb: number; peakMb: number };
   stop(): Promise<void>;
 }
 
@@ -24,11 +26,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-function peakRssMb(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
+function memoryMb(pid: number | undefined): { rssMb: number; peakMb: number } {
+  if (pid === undefined) return { rssMb: NaN, peakMb: NaN };
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1]);
-  return kb / 1024;
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1]) / 1024;
+  return { rssMb: field('VmRSS'), peakMb: field('VmHWM') };
+}
+
+function memoryReaders(child: ChildProcess) {
+  return { peakRssMb: () => memoryMb(child.pid).peakMb, rssMb: () => memoryMb(child.pid) };
 }
 
 function stopper(child: ChildProcess): () => Promise<void> {
@@ -80,7 +86,7 @@ export async function startAppServer(dataDir: string, extraEnv: Record<string, s
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { child, origin, peakRssMb: () => peakRssMb(child.pid), stop: stopper(child) };
+  return { child, origin, ...memoryReaders(child), stop: stopper(child) };
 }
 
 /** The bare node:http baseline serving `bodyFile`'s bytes. */
@@ -92,5 +98,5 @@ export async function startBareServer(bodyFile: string): Promise<RunningProcess>
     child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', () => reject(new Error('the bare server exited')));
   });
-  return { child, origin: `http://127.0.0.1:${port}`, peakRssMb: () => peakRssMb(child.pid), stop: stopper(child) };
+  return { child, origin: `http://127.0.0.1:${port}`, ...memoryReaders(child), stop: stopper(child) };
 }

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { createArticles } from './articles/createArticles.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
 import { createIdentity } from './identity/createIdentity.ts';
+import { accessLogController } from './http/accessLog.ts';
 import { loggerOptions } from './http/logging.ts';
 import { sendProblem } from './http/problem.ts';
 import { describeRequestError } from './http/requestErrors.ts';
@@ -37,7 +39,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? false
       : {
           ...loggerOptions(config.logLevel),
-          ...(typeof deps.logger === 'object' ? { stream: deps.logger.stream } : {}),
+          stream: typeof deps.logger === 'object' ? deps.logger.stream : bufferedStdout(),
         };
 
   const app = Fastify({
@@ -46,6 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    ...(logger === false ? {} : { logController: accessLogController(config.logLevel, logger.stream) }),
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -80,4 +83,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webPlugin, { distDir: deps.webDistDir, pageStatus: articles.pageStatus });
 
   return app;
+}
+
+const LOG_FLUSH_INTERVAL_MS = 250;
+
+/**
+ * Standard output, written in blocks of 4 KiB or every 250 ms, whichever comes first,
+ * instead of one write(2) per line: per-line writes were a third of the CPU of a cached
+ * list read (bench/README.md). pino flushes what is pending when the process exits; a
+ * SIGKILL can lose the last quarter second of lines.
+ */
+function bufferedStdout() {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const timer = setInterval(() => {
+    try {
+      destination.flush();
+    } catch {
+      clearInterval(timer); // closed at exit
+    }
+  }, LOG_FLUSH_INTERVAL_MS).unref();
+  return destination;
 }

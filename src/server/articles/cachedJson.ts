@@ -3,13 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A serialised public JSON read and its validator, ready to send again and again. */
 export interface JsonResource {
-  body: string;
+  /** UTF-8 bytes: encoded once, not on every send. */
+  body: Buffer;
   etag: string;
 }
 
 /** The tag is weak because compression changes the bytes on the wire, not the content. */
 export function toJsonResource(payload: unknown): JsonResource {
-  const body = JSON.stringify(payload);
+  const body = Buffer.from(JSON.stringify(payload), 'utf8');
   return { body, etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }
 

@@ -44,6 +44,8 @@ function openSqlite(file: string): Database {
   // a large database would grow it without bound; pread into the 16 MB cache keeps it flat.
   connection.pragma('temp_store = MEMORY');
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const dataVersion = connection.prepare('pragma data_version').pluck();
+  const totalChanges = connection.prepare('select total_changes()').pluck();
   return {
     db,
     dialect: 'sqlite',
@@ -51,11 +53,15 @@ function openSqlite(file: string): Database {
       await sql`select 1`.execute(db);
     },
     // data_version moves when another connection (another process) commits; total_changes
-    // counts this connection's own inserts, updates and deletes, which data_version ignores.
+    // counts this connection's own inserts, updates and deletes, which data_version ignores
+    // (and keeps counting through a rollback, which only costs a cache miss). Read straight
+    // from the connection: it is synchronous, and this runs on every cached read.
     changeStamp: async () => {
-      const { rows } = await sql<{ stamp: string }>`
-        select data_version || '.' || total_changes() as stamp from pragma_data_version`.execute(db);
-      return rows[0]!.stamp;
+      try {
+        return `${dataVersion.get()}.${totalChanges.get()}`;
+      } catch {
+        return null; // the connection is busy (a streamed read is open): do not use the cache
+      }
     },
     close: () => db.destroy(),
   };

@@ -5,6 +5,10 @@ import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+// The real SMTP sink the app sends its emails to; tests read them over HTTP (e2e/support/mailbox.ts).
+const smtpSinkPort = port + 1000;
+const smtpSinkHttpPort = port + 1001;
+process.env.E2E_MAILBOX_URL ??= `http://127.0.0.1:${smtpSinkHttpPort}/messages`;
 // Set once in the runner process; workers inherit it, so all agree on one data dir.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-'));
 
@@ -40,19 +44,32 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: 'node src/server/main.ts',
-    url: `${baseURL}/readyz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseURL,
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      command: `node src/server/testing/smtpSinkServer.ts --port ${smtpSinkPort} --http-port ${smtpSinkHttpPort}`,
+      url: process.env.E2E_MAILBOX_URL,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-  },
+    {
+      command: 'node src/server/main.ts',
+      url: `${baseURL}/readyz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: baseURL,
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        SMTP_URL: `smtp://127.0.0.1:${smtpSinkPort}`,
+        LOG_LEVEL: 'warn',
+        // Short, so the reauthentication test need not wait out the real 5 minutes.
+        RECENT_SIGN_IN_SECONDS: '30',
+      },
+    },
+  ],
 });

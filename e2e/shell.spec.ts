@@ -23,3 +23,12 @@ test('the layout never scrolls sideways on a 360 px phone', async ({ page }) => 
     expect(overflow, route).toBeLessThanOrEqual(0);
   }
 });
+
+test('a screen whose code cannot be loaded offers a reload instead of a blank page', async ({ page }) => {
+  // What an open tab meets after a deploy removed the file it asks for.
+  await page.route('**/assets/LoginPage-*.js', (route) => route.fulfill({ status: 404, body: '' }));
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).click();
+  await expect(page.getByRole('heading', { name: 'This page could not be shown' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reload the page' })).toBeVisible();
+});

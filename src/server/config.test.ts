@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       mailFrom: 'Inkwell <no-reply@localhost>',
       projectId: 'inkwell',
       passwordMinLength: 6,
+      recentSignInSeconds: 300,
       trustProxy: false,
     });
   });

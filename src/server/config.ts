@@ -47,6 +47,7 @@ const envSchema = z.object({
     .regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 lowercase letters, digits or dashes')
     .default('inkwell'),
   PASSWORD_MIN_LENGTH: positiveInt(4096).default(6),
+  RECENT_SIGN_IN_SECONDS: positiveInt(86_400).default(300),
   TRUST_PROXY: booleanFlag.default(false),
   RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt(1_000_000).default(10),
   RATE_LIMIT_SIGNIN_PER_IP: positiveInt(1_000_000).default(100),
@@ -74,6 +75,8 @@ export interface Config {
   mailFrom: string;
   projectId: string;
   passwordMinLength: number;
+  /** How recent a password sign-in must be to change email or password or delete the account. */
+  recentSignInSeconds: number;
   trustProxy: boolean;
   logLevel: string;
   /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
@@ -131,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     projectId: e.PROJECT_ID,
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
+    recentSignInSeconds: e.RECENT_SIGN_IN_SECONDS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimits: {

@@ -8,6 +8,48 @@ export const messages = {
   resetFailed: 'An error has occured. Make sure the email is registered',
   mustBeLoggedIn: 'User must be logged in to add an article.',
   confirmDelete: 'Are you sure you want to delete this article?',
+  // Article screens: labels and buttons from spec §2.
+  addAnArticleButton: 'Add an article',
+  addArticleHeading: 'Add an Article',
+  editArticleHeading: 'Edit Article',
+  imageUrlLabel: 'Image URL',
+  titleLabel: 'Title',
+  descriptionLabel: 'Description',
+  addArticleButton: 'Add Article',
+  saveArticleButton: 'Save Article',
+  cancel: 'Cancel',
+  edit: 'Edit',
+  delete: 'Delete',
+  // Article screens: texts the spec leaves open (it shows failed data calls nowhere; we say so briefly).
+  noArticles: 'No articles yet.',
+  loadMore: 'Load more',
+  retry: 'Retry',
+  articlesLoadFailed: 'The articles could not be loaded.',
+  articleLoadFailed: 'The article could not be loaded.',
+  articleSaveFailed: 'The article could not be saved. Please try again.',
+  articleDeleteFailed: 'The article could not be deleted. Please try again.',
+  notYourArticle: 'You can only edit your own articles.',
   pageNotFound: 'Page not found',
   backToHome: 'Back to home',
+} as const;
+
+/**
+ * Texts for what the spec leaves to the sign-in provider (DESIGN.md §5: the reset-password page,
+ * re-authentication, account deletion). Not spec wording; kept plain and short.
+ */
+export const accountMessages = {
+  resetLinkInvalid: 'This reset link has expired or has already been used.',
+  resetLinkMissing: 'This reset link is incomplete.',
+  requestNewResetLink: 'Request a new reset link',
+  resetCheckFailed: 'The reset link could not be checked. Please try again.',
+  resetApplyFailed: 'The password could not be changed. Please try again.',
+  passwordChanged: 'Your password has been changed. Log in with your new password.',
+  passwordTooShort: (minLength: number) => `Password should be at least ${minLength} characters`,
+  profileUpdated: 'Profile updated.',
+  confirmItsYou: 'Confirm it’s you',
+  reauthenticateReason: 'For your security, enter your current password to save these changes.',
+  wrongPassword: 'That password is not correct.',
+  deleteAccountTitle: 'Delete account',
+  deleteAccountWarning: 'This permanently deletes your account. Enter your password to confirm.',
+  deleteAccountFailed: 'The account could not be deleted. Please try again.',
 } as const;

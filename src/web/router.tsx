@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { AppLayout } from './components/AppLayout.tsx';
 import { HomePage } from './articles/HomePage.tsx';
+import { RequireAuth } from './auth/RequireAuth.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
 // Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home
@@ -32,8 +33,11 @@ export function AppRouter() {
           <Route path="signup" element={<SignupPage />} />
           <Route path="forgot-password" element={<ForgotPasswordPage />} />
           <Route path="reset-password" element={<ResetPasswordPage />} />
-          <Route path="profile" element={<ProfilePage />} />
-          <Route path="article-update/:id?" element={<ArticleEditorPage />} />
+          {/* Signed-in only (spec §2). */}
+          <Route element={<RequireAuth />}>
+            <Route path="profile" element={<ProfilePage />} />
+            <Route path="article-update/:id?" element={<ArticleEditorPage />} />
+          </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -46,11 +46,11 @@ export async function requireUser(context: IdentityContext, idToken: unknown): P
   }
 }
 
-// Changing email or password and deleting the account need a sign-in this recent.
-const RECENT_SIGN_IN_MS = 5 * 60 * 1000;
-
+/** Changing email or password and deleting the account need a recent password sign-in (default 5 minutes). */
 export function requireRecentSignIn(context: IdentityContext, token: VerifiedToken): void {
-  if (context.now() - token.authTime > RECENT_SIGN_IN_MS) throw new ProtocolError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
+  if (context.now() - token.authTime > context.config.recentSignInSeconds * 1000) {
+    throw new ProtocolError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
+  }
 }
 
 export interface IssuedTokens {

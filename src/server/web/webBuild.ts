@@ -30,6 +30,15 @@ export async function ensureWebBuild(log: (message: string) => void = () => {}):
   if (!isWebBuildStale()) return;
   log('Building the web app (dist/web is missing or older than its sources)...');
   const { build } = await import('vite');
-  await build({ configFile: path.join(projectRoot, 'vite.config.ts'), logLevel: 'warn' });
+  // Vite takes NODE_ENV over its mode, and test runners set NODE_ENV=test: the served build must
+  // be the production one (React's development build is several times larger and slower).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(projectRoot, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   log('Web app built.');
 }

@@ -1,4 +1,57 @@
-// Placeholder screen: the feature issue that owns it replaces this.
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { messages } from '../../shared/messages.ts';
+import { paths } from '../../shared/routes.ts';
+import { useAuthSession } from '../auth/useAuthSession.ts';
+import { AccountCard } from './AccountCard.tsx';
+import { FormAlert } from './FormAlert.tsx';
+import { FormField } from './FormField.tsx';
+import { linkClass } from './formStyles.ts';
+import { SubmitButton } from './SubmitButton.tsx';
+import { useDocumentTitle } from './useDocumentTitle.ts';
+
 export function ForgotPasswordPage() {
-  return <h1 className="text-2xl font-bold">Forgot Password</h1>;
+  useDocumentTitle('Forgot Password');
+  const session = useAuthSession();
+  const [email, setEmail] = useState('');
+  // Spec §8: success and failure share one alert box.
+  const [outcome, setOutcome] = useState<{ message: string; tone: 'error' | 'success' } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setOutcome(null);
+    setBusy(true);
+    try {
+      await session.sendPasswordResetEmail(email);
+      setOutcome({ message: messages.resetLinkSent, tone: 'success' });
+    } catch {
+      setOutcome({ message: messages.resetFailed, tone: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AccountCard title="Forgot Password">
+      <form onSubmit={handleSubmit} className="flex flex-col gap-4">
+        <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
+        <FormField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <SubmitButton busy={busy}>Send Reset Link</SubmitButton>
+      </form>
+      <p className="mt-6 text-center text-sm">
+        <Link to={paths.signup} className={linkClass}>
+          Create an account
+        </Link>
+      </p>
+    </AccountCard>
+  );
 }

@@ -1,4 +1,90 @@
-// Placeholder screen: the feature issue that owns it replaces this.
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate, type Location } from 'react-router';
+import { messages } from '../../shared/messages.ts';
+import { paths } from '../../shared/routes.ts';
+import { useAuthSession } from '../auth/useAuthSession.ts';
+import { AccountCard } from './AccountCard.tsx';
+import { FormAlert } from './FormAlert.tsx';
+import { FormField } from './FormField.tsx';
+import { linkClass } from './formStyles.ts';
+import { SubmitButton } from './SubmitButton.tsx';
+import { useDocumentTitle } from './useDocumentTitle.ts';
+
+/** What other screens may hand the login page: where to return, or a notice to show. */
+export interface LoginLocationState {
+  from?: Pick<Location, 'pathname' | 'search' | 'hash'>;
+  notice?: string;
+}
+
 export function LoginPage() {
-  return <h1 className="text-2xl font-bold">Login</h1>;
+  useDocumentTitle('Login');
+  const session = useAuthSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const incoming = (location.state ?? {}) as LoginLocationState;
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      await session.signIn(email, password);
+    } catch {
+      setError(messages.loginFailed);
+      setBusy(false);
+      return;
+    }
+    // Back to the protected screen that sent the person here, else home (spec §2).
+    const from = incoming.from;
+    navigate(from ? `${from.pathname}${from.search}${from.hash}` : paths.home, { replace: true });
+  }
+
+  return (
+    <AccountCard title="Login">
+      {incoming.notice && error === null && (
+        <p
+          role="status"
+          className="mb-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-800 dark:border-green-800 dark:bg-green-950 dark:text-green-200"
+        >
+          {incoming.notice}
+        </p>
+      )}
+      <form onSubmit={handleSubmit} className="flex flex-col gap-4">
+        <FormAlert message={error} tone="error" />
+        <FormField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <FormField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <p className="text-sm">
+          <Link to={paths.forgotPassword} className={linkClass}>
+            Forgot Password?
+          </Link>
+        </p>
+        <SubmitButton busy={busy}>Login</SubmitButton>
+      </form>
+      <p className="mt-6 text-center text-sm">
+        <Link to={paths.signup} className={linkClass}>
+          Create an account
+        </Link>
+      </p>
+    </AccountCard>
+  );
 }

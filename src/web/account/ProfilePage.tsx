@@ -1,4 +1,221 @@
-// Placeholder screen: the feature issue that owns it replaces this.
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { accountMessages, messages } from '../../shared/messages.ts';
+import { paths } from '../../shared/routes.ts';
+import type { AuthUser } from '../auth/authTypes.ts';
+import { hasCode } from '../auth/errorCodes.ts';
+import { useAuth } from '../auth/useAuth.ts';
+import { useAuthSession } from '../auth/useAuthSession.ts';
+import { AccountCard } from './AccountCard.tsx';
+import { FormAlert } from './FormAlert.tsx';
+import { FormField } from './FormField.tsx';
+import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
+import { PasswordDialog } from './PasswordDialog.tsx';
+import { SubmitButton } from './SubmitButton.tsx';
+import { useDocumentTitle } from './useDocumentTitle.ts';
+import { usePasswordMinLength } from './usePasswordMinLength.ts';
+
+interface Draft {
+  name: string;
+  email: string;
+  password: string;
+  confirmation: string;
+}
+
+type Outcome = { message: string; tone: 'error' | 'success' } | null;
+
 export function ProfilePage() {
-  return <h1 className="text-2xl font-bold">Profile</h1>;
+  useDocumentTitle('Profile');
+  const { state } = useAuth();
+  // RequireAuth renders this screen only for a signed-in user.
+  const user = state.user as AuthUser;
+  const session = useAuthSession();
+  const navigate = useNavigate();
+  const minLength = usePasswordMinLength();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState<Draft>({ name: '', email: '', password: '', confirmation: '' });
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [busy, setBusy] = useState(false);
+  const [dialog, setDialog] = useState<'reauthenticate' | 'delete' | null>(null);
+
+  function startEditing() {
+    setDraft({ name: user.displayName ?? '', email: user.email, password: '', confirmation: '' });
+    setOutcome(null);
+    setEditing(true);
+  }
+
+  /** Applies only what changed (spec §5): name, email if different, password if given. */
+  async function applyDraft(changes: Draft) {
+    const current = session.state.user ?? user;
+    const name = changes.name.trim();
+    if (name !== (current.displayName ?? '')) await session.updateDisplayName(name);
+    if (changes.email.trim() !== current.email) await session.updateEmail(changes.email.trim());
+    if (changes.password !== '') await session.updatePassword(changes.password);
+  }
+
+  /** Spec §4: after a save attempt edit mode is closed. */
+  function finishSave(result: Outcome) {
+    setOutcome(result);
+    setEditing(false);
+    setBusy(false);
+  }
+
+  async function handleSave(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (draft.password !== draft.confirmation) {
+      setOutcome({ message: messages.passwordsDoNotMatch, tone: 'error' });
+      return;
+    }
+    setOutcome(null);
+    setBusy(true);
+    try {
+      await applyDraft(draft);
+      finishSave({ message: accountMessages.profileUpdated, tone: 'success' });
+    } catch (error) {
+      // Email and password changes need a recent sign-in: ask for the password, then retry.
+      if (hasCode(error, 'requires-recent-login')) setDialog('reauthenticate');
+      else finishSave({ message: messages.profileUpdateFailed, tone: 'error' });
+    }
+  }
+
+  async function reauthenticateAndRetry(password: string) {
+    try {
+      await session.reauthenticate(password);
+    } catch (error) {
+      throw new Error(
+        hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : messages.profileUpdateFailed,
+        { cause: error },
+      );
+    }
+    setDialog(null);
+    try {
+      await applyDraft(draft);
+      finishSave({ message: accountMessages.profileUpdated, tone: 'success' });
+    } catch {
+      finishSave({ message: messages.profileUpdateFailed, tone: 'error' });
+    }
+  }
+
+  async function deleteAccount(password: string) {
+    try {
+      await session.reauthenticate(password);
+    } catch (error) {
+      throw new Error(
+        hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : accountMessages.deleteAccountFailed,
+        { cause: error },
+      );
+    }
+    try {
+      await session.deleteAccount();
+    } catch (error) {
+      throw new Error(accountMessages.deleteAccountFailed, { cause: error });
+    }
+    await navigate(paths.home, { replace: true });
+  }
+
+  async function logOut() {
+    setBusy(true);
+    // Signed out locally even when the server cannot be reached (then the error is logged).
+    await session.signOut().catch((error: unknown) => console.error('sign-out did not reach the server', error));
+    await navigate(paths.home, { replace: true });
+  }
+
+  return (
+    <AccountCard title="Profile">
+      {editing ? (
+        <form onSubmit={handleSave} className="flex flex-col gap-4">
+          <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
+          <FormField
+            label="Name"
+            name="name"
+            autoComplete="name"
+            required
+            maxLength={100}
+            value={draft.name}
+            onChange={(event) => setDraft({ ...draft, name: event.target.value })}
+          />
+          <FormField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={draft.email}
+            onChange={(event) => setDraft({ ...draft, email: event.target.value })}
+          />
+          <FormField
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            minLength={minLength}
+            hint="Leave blank to keep the same password."
+            value={draft.password}
+            onChange={(event) => setDraft({ ...draft, password: event.target.value })}
+          />
+          <FormField
+            label="Confirm password"
+            type="password"
+            name="confirmPassword"
+            autoComplete="new-password"
+            value={draft.confirmation}
+            onChange={(event) => setDraft({ ...draft, confirmation: event.target.value })}
+          />
+          <div className="flex flex-col gap-2 sm:flex-row-reverse">
+            <SubmitButton busy={busy}>Save Updates</SubmitButton>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              disabled={busy}
+              onClick={() => {
+                setOutcome(null);
+                setEditing(false);
+              }}
+            >
+              Cancel Edit
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="flex flex-col gap-4">
+          <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 break-all">
+            <dt className="font-medium text-slate-600 dark:text-slate-400">Name</dt>
+            <dd data-testid="profile-name">{user.displayName ?? ''}</dd>
+            <dt className="font-medium text-slate-600 dark:text-slate-400">Email</dt>
+            <dd data-testid="profile-email">{user.email}</dd>
+          </dl>
+          <button type="button" className={primaryButtonClass} onClick={startEditing}>
+            Update Profile
+          </button>
+          <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
+            Log Out
+          </SubmitButton>
+          <button type="button" className={`${dangerButtonClass} mt-4`} onClick={() => setDialog('delete')}>
+            Delete account
+          </button>
+        </div>
+      )}
+      <PasswordDialog
+        open={dialog === 'reauthenticate'}
+        title={accountMessages.confirmItsYou}
+        description={accountMessages.reauthenticateReason}
+        confirmLabel="Confirm"
+        onConfirm={reauthenticateAndRetry}
+        onCancel={() => {
+          setDialog(null);
+          finishSave({ message: messages.profileUpdateFailed, tone: 'error' });
+        }}
+      />
+      <PasswordDialog
+        open={dialog === 'delete'}
+        title={accountMessages.deleteAccountTitle}
+        description={accountMessages.deleteAccountWarning}
+        confirmLabel="Delete account"
+        danger
+        onConfirm={deleteAccount}
+        onCancel={() => setDialog(null)}
+      />
+    </AccountCard>
+  );
 }

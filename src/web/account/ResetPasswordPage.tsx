@@ -1,4 +1,125 @@
-// Placeholder screen: the feature issue that owns it replaces this.
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { accountMessages, messages } from '../../shared/messages.ts';
+import { paths } from '../../shared/routes.ts';
+import { hasCode } from '../auth/errorCodes.ts';
+import { useAuthSession } from '../auth/useAuthSession.ts';
+import { AccountCard } from './AccountCard.tsx';
+import { FormAlert } from './FormAlert.tsx';
+import { FormField } from './FormField.tsx';
+import { linkClass } from './formStyles.ts';
+import type { LoginLocationState } from './LoginPage.tsx';
+import { SubmitButton } from './SubmitButton.tsx';
+import { useDocumentTitle } from './useDocumentTitle.ts';
+import { usePasswordMinLength } from './usePasswordMinLength.ts';
+
+type CodeCheck =
+  | { status: 'checking' }
+  | { status: 'valid'; email: string }
+  | { status: 'dead'; message: string }
+  | { status: 'unreachable' };
+
+const isDeadCode = (error: unknown) => hasCode(error, 'expired-action-code') || hasCode(error, 'invalid-action-code');
+
+/** Where the reset email links to (DESIGN §5): shows the account, sets a new password, then to /login. */
 export function ResetPasswordPage() {
-  return <h1 className="text-2xl font-bold">Reset Password</h1>;
+  useDocumentTitle('Reset Password');
+  const session = useAuthSession();
+  const navigate = useNavigate();
+  const minLength = usePasswordMinLength();
+  const [searchParams] = useSearchParams();
+  const oobCode = searchParams.get('oobCode') ?? '';
+  const [check, setCheck] = useState<CodeCheck>(() =>
+    oobCode === '' ? { status: 'dead', message: accountMessages.resetLinkMissing } : { status: 'checking' },
+  );
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (oobCode === '') return;
+    let current = true;
+    session.verifyPasswordResetCode(oobCode).then(
+      (email) => current && setCheck({ status: 'valid', email }),
+      (caught: unknown) =>
+        current &&
+        setCheck(
+          isDeadCode(caught)
+            ? { status: 'dead', message: accountMessages.resetLinkInvalid }
+            : { status: 'unreachable' },
+        ),
+    );
+    return () => {
+      current = false;
+    };
+  }, [oobCode, session]);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (password !== confirmation) {
+      setError(messages.passwordsDoNotMatch);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await session.confirmPasswordReset(oobCode, password);
+    } catch (caught) {
+      setBusy(false);
+      if (isDeadCode(caught)) setCheck({ status: 'dead', message: accountMessages.resetLinkInvalid });
+      else if (hasCode(caught, 'weak-password')) setError(accountMessages.passwordTooShort(minLength));
+      else setError(accountMessages.resetApplyFailed);
+      return;
+    }
+    const state: LoginLocationState = { notice: accountMessages.passwordChanged };
+    navigate(paths.login, { replace: true, state });
+  }
+
+  return (
+    <AccountCard title="Reset Password">
+      {check.status === 'checking' && <p aria-busy="true" className="min-h-24" />}
+      {check.status === 'unreachable' && <FormAlert message={accountMessages.resetCheckFailed} tone="error" />}
+      {check.status === 'dead' && (
+        <>
+          <FormAlert message={check.message} tone="error" />
+          <p className="mt-4 text-sm">
+            <Link to={paths.forgotPassword} className={linkClass}>
+              {accountMessages.requestNewResetLink}
+            </Link>
+          </p>
+        </>
+      )}
+      {check.status === 'valid' && (
+        <form onSubmit={handleSubmit} className="flex flex-col gap-4">
+          <p className="text-sm">
+            Account: <strong data-testid="reset-email">{check.email}</strong>
+          </p>
+          <FormAlert message={error} tone="error" />
+          {/* Lets password managers file the new password under the right account. */}
+          <input type="email" name="email" autoComplete="username" value={check.email} readOnly hidden />
+          <FormField
+            label="New password"
+            type="password"
+            name="newPassword"
+            autoComplete="new-password"
+            required
+            minLength={minLength}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <FormField
+            label="Confirm new password"
+            type="password"
+            name="confirmNewPassword"
+            autoComplete="new-password"
+            required
+            value={confirmation}
+            onChange={(event) => setConfirmation(event.target.value)}
+          />
+          <SubmitButton busy={busy}>Reset Password</SubmitButton>
+        </form>
+      )}
+    </AccountCard>
+  );
 }

@@ -1,4 +1,103 @@
-// Placeholder screen: the feature issue that owns it replaces this.
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { messages } from '../../shared/messages.ts';
+import { paths } from '../../shared/routes.ts';
+import { useAuthSession } from '../auth/useAuthSession.ts';
+import { AccountCard } from './AccountCard.tsx';
+import { FormAlert } from './FormAlert.tsx';
+import { FormField } from './FormField.tsx';
+import { linkClass } from './formStyles.ts';
+import { SubmitButton } from './SubmitButton.tsx';
+import { useDocumentTitle } from './useDocumentTitle.ts';
+import { usePasswordMinLength } from './usePasswordMinLength.ts';
+
 export function SignupPage() {
-  return <h1 className="text-2xl font-bold">Sign Up</h1>;
+  useDocumentTitle('Sign Up');
+  const session = useAuthSession();
+  const navigate = useNavigate();
+  const minLength = usePasswordMinLength();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (password !== confirmation) {
+      setError(messages.passwordsDoNotMatch);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await session.createUser(email, password);
+    } catch {
+      setError(messages.signupFailed);
+      setBusy(false);
+      return;
+    }
+    // Spec §4: signup signs the user in, then sets the display name.
+    try {
+      await session.updateDisplayName(name.trim());
+    } catch {
+      // The account exists and is signed in; the name can still be set on the profile screen.
+      navigate(paths.profile, { replace: true });
+      return;
+    }
+    navigate(paths.home, { replace: true });
+  }
+
+  return (
+    <AccountCard title="Sign Up">
+      <form onSubmit={handleSubmit} className="flex flex-col gap-4">
+        <FormAlert message={error} tone="error" />
+        <FormField
+          label="Your name"
+          name="name"
+          autoComplete="name"
+          required
+          maxLength={100}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <FormField
+          label="Your email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <FormField
+          label="Your password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={minLength}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <FormField
+          label="Confirm your password"
+          type="password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          required
+          value={confirmation}
+          onChange={(event) => setConfirmation(event.target.value)}
+        />
+        <SubmitButton busy={busy}>Sign Up</SubmitButton>
+      </form>
+      <p className="mt-6 text-center text-sm">
+        Already have an account?{' '}
+        <Link to={paths.login} className={linkClass}>
+          Login
+        </Link>
+      </p>
+    </AccountCard>
+  );
 }

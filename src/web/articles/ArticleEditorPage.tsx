@@ -1,4 +1,70 @@
-// Placeholder screen: the feature issue that owns it replaces this.
+import { useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { messages } from '../../shared/messages.ts';
+import { paths } from '../../shared/routes.ts';
+import { useAuth } from '../auth/useAuth.ts';
+import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { NotFoundPage } from '../pages/NotFoundPage.tsx';
+import { ArticleForm } from './ArticleForm.tsx';
+import { articlesApi } from './articlesApi.ts';
+import { LoadFailure } from './LoadFailure.tsx';
+import { settle, useSettled } from './settled.ts';
+
+/** `/article-update` (add) and `/article-update/:id` (edit, author only). */
 export function ArticleEditorPage() {
-  return <h1 className="text-2xl font-bold">Add an Article</h1>;
+  const { id } = useParams();
+  return id ? <EditArticle key={id} id={id} /> : <AddArticle />;
+}
+
+function EditorSection({ heading, children }: { heading: string; children: ReactNode }) {
+  useDocumentTitle(heading);
+  return (
+    <section aria-labelledby="editor-heading" className="mx-auto max-w-2xl">
+      <h1 id="editor-heading" className="mb-6 text-2xl font-bold">
+        {heading}
+      </h1>
+      {children}
+    </section>
+  );
+}
+
+function AddArticle() {
+  return (
+    <EditorSection heading={messages.addArticleHeading}>
+      <ArticleForm />
+    </EditorSection>
+  );
+}
+
+function EditArticle({ id }: { id: string }) {
+  const { state: auth } = useAuth();
+  const [call, setCall] = useState(() => settle(articlesApi.get(id)));
+  const result = useSettled(call);
+
+  if (result?.ok === false && result.error.status === 404) return <NotFoundPage />;
+
+  let body: ReactNode;
+  if (result === undefined) {
+    body = <div aria-hidden="true" className="h-96 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />;
+  } else if (!result.ok) {
+    body = <LoadFailure message={messages.articleLoadFailed} onRetry={() => setCall(settle(articlesApi.get(id)))} />;
+  } else if (auth.status === 'signedIn' && result.value.authorId !== auth.user.uid) {
+    // The server refuses too; this just says so before anyone types.
+    body = (
+      <div role="alert" className="space-y-4">
+        <p>{messages.notYourArticle}</p>
+        <p>
+          <Link
+            to={paths.article(result.value.id)}
+            className="text-blue-700 underline hover:no-underline dark:text-blue-400"
+          >
+            {result.value.title}
+          </Link>
+        </p>
+      </div>
+    );
+  } else {
+    body = <ArticleForm article={result.value} />;
+  }
+  return <EditorSection heading={messages.editArticleHeading}>{body}</EditorSection>;
 }

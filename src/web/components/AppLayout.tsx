@@ -1,16 +1,28 @@
 import { Suspense } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
+import { useAuth } from '../auth/useAuth.ts';
+import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
 import { TopBar } from './TopBar.tsx';
 
 export function AppLayout() {
+  const { state } = useAuth();
+  // A new screen gets a fresh boundary, so one failure does not stick to every later page.
+  const location = useLocation();
   return (
     <div className="flex min-h-dvh flex-col">
       <TopBar />
       <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 sm:px-6">
-        {/* A screen's code is loading: keep the layout still rather than flash a spinner. */}
-        <Suspense fallback={null}>
-          <Outlet />
-        </Suspense>
+        {/* Spec §2: screens appear only once the sign-in state is known (no flash of the wrong screen).
+            While a screen's code loads, keep the layout still rather than flash a spinner. */}
+        {state.status === 'unknown' ? (
+          <div aria-busy="true" />
+        ) : (
+          <ScreenErrorBoundary key={location.pathname}>
+            <Suspense fallback={null}>
+              <Outlet />
+            </Suspense>
+          </ScreenErrorBoundary>
+        )}
       </main>
     </div>
   );

@@ -1,0 +1,97 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { FormAlert } from './FormAlert.tsx';
+import { FormField } from './FormField.tsx';
+import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
+import { SubmitButton } from './SubmitButton.tsx';
+
+interface Props {
+  open: boolean;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  danger?: boolean;
+  /** Resolves when done; rejects with the text to show (the dialog then stays open). */
+  onConfirm(password: string): Promise<void>;
+  onCancel(): void;
+}
+
+/**
+ * Asks for the current password in a modal <dialog>: showModal() makes the page behind it inert
+ * (focus stays inside) and Escape cancels it.
+ */
+export function PasswordDialog({ open, title, description, confirmLabel, danger, onConfirm, onCancel }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element === null) return;
+    if (open && !element.open) {
+      setPassword('');
+      setError(null);
+      element.showModal();
+    } else if (!open && element.open) {
+      element.close();
+    }
+  }, [open]);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm(password);
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      aria-describedby={descriptionId}
+      onCancel={(event) => {
+        event.preventDefault(); // React state decides when it closes
+        if (!busy) onCancel();
+      }}
+      className="m-auto w-[calc(100%-2rem)] max-w-sm rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-950/60 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-100"
+    >
+      <form onSubmit={handleSubmit} className="flex flex-col gap-4">
+        <h2 id={titleId} className="text-xl font-semibold">
+          {title}
+        </h2>
+        <p id={descriptionId} className="text-sm text-slate-700 dark:text-slate-300">
+          {description}
+        </p>
+        <FormAlert message={error} tone="error" />
+        {open && (
+          <FormField
+            label="Current password"
+            type="password"
+            name="currentPassword"
+            autoComplete="current-password"
+            required
+            autoFocus
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        )}
+        <div className="flex flex-col gap-2 sm:flex-row-reverse">
+          <SubmitButton busy={busy} variant={danger ? dangerButtonClass : primaryButtonClass}>
+            {confirmLabel}
+          </SubmitButton>
+          <button type="button" className={secondaryButtonClass} onClick={onCancel} disabled={busy}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

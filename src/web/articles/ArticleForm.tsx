@@ -1,0 +1,162 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
+import { Link, useNavigate } from 'react-router';
+import { parseArticleInput } from '../../shared/articleSchema.ts';
+import { messages } from '../../shared/messages.ts';
+import { paths } from '../../shared/routes.ts';
+import { useAuth } from '../auth/useAuth.ts';
+import { ArticleFormField } from './ArticleFormField.tsx';
+import type { Article, ArticleField, ArticleInput } from './articleTypes.ts';
+import { articlesApi } from './articlesApi.ts';
+import { ArticlesApiError } from './articlesApiError.ts';
+import { useArticleDraft } from './useArticleDraft.ts';
+
+const fieldOrder: ArticleField[] = ['image', 'title', 'description'];
+const fieldId = (field: ArticleField) => `article-${field}`;
+type FieldErrors = Partial<Record<ArticleField, string>>;
+
+function isArticleField(field: string): field is ArticleField {
+  return (fieldOrder as string[]).includes(field);
+}
+
+interface ArticleFormProps {
+  /** The article being edited; absent when adding one. */
+  article?: Article;
+}
+
+/** The add / edit form: checks with the server's own rules first, then saves and opens the article. */
+export function ArticleForm({ article }: ArticleFormProps) {
+  const navigate = useNavigate();
+  const { state: auth, getIdToken } = useAuth();
+  const initial: ArticleInput = article
+    ? { image: article.image, title: article.title, description: article.description }
+    : { image: '', title: '', description: '' };
+  const draft = useArticleDraft(article?.id, initial);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const alertRef = useRef<HTMLParagraphElement>(null);
+
+  const signedOut = auth.status !== 'signedIn';
+  const shownError = formError ?? (signedOut ? messages.mustBeLoggedIn : null);
+
+  // Render the messages first, then move focus, so the focused field already names its error.
+  function showProblems(errors: FieldErrors, message: string | null) {
+    flushSync(() => {
+      setFieldErrors(errors);
+      setFormError(message);
+    });
+    const first = fieldOrder.find((field) => errors[field]);
+    if (first) document.getElementById(fieldId(first))?.focus();
+    else if (message) alertRef.current?.focus();
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const checked = parseArticleInput(draft.values);
+    if (!checked.success) {
+      const errors: FieldErrors = {};
+      for (const { field, message } of checked.errors) if (isArticleField(field)) errors[field] ??= message;
+      showProblems(errors, null);
+      return;
+    }
+    if (signedOut) {
+      showProblems({}, messages.mustBeLoggedIn);
+      return;
+    }
+    setBusy(true);
+    try {
+      const saved = article
+        ? await articlesApi.update(article.id, checked.data, getIdToken)
+        : await articlesApi.create(checked.data, getIdToken);
+      draft.discard();
+      navigate(paths.article(saved.id));
+    } catch (error) {
+      setBusy(false);
+      showProblems(...problemsFrom(error));
+    }
+  }
+
+  const errorFor = (field: ArticleField) => fieldErrors[field];
+  const update = (field: ArticleField) => (value: string) => {
+    draft.update(field, value);
+    if (fieldErrors[field]) setFieldErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-5" aria-busy={busy}>
+      {shownError && (
+        <p
+          ref={alertRef}
+          role="alert"
+          tabIndex={-1}
+          className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+        >
+          {shownError}
+        </p>
+      )}
+      <ArticleFormField
+        id={fieldId('image')}
+        label={messages.imageUrlLabel}
+        type="url"
+        value={draft.values.image}
+        error={errorFor('image')}
+        onChange={update('image')}
+      />
+      <ArticleFormField
+        id={fieldId('title')}
+        label={messages.titleLabel}
+        value={draft.values.title}
+        error={errorFor('title')}
+        onChange={update('title')}
+      />
+      <ArticleFormField
+        id={fieldId('description')}
+        label={messages.descriptionLabel}
+        multiline
+        value={draft.values.description}
+        error={errorFor('description')}
+        onChange={update('description')}
+      />
+      <div className="flex flex-wrap items-center gap-4">
+        <button
+          type="submit"
+          disabled={busy}
+          aria-busy={busy}
+          className="inline-flex items-center gap-2 rounded-md bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        >
+          {busy && (
+            <span
+              aria-hidden="true"
+              className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white"
+            />
+          )}
+          {article ? messages.saveArticleButton : messages.addArticleButton}
+        </button>
+        <Link
+          to={paths.home}
+          onClick={draft.discard}
+          className="text-blue-700 underline hover:no-underline dark:text-blue-400"
+        >
+          {messages.cancel}
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+/** Turns a failed save into messages: field errors beside their fields, anything else above the form. */
+function problemsFrom(error: unknown): [FieldErrors, string | null] {
+  if (!(error instanceof ArticlesApiError)) return [{}, messages.articleSaveFailed];
+  if (error.status === 401) return [{}, messages.mustBeLoggedIn];
+  if (error.status === 403) return [{}, messages.notYourArticle];
+  const errors: FieldErrors = {};
+  let unplaced = false;
+  for (const { field, message } of error.fieldErrors) {
+    if (isArticleField(field)) errors[field] ??= message;
+    else unplaced = true;
+  }
+  const placed = Object.keys(errors).length > 0;
+  return [errors, placed && !unplaced ? null : messages.articleSaveFailed];
+}

@@ -1,0 +1,42 @@
+import { useState } from 'react';
+
+interface ArticleImageProps {
+  src: string;
+  /** Eager for the one image a page is about; lazy for list cards. */
+  loading?: 'lazy' | 'eager';
+  className?: string;
+}
+
+/**
+ * The article's picture in a fixed 16:9 frame (no layout shift while it loads). An image
+ * that fails shows a neutral placeholder instead of the browser's broken-image icon.
+ * The title next to it says what the article is, so the picture itself is decorative.
+ */
+export function ArticleImage({ src, loading = 'lazy', className = '' }: ArticleImageProps) {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const failed = failedSrc === src || src === '';
+  return (
+    <div className={`aspect-video w-full overflow-hidden bg-slate-200 dark:bg-slate-800 ${className}`}>
+      {failed ? (
+        <div className="flex h-full w-full items-center justify-center" data-testid="image-placeholder">
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-10 w-10 text-slate-400 dark:text-slate-600">
+            <path
+              fill="currentColor"
+              d="M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1Zm1 2v9.6l4-4.1 3 3 2.5-2.5L19 17.5V7H5Zm10 1.5a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3Z"
+            />
+          </svg>
+        </div>
+      ) : (
+        <img
+          src={src}
+          alt=""
+          loading={loading}
+          decoding="async"
+          referrerPolicy="no-referrer"
+          onError={() => setFailedSrc(src)}
+          className="h-full w-full object-cover"
+        />
+      )}
+    </div>
+  );
+}

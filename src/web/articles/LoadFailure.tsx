@@ -1,0 +1,22 @@
+import { messages } from '../../shared/messages.ts';
+
+/** A short, non-blocking notice that a call failed, with a way to try again. */
+export function LoadFailure({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  return (
+    <div
+      role="alert"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
+      <span>{message}</span>
+      {onRetry && (
+        <button
+          type="button"
+          onClick={onRetry}
+          className="rounded-md border border-amber-400 px-3 py-1 font-medium hover:bg-amber-100 dark:border-amber-600 dark:hover:bg-amber-900"
+        >
+          {messages.retry}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import type { Article, ArticlesPage } from './articleTypes.ts';
+import { articlesApi } from './articlesApi.ts';
+import { settle, type Settled } from './settled.ts';
+
+/** Articles per page of the home list (the API's default). */
+export const PAGE_SIZE = 20;
+
+// Calls started before the screen that needs them has rendered — at boot, or when a card is
+// clicked — so the API call runs while the screen's code downloads instead of after it.
+const started = new Map<string, Promise<Settled<unknown>>>();
+
+const listKey = 'list';
+const articleKey = (id: string) => `article:${id}`;
+
+function fetchFirstPage() {
+  return settle(articlesApi.list({ limit: PAGE_SIZE }));
+}
+
+function fetchArticle(id: string) {
+  return settle(articlesApi.get(id));
+}
+
+/** Starts the call the screen at `pathname` will make first. Called once at boot. */
+export function prefetchForPath(pathname: string): void {
+  if (pathname === '/') {
+    started.set(listKey, fetchFirstPage());
+    return;
+  }
+  const match = /^\/article\/([^/]+)\/?$/.exec(pathname);
+  if (match) prefetchArticle(decodeURIComponent(match[1]!));
+}
+
+export function prefetchArticle(id: string): void {
+  started.set(articleKey(id), fetchArticle(id));
+}
+
+/** The prefetched call for `key`, used once (a later visit fetches afresh), or a new call. */
+function take<T>(key: string, start: () => Promise<Settled<T>>): Promise<Settled<T>> {
+  const call = started.get(key) as Promise<Settled<T>> | undefined;
+  if (!call) return start();
+  // Not deleted at once: React may run a component's initialiser twice in one render.
+  setTimeout(() => {
+    if (started.get(key) === call) started.delete(key);
+  });
+  return call;
+}
+
+/** The home list's first page: one call per visit to the home screen. */
+export function useFirstPageCall(): Promise<Settled<ArticlesPage>> {
+  const [call] = useState(() => take(listKey, fetchFirstPage));
+  return call;
+}
+
+/** The article `id`: one call per id shown. */
+export function useArticleCall(id: string): Promise<Settled<Article>> {
+  const [current, setCurrent] = useState(() => ({ id, call: take(articleKey(id), () => fetchArticle(id)) }));
+  if (current.id === id) return current.call;
+  const next = { id, call: take(articleKey(id), () => fetchArticle(id)) };
+  setCurrent(next);
+  return next.call;
+}

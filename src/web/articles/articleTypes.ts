@@ -1,0 +1,7 @@
+// Type-only: the shapes come from the shared schema, but no zod code reaches the home page bundle.
+import type { Article, ArticleInput, ArticlePage } from '../../shared/articleSchema.ts';
+
+export type { Article, ArticleInput };
+/** One page of the newest-first list; `nextCursor` is null on the last page. */
+export type ArticlesPage = ArticlePage;
+export type ArticleField = keyof ArticleInput;

@@ -1,0 +1,73 @@
+import type { Article, ArticleInput, ArticlesPage } from './articleTypes.ts';
+import { ArticlesApiError, errorFromResponse } from './articlesApiError.ts';
+
+/** Supplies the signed-in user's ID token (useAuth().getIdToken), or null when signed out. */
+export type TokenSource = () => Promise<string | null>;
+
+export interface ListOptions {
+  cursor?: string | null;
+  limit?: number;
+}
+
+/**
+ * The typed client for the articles API (DESIGN.md §4). Deliberately free of zod and other
+ * libraries: the home page loads it, and the home page's JavaScript has a budget.
+ */
+export function createArticlesApi(baseUrl = '') {
+  async function call<T>(method: string, path: string, init: { body?: unknown; token?: TokenSource } = {}) {
+    const url = `${baseUrl}/api${path}`;
+    try {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (init.token) {
+        const token = await init.token();
+        if (!token) throw new ArticlesApiError('Not signed in', 401);
+        headers.authorization = `Bearer ${token}`;
+      }
+      if (init.body !== undefined) headers['content-type'] = 'application/json';
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method,
+          headers,
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        });
+      } catch (cause) {
+        throw new ArticlesApiError(cause instanceof Error ? cause.message : 'Network failure', 0);
+      }
+      if (!response.ok) throw await errorFromResponse(response);
+      if (response.status === 204) return undefined as T;
+      return (await response.json()) as T;
+    } catch (error) {
+      // Spec §8: failing article data calls are logged to the console (screens also tell the reader).
+      console.error(`Articles API: ${method} ${path} failed`, error);
+      throw error instanceof ArticlesApiError ? error : new ArticlesApiError(String(error), 0);
+    }
+  }
+
+  return {
+    list(options: ListOptions = {}): Promise<ArticlesPage> {
+      const query = new URLSearchParams();
+      if (options.limit) query.set('limit', String(options.limit));
+      if (options.cursor) query.set('cursor', options.cursor);
+      const search = query.size > 0 ? `?${query}` : '';
+      return call<ArticlesPage>('GET', `/articles${search}`);
+    },
+    get(id: string): Promise<Article> {
+      return call<Article>('GET', `/articles/${encodeURIComponent(id)}`);
+    },
+    create(input: ArticleInput, token: TokenSource): Promise<Article> {
+      return call<Article>('POST', '/articles', { body: input, token });
+    },
+    update(id: string, input: ArticleInput, token: TokenSource): Promise<Article> {
+      return call<Article>('PUT', `/articles/${encodeURIComponent(id)}`, { body: input, token });
+    },
+    delete(id: string, token: TokenSource): Promise<void> {
+      return call<void>('DELETE', `/articles/${encodeURIComponent(id)}`, { token });
+    },
+  };
+}
+
+export type ArticlesApi = ReturnType<typeof createArticlesApi>;
+
+/** The app's client: same origin as the page. */
+export const articlesApi = createArticlesApi();

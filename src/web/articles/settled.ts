@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+import { ArticlesApiError } from './articlesApiError.ts';
+
+/** The outcome of a call, as a value: a promise of this never rejects. */
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: ArticlesApiError };
+
+/**
+ * Loaders hand screens un-awaited calls, so that the call runs while the screen's code
+ * downloads; settling them means an early failure is never an unhandled rejection.
+ */
+export function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({
+      ok: false,
+      error: error instanceof ArticlesApiError ? error : new ArticlesApiError(String(error), 0),
+    }),
+  );
+}
+
+/** The outcome of `promise` once it is known; undefined while it runs (and again for a new promise). */
+export function useSettled<T>(promise: Promise<Settled<T>>): Settled<T> | undefined {
+  const [done, setDone] = useState<{ promise: Promise<Settled<T>>; result: Settled<T> } | null>(null);
+  useEffect(() => {
+    let current = true;
+    void promise.then((result) => {
+      if (current) setDone({ promise, result });
+    });
+    return () => {
+      current = false;
+    };
+  }, [promise]);
+  return done?.promise === promise ? done.result : undefined;
+}

@@ -1,0 +1,70 @@
+/**
+ * Server error codes (the Identity Toolkit `error.message`) to the client codes screens see.
+ * Names follow the Firebase Auth JS SDK, so code written against it reads the same here.
+ */
+export const serverToClientCode: Readonly<Record<string, AuthErrorCode>> = {
+  EMAIL_EXISTS: 'email-already-in-use',
+  INVALID_LOGIN_CREDENTIALS: 'invalid-credential',
+  TOO_MANY_ATTEMPTS_TRY_LATER: 'too-many-requests',
+  CREDENTIAL_TOO_OLD_LOGIN_AGAIN: 'requires-recent-login',
+  USER_DISABLED: 'user-disabled',
+  TOKEN_EXPIRED: 'user-token-expired',
+  // The SDK treats a vanished user like an expired session: sign out.
+  USER_NOT_FOUND: 'user-token-expired',
+  WEAK_PASSWORD: 'weak-password',
+  INVALID_EMAIL: 'invalid-email',
+  MISSING_PASSWORD: 'missing-password',
+  MISSING_EMAIL: 'missing-email',
+  EXPIRED_OOB_CODE: 'expired-action-code',
+  INVALID_OOB_CODE: 'invalid-action-code',
+  INVALID_ID_TOKEN: 'invalid-user-token',
+  INVALID_REFRESH_TOKEN: 'invalid-refresh-token',
+};
+
+export type AuthErrorCode =
+  | 'email-already-in-use'
+  | 'invalid-credential'
+  | 'too-many-requests'
+  | 'requires-recent-login'
+  | 'user-disabled'
+  | 'user-token-expired'
+  | 'weak-password'
+  | 'invalid-email'
+  | 'missing-password'
+  | 'missing-email'
+  | 'expired-action-code'
+  | 'invalid-action-code'
+  | 'invalid-user-token'
+  | 'invalid-refresh-token'
+  | 'network-request-failed'
+  | 'user-mismatch'
+  | 'no-current-user'
+  | 'internal-error';
+
+export class AuthError extends Error {
+  override name = 'AuthError';
+  readonly code: AuthErrorCode;
+  /** The server's code, when the error came from the server (for logs; never shown to people). */
+  readonly serverCode: string | undefined;
+
+  constructor(code: AuthErrorCode, serverCode?: string) {
+    super(serverCode === undefined ? code : `${code} (${serverCode})`);
+    this.code = code;
+    this.serverCode = serverCode;
+  }
+}
+
+/** Reads `error.message` as the protocol defines it: `"CODE"` or `"CODE : detail"`. */
+export function errorFromServerMessage(message: string): AuthError {
+  const serverCode = message.split(' : ')[0]!.trim();
+  return new AuthError(serverToClientCode[serverCode] ?? 'internal-error', serverCode);
+}
+
+/** Errors after which the session is dead: the client signs the user out (as the SDK does). */
+export function invalidatesSession(error: unknown): boolean {
+  return error instanceof AuthError && (error.code === 'user-disabled' || error.code === 'user-token-expired');
+}
+
+export function hasCode(error: unknown, code: AuthErrorCode): boolean {
+  return error instanceof AuthError && error.code === code;
+}

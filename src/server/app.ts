@@ -80,7 +80,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(articles.routes, { prefix: '/api' });
 
   await app.register(healthRoutes, { database });
-  await app.register(webPlugin, { distDir: deps.webDistDir, pageStatus: articles.pageStatus });
+  await app.register(webPlugin, {
+    distDir: deps.webDistDir,
+    pageStatus: articles.pageStatus,
+    dataPreloads: articles.dataPreloads,
+  });
 
   return app;
 }

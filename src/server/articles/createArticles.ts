@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { VerifiedUser } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
+import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId } from './articleId.ts';
 import { createArticleReads } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor } from './articlesRepository.ts';
@@ -15,6 +16,8 @@ export interface Articles {
   routes: FastifyPluginAsync;
   /** Removes an author's articles inside the transaction that deletes the user. */
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
+  /** The API calls the home and article screens make first, for the shell to preload. */
+  dataPreloads(pathname: string): string[];
   /** 404 for the screens of an article that does not exist; no opinion on other paths. */
   pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
 }
@@ -48,6 +51,12 @@ export function createArticles(deps: ArticlesDeps): Articles {
   return {
     routes: articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }),
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
+    dataPreloads(pathname) {
+      // Exactly the URLs the web app asks for (src/web/articles/articlePrefetch.ts).
+      if (pathname === '/') return [`/api/articles?limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
+      const id = /^\/article\/([A-Za-z0-9]+)\/?$/.exec(pathname)?.[1];
+      return id && isArticleId(id) ? [`/api/articles/${id}`] : [];
+    },
     async pageStatus(_request, pathname) {
       const match = ARTICLE_SCREEN.exec(pathname);
       if (!match) return undefined;

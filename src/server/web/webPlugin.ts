@@ -12,6 +12,22 @@ export interface WebOptions {
    * that does not exist. Returns undefined when it has no opinion.
    */
   pageStatus?: (request: FastifyRequest, pathname: string) => Promise<number | undefined>;
+  /**
+   * Same-origin URLs the screen at `pathname` will fetch first: the shell tells the browser
+   * to start them while it parses, before the scripts (which wait for the stylesheet) run.
+   */
+  dataPreloads?: (pathname: string) => string[];
+}
+
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The shell with `<link rel="preload" as="fetch">` hints for `urls` at the end of its head. */
+export function shellWithPreloads(shell: string, urls: string[]): string {
+  if (urls.length === 0) return shell;
+  // crossorigin: fetch() requests are CORS-mode, and a preload is only reused by a request of the same mode.
+  const links = urls.map((url) => `<link rel="preload" as="fetch" href="${escapeAttribute(url)}" crossorigin>`);
+  return shell.replace('</head>', `${links.join('')}</head>`);
 }
 
 // The app's screens (src/shared/routes.ts), as Fastify routes.
@@ -55,7 +71,9 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     const pathname = new URL(request.url, 'http://localhost').pathname;
     let status = isAppRoute(pathname) ? 200 : 404;
     if (status === 200 && options.pageStatus) status = (await options.pageStatus(request, pathname)) ?? 200;
-    return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(shell);
+    const body =
+      status === 200 && options.dataPreloads ? shellWithPreloads(shell, options.dataPreloads(pathname)) : shell;
+    return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(body);
   };
 
   // The screens answer with the shell straight away: through the static wildcard they would

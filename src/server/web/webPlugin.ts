@@ -22,12 +22,43 @@ export interface WebOptions {
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The shell with `<link rel="preload" as="fetch">` hints for `urls` at the end of its head. */
-export function shellWithPreloads(shell: string, urls: string[]): string {
-  if (urls.length === 0) return shell;
+/**
+ * The shell with `<link rel="preload" as="fetch">` hints for `dataUrls` and
+ * `<link rel="modulepreload">` hints for `modules`, at the end of its head.
+ */
+export function shellWithPreloads(shell: string, dataUrls: string[], modules: string[] = []): string {
+  if (dataUrls.length === 0 && modules.length === 0) return shell;
   // crossorigin: fetch() requests are CORS-mode, and a preload is only reused by a request of the same mode.
-  const links = urls.map((url) => `<link rel="preload" as="fetch" href="${escapeAttribute(url)}" crossorigin>`);
+  const links = [
+    ...dataUrls.map((url) => `<link rel="preload" as="fetch" href="${escapeAttribute(url)}" crossorigin>`),
+    ...modules.map((url) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(url)}">`),
+  ];
   return shell.replace('</head>', `${links.join('')}</head>`);
+}
+
+// Screens whose code loads on demand but which a visitor may land on directly: the shell
+// preloads their chunk so it downloads with the main bundle instead of after it runs.
+const LANDING_SCREEN_MODULES: Array<[RegExp, string]> = [[/^\/article\/[^/]+\/?$/, 'articles/ArticlePage.tsx']];
+
+interface ManifestEntry {
+  file: string;
+  imports?: string[];
+}
+
+/** For each landing screen, its chunk and the chunks it imports statically, from Vite's build manifest. */
+function landingScreenChunks(distDir: string, shell: string): Array<[RegExp, string[]]> {
+  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
+  if (!fs.existsSync(manifestFile)) return [];
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestEntry>;
+  return LANDING_SCREEN_MODULES.flatMap(([pattern, source]): Array<[RegExp, string[]]> => {
+    const entry = manifest[source];
+    if (!entry) return [];
+    const files = [entry.file, ...(entry.imports ?? []).map((key) => manifest[key]?.file)].filter(
+      // What the shell loads anyway (the main bundle and its imports) needs no hint.
+      (file): file is string => file !== undefined && !shell.includes(file),
+    );
+    return [[pattern, files.map((file) => `/${file}`)]];
+  });
 }
 
 // The app's screens (src/shared/routes.ts), as Fastify routes.
@@ -51,6 +82,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
   }
   const shell = fs.readFileSync(shellFile, 'utf8');
   const assetsDir = path.join(options.distDir, 'assets') + path.sep;
+  const screenChunks = landingScreenChunks(options.distDir, shell);
 
   await app.register(fastifyStatic, {
     root: options.distDir,
@@ -59,7 +91,8 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     preCompressed: true,
     cacheControl: false,
     // The shell is served by the not-found handler below, with the right status.
-    allowedPath: (pathName) => pathName !== '/' && pathName !== '/index.html',
+    // The build manifest (.vite/) is for the server, not for visitors.
+    allowedPath: (pathName) => pathName !== '/' && pathName !== '/index.html' && !pathName.startsWith('/.vite/'),
     setHeaders: (reply, filePath) => {
       // Vite puts a content hash in every file name under assets/: safe to cache forever.
       const hashed = filePath.startsWith(assetsDir);
@@ -72,7 +105,13 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     let status = isAppRoute(pathname) ? 200 : 404;
     if (status === 200 && options.pageStatus) status = (await options.pageStatus(request, pathname)) ?? 200;
     const body =
-      status === 200 && options.dataPreloads ? shellWithPreloads(shell, options.dataPreloads(pathname)) : shell;
+      status === 200
+        ? shellWithPreloads(
+            shell,
+            options.dataPreloads?.(pathname) ?? [],
+            screenChunks.find(([pattern]) => pattern.test(pathname))?.[1] ?? [],
+          )
+        : shell;
     return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(body);
   };
 

@@ -2,18 +2,20 @@ import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createArticles } from './articles/createArticles.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
-import { createIdentity } from './identity/createIdentity.ts';
+import { ProtocolError, sendProtocolError } from './identity/protocolErrors.ts';
 import { accessLogController } from './http/accessLog.ts';
 import { loggerOptions } from './http/logging.ts';
 import { sendProblem } from './http/problem.ts';
+import { registerDrainOnClose } from './http/drainOnClose.ts';
 import { describeRequestError } from './http/requestErrors.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
-import { createRateLimiter } from './rateLimit/rateLimiter.ts';
+import { createAppMetrics } from './metrics/appMetrics.ts';
+import { countingMailer } from './metrics/countingMailer.ts';
+import { createServices } from './services.ts';
 import { webPlugin } from './web/webPlugin.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -49,12 +51,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
     ...(logger === false ? {} : { logController: accessLogController(config.logLevel, logger.stream) }),
+    // A URL that cannot be decoded (e.g. /api/%ff) fails in the router, before any scope's
+    // error handler: answer in the format of the scope the path names.
+    frameworkErrors: (_error, request, reply) => {
+      if (request.url.startsWith('/identity/')) {
+        return sendProtocolError(reply, new ProtocolError('INVALID_REQUEST'));
+      }
+      return sendProblem(reply, 400, 'The request URL is not valid.');
+    },
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https:') });
+  registerDrainOnClose(app);
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -64,19 +75,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendProblem(reply, 500, 'Something went wrong on our side. Please try again.');
   });
 
-  const mailer =
+  const metrics = createAppMetrics({ config, database });
+  metrics.register(app);
+
+  const ownMailer =
     deps.mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
-  if (!deps.mailer) app.addHook('onClose', () => mailer.close());
-  const rateLimiter = createRateLimiter(database, deps.clock);
+  if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
+  const mailer = countingMailer(ownMailer, (sent) => metrics.countEmail(sent));
 
-  // Accounts. Other features check ID tokens with identity.verifyIdToken.
-  const identity = createIdentity({ config, database, mailer, rateLimiter, clock: deps.clock });
+  const { identity, articles } = createServices({ config, database, mailer, clock: deps.clock });
+  identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
-
-  // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
-  const articles = createArticles({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter });
-  identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
   await app.register(articles.routes, { prefix: '/api' });
 
   await app.register(healthRoutes, { database });

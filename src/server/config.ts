@@ -56,6 +56,10 @@ const envSchema = z.object({
   RATE_LIMIT_RESET_EMAIL_PER_IP: positiveInt(1_000_000).default(50),
   RATE_LIMIT_RESET_CODE_PER_IP: positiveInt(1_000_000).default(100),
   RATE_LIMIT_ARTICLE_CREATE_PER_USER: positiveInt(1_000_000).default(60),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,512}$/, 'must be 16-512 printable characters without spaces')
+    .optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -79,6 +83,8 @@ export interface Config {
   recentSignInSeconds: number;
   trustProxy: boolean;
   logLevel: string;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
   rateLimits: {
     /** Failed sign-ins per email per 15 minutes. */
@@ -111,7 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
     // Never echo values that may carry credentials.
-    const shown = /URL$/.test(name) ? '' : ` (got ${JSON.stringify(present[name])})`;
+    const shown = /URL$|TOKEN$/.test(name) ? '' : ` (got ${JSON.stringify(present[name])})`;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${shown}`);
   }
   const e = parsed.data;
@@ -137,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     recentSignInSeconds: e.RECENT_SIGN_IN_SECONDS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     rateLimits: {
       signInPerEmail: e.RATE_LIMIT_SIGNIN_PER_EMAIL,
       signInPerIp: e.RATE_LIMIT_SIGNIN_PER_IP,

@@ -20,6 +20,8 @@ export interface Database {
    * (PostgreSQL), which means: do not cache reads in memory. See stampedCache.ts.
    */
   changeStamp(): Promise<string | null>;
+  /** PostgreSQL only: connections in the pool and clients waiting for one (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -88,6 +90,7 @@ function openPostgres(url: string, poolMax: number): Database {
       await sql`select 1`.execute(db);
     },
     changeStamp: async () => null,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

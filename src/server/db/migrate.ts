@@ -77,3 +77,9 @@ function check(result: MigrationResultSet): MigrationResultSet {
   }
   return result;
 }
+
+/** Names of migrations not yet applied to this database (all of them on an empty one). */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { lookupUser, providerUserInfo } from './accountResponses.ts';
 import { initialValidSince, validSinceAfterChange } from './idTokens.ts';
 import { emailChangedNotice } from './identityEmails.ts';
@@ -16,6 +16,7 @@ import { hashPassword, verifyAgainstDummyHash, verifyPassword } from './password
 import { ProtocolError } from './protocolErrors.ts';
 import { checkPasswordStrength, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
+import { deleteUserEverywhere } from './userDeletion.ts';
 import { EmailTakenError, type UserRow } from './usersRepository.ts';
 
 /** Sign-up, sign-in, lookup, update and delete. */
@@ -59,6 +60,17 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
     });
 
     app.post('/v1/accounts::signInWithPassword', async (request, reply) => {
+      try {
+        const answer = await signIn(request, reply);
+        context.events.signIn({ ok: true });
+        return answer;
+      } catch (error) {
+        context.events.signIn({ ok: false, code: error instanceof ProtocolError ? error.code : 'INTERNAL_ERROR' });
+        throw error;
+      }
+    });
+
+    const signIn = async (request: FastifyRequest, reply: FastifyReply) => {
       const body = parseBody(signInBody, request.body);
       const limits: Parameters<typeof peekOrThrow>[1] = [
         [rules.signInPerEmail, emailKey(body.email)],
@@ -87,7 +99,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         ...tokens,
         registered: true,
       };
-    });
+    };
 
     app.post('/v1/accounts::lookup', async (request) => {
       const body = parseBody(idTokenBody, request.body);
@@ -164,12 +176,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       const body = parseBody(idTokenBody, request.body);
       const token = await requireUser(context, body.idToken);
       requireRecentSignIn(context, token);
-      const uid = token.user.id;
-      await context.database.db.transaction().execute(async (trx) => {
-        for (const listener of context.userDeletingListeners) await listener(uid, trx);
-        await sessions.revokeAllOfUser(uid, trx);
-        await users.delete(uid, trx);
-      });
+      await deleteUserEverywhere(context, token.user.id);
       if (isCookieMode(request)) clearSessionCookie(reply, config.publicUrl.startsWith('https:'));
       return { kind: 'identitytoolkit#DeleteAccountResponse' };
     });

@@ -7,7 +7,8 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
 import { tokenIssuer } from './idTokens.ts';
-import type { IdentityContext, UserDeletingListener } from './identityContext.ts';
+import { createIdentityAdmin, type IdentityAdmin } from './identityAdmin.ts';
+import type { IdentityContext, SignInOutcome, UserDeletingListener } from './identityContext.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
 import { identityRoutes } from './identityRoutes.ts';
 import { createOobCodesRepository } from './oobCodesRepository.ts';
@@ -16,7 +17,8 @@ import { createSigningKeys } from './signingKeys.ts';
 import { createUsersRepository } from './usersRepository.ts';
 import { createIdTokenVerifier, IdTokenError, toVerifiedUser, type VerifiedUser } from './verifyIdToken.ts';
 
-export { IdTokenError, type VerifiedUser };
+export { IdTokenError, type VerifiedUser, type SignInOutcome, type IdentityAdmin };
+export type { AdminUserView } from './identityAdmin.ts';
 
 export interface Identity {
   /** Register with `{ prefix: '/identity' }`. */
@@ -29,6 +31,10 @@ export interface Identity {
   verifyIdToken(idToken: string): Promise<VerifiedUser>;
   /** Runs inside the deleting transaction, before the users row goes. */
   onUserDeleting(listener: (uid: string, trx: Transaction<DatabaseSchema>) => Promise<void>): void;
+  /** Called after every password sign-in attempt (metrics); must not throw. */
+  onSignIn(listener: (outcome: SignInOutcome) => void): void;
+  /** Operator actions (the admin command). */
+  admin: IdentityAdmin;
 }
 
 export function createIdentity(deps: {
@@ -45,6 +51,7 @@ export function createIdentity(deps: {
   const issuer = tokenIssuer(config.publicUrl);
   const verifyToken = createIdTokenVerifier({ keys, users, issuer, audience: config.projectId, now });
   const userDeletingListeners: UserDeletingListener[] = [];
+  const signInListeners: ((outcome: SignInOutcome) => void)[] = [];
   const context: IdentityContext = {
     config,
     database,
@@ -57,6 +64,11 @@ export function createIdentity(deps: {
     rules: identityRateLimitRules(config.rateLimits),
     deliveryMask: createDeliveryTimingMask(),
     userDeletingListeners,
+    events: {
+      signIn: (outcome) => {
+        for (const listener of signInListeners) listener(outcome);
+      },
+    },
     issuer,
     now,
     verifyToken,
@@ -67,5 +79,9 @@ export function createIdentity(deps: {
     onUserDeleting: (listener) => {
       userDeletingListeners.push(listener);
     },
+    onSignIn: (listener) => {
+      signInListeners.push(listener);
+    },
+    admin: createIdentityAdmin(context),
   };
 }

@@ -18,6 +18,14 @@ import { IdTokenError, type VerifiedToken } from './verifyIdToken.ts';
 
 export type UserDeletingListener = (uid: string, trx: Transaction<DatabaseSchema>) => Promise<void>;
 
+/** A password sign-in attempt's outcome; `code` is the protocol error code of a refusal. */
+export type SignInOutcome = { ok: true } | { ok: false; code: string };
+
+/** What identity tells the rest of the app (metrics) without knowing who listens. */
+export interface IdentityEvents {
+  signIn(outcome: SignInOutcome): void;
+}
+
 /** Everything the identity routes share. */
 export interface IdentityContext {
   config: Config;
@@ -31,6 +39,7 @@ export interface IdentityContext {
   rules: IdentityRateLimitRules;
   deliveryMask: DeliveryTimingMask;
   userDeletingListeners: UserDeletingListener[];
+  events: IdentityEvents;
   issuer: string;
   now: () => number;
   verifyToken(idToken: unknown): Promise<VerifiedToken>;

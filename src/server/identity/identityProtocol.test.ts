@@ -318,8 +318,8 @@ describe.each(dialectCases())('the /identity protocol on $dialect', (dialectCase
     await createUsersRepository(server.database.db).disable(signUp.body.localId, Date.now() - 5000);
     expect((await client.signIn(email, 'secret-1')).body).toEqual(protocolError('USER_DISABLED'));
     expect((await client.lookup(signUp.body.idToken)).body).toEqual(protocolError('USER_DISABLED'));
-    // Disabling ended the session too.
-    expect((await client.refresh(signUp.body.refreshToken)).body).toEqual(protocolError('TOKEN_EXPIRED'));
+    // The session cannot be refreshed either; clients sign out on USER_DISABLED.
+    expect((await client.refresh(signUp.body.refreshToken)).body).toEqual(protocolError('USER_DISABLED'));
   });
 
   it('deletes the account: its tokens stop working', async () => {

@@ -27,13 +27,18 @@ export interface IdentitySessionsTable {
   last_used_at: number;
 }
 
-/** The signing key; one row with id 'current' so that racing processes agree on one key. */
+/** Signing keys: exactly one has is_current = 1 (unique index); older ones verify until retired long enough. */
 export interface IdentitySigningKeysTable {
+  /** 'current' for the very first key (so racing first starts agree on one), else the kid. */
   id: string;
   kid: string;
   private_jwk: string;
   public_jwk: string;
   created_at: number;
+  /** 1 on the key new tokens are signed with, NULL on the others. */
+  is_current: number | null;
+  /** When a newer key replaced this one. */
+  retired_at: number | null;
 }
 
 /** Out-of-band codes (password reset); only the SHA-256 of the code is kept. */

@@ -22,16 +22,22 @@ const emailField = z
   .pipe(z.email({ error: 'INVALID_EMAIL' }))
   .transform((email) => email.toLowerCase());
 
+// PostgreSQL text cannot hold NUL, and a lone UTF-16 surrogate has no UTF-8 form: such text
+// would fail to store (a 500) or come back changed, so it is refused.
+const isStorableText = (value: string) => !value.includes('\u0000') && value.isWellFormed();
+
 const displayNameField = z
   .string({ error: 'INVALID_DISPLAY_NAME' })
   .max(1000, 'INVALID_DISPLAY_NAME')
+  .refine(isStorableText, 'INVALID_DISPLAY_NAME')
   .transform((name) => name.trim())
   .refine((name) => name.length <= MAX_DISPLAY_NAME_LENGTH, 'INVALID_DISPLAY_NAME');
 
 const photoUrlField = z
   .string({ error: 'INVALID_PHOTO_URL' })
   .max(2048, 'INVALID_PHOTO_URL')
-  .refine((url) => url === '' || /^https?:\/\/[^\s]+$/i.test(url), 'INVALID_PHOTO_URL')
+  .refine((url) => url === '' || /^https?:\/\/[^\s\p{Cc}]+$/iu.test(url), 'INVALID_PHOTO_URL')
+  .refine(isStorableText, 'INVALID_PHOTO_URL')
   .refine((url) => url === '' || URL.canParse(url), 'INVALID_PHOTO_URL');
 
 const idTokenField = z.string({ error: 'INVALID_ID_TOKEN' }).min(1, 'INVALID_ID_TOKEN');

@@ -54,7 +54,16 @@ export function createUsersRepository(db: Kysely<DatabaseSchema>) {
       await trx.deleteFrom('users').where('id', '=', id).execute();
     },
 
-    /** Disables the account and cuts off every token it holds (operators, tests). */
+    /** Every account, oldest first (operators). */
+    async list(): Promise<UserRow[]> {
+      return db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').execute();
+    },
+
+    /**
+     * Disables the account: every ID token it holds is refused at once (valid_since moves
+     * past them). Its sessions stay, so a refresh answers USER_DISABLED rather than a vaguer
+     * TOKEN_EXPIRED; enable() ends them.
+     */
     async disable(id: string, now: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const user = await trx.selectFrom('users').select('valid_since').where('id', '=', id).executeTakeFirst();
@@ -64,6 +73,13 @@ export function createUsersRepository(db: Kysely<DatabaseSchema>) {
           .set({ disabled: 1, valid_since: validSinceAfterChange(now, user.valid_since) })
           .where('id', '=', id)
           .execute();
+      });
+    },
+
+    /** Enables the account again; sessions from before the disable stay dead (sign in again). */
+    async enable(id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ disabled: 0 }).where('id', '=', id).execute();
         await trx.deleteFrom('identity_sessions').where('user_id', '=', id).execute();
       });
     },

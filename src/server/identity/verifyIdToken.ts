@@ -27,6 +27,9 @@ export interface VerifiedToken {
   authTime: number;
 }
 
+/** A database failure while finding the key: a server error, not a bad token. */
+class KeyLookupFailure extends Error {}
+
 /** Checks signature, alg, kid, iss, aud, expiry, and the account's current state. */
 export function createIdTokenVerifier(deps: {
   keys: SigningKeys;
@@ -35,17 +38,21 @@ export function createIdTokenVerifier(deps: {
   audience: string;
   now: () => number;
 }) {
+  const lookUpKey = (kid: string) =>
+    deps.keys.forKid(kid).catch((error: unknown) => {
+      throw new KeyLookupFailure('signing key lookup failed', { cause: error });
+    });
   return async function verify(idToken: unknown): Promise<VerifiedToken> {
     if (typeof idToken !== 'string' || idToken.length === 0 || idToken.length > 8192) {
       throw new IdTokenError('INVALID_ID_TOKEN');
     }
-    const key = await deps.keys.current();
     let payload;
     try {
       ({ payload } = await jwtVerify(
         idToken,
         async (header) => {
-          if (header.kid !== key.kid) throw new IdTokenError('INVALID_ID_TOKEN');
+          const key = typeof header.kid === 'string' ? await lookUpKey(header.kid) : undefined;
+          if (!key) throw new IdTokenError('INVALID_ID_TOKEN');
           return key.publicKey;
         },
         {
@@ -57,6 +64,7 @@ export function createIdTokenVerifier(deps: {
         },
       ));
     } catch (error) {
+      if (error instanceof KeyLookupFailure) throw error.cause;
       if (error instanceof joseErrors.JWTExpired) throw new IdTokenError('TOKEN_EXPIRED');
       throw new IdTokenError('INVALID_ID_TOKEN');
     }

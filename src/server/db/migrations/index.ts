@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import { identityMigration } from './0001_identity.ts';
 import { rateLimits } from './0002_rate_limits.ts';
 import { articlesMigration } from './0003_articles.ts';
+import { signingKeyRotationMigration } from './0004_signing_key_rotation.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001_identity': identityMigration,
   '0002_rate_limits': rateLimits,
   '0003_articles': articlesMigration,
+  '0004_signing_key_rotation': signingKeyRotationMigration,
 };

@@ -1,0 +1,162 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
+import type { AdminUserView } from '../identity/createIdentity.ts';
+import type { Services } from '../services.ts';
+import type { CommandName } from './adminUsage.ts';
+import { backupSqlite, pgDumpCommand } from './databaseBackup.ts';
+
+/** What a command prints: `text` for people, `json` with --json. */
+export interface CommandResult {
+  text: string;
+  json: unknown;
+}
+
+/** A refusal the operator can act on (exit status 1, no stack trace). */
+export class CommandFailure extends Error {
+  override name = 'CommandFailure';
+}
+
+export interface CommandContext {
+  config: Config;
+  database: Database;
+}
+
+type Command = (context: CommandContext, argument: string) => Promise<CommandResult>;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function userJson(user: AdminUserView) {
+  return { ...user, createdAt: iso(user.createdAt), lastLoginAt: iso(user.lastLoginAt) };
+}
+
+function userLines(user: AdminUserView): string {
+  return [
+    `Email:         ${user.email}`,
+    `UID:           ${user.uid}`,
+    `Display name:  ${user.displayName ?? '(none)'}`,
+    `Status:        ${user.disabled ? 'disabled' : 'active'}`,
+    `Email verified: ${user.emailVerified ? 'yes' : 'no'}`,
+    `Created:       ${iso(user.createdAt)}`,
+    `Last sign-in:  ${iso(user.lastLoginAt) ?? 'never'}`,
+  ].join('\n');
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** The features, wired as in the server, over a schema that must be up to date. */
+async function services(context: CommandContext): Promise<Services> {
+  const pending = await pendingMigrations(context.database);
+  if (pending.length > 0) {
+    throw new CommandFailure(
+      `The database needs migrations (${pending.join(', ')}); run "npm run admin -- migrate" first.`,
+    );
+  }
+  // Loaded here: migrate and backup need none of the features.
+  const { createMailer } = await import('../mail/mailer.ts');
+  const { createServices } = await import('../services.ts');
+  // Admin actions send no email; a mailer is part of the identity wiring all the same.
+  const mailer = createMailer({
+    smtpUrl: context.config.smtpUrl,
+    from: context.config.mailFrom,
+    dataDir: context.config.dataDir,
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+  });
+  return createServices({ config: context.config, database: context.database, mailer });
+}
+
+function noAccount(email: string): CommandFailure {
+  return new CommandFailure(`No account with email ${email}.`);
+}
+
+export const commands: Record<CommandName, Command> = {
+  'users list': async (context) => {
+    const users = await (await services(context)).identity.admin.listUsers();
+    const text =
+      users.length === 0
+        ? 'No accounts.'
+        : table([
+            ['EMAIL', 'UID', 'STATUS', 'CREATED', 'LAST SIGN-IN'],
+            ...users.map((u) => [
+              u.email,
+              u.uid,
+              u.disabled ? 'disabled' : 'active',
+              iso(u.createdAt)!,
+              iso(u.lastLoginAt) ?? 'never',
+            ]),
+          ]) + `\n${users.length} account${users.length === 1 ? '' : 's'}.`;
+    return { text, json: { users: users.map(userJson) } };
+  },
+  'users show': async (context, email) => {
+    const user = await (await services(context)).identity.admin.findUser(email);
+    if (!user) throw noAccount(email);
+    return { text: userLines(user), json: { user: userJson(user) } };
+  },
+  'users disable': async (context, email) => {
+    const user = await (await services(context)).identity.admin.disableUser(email);
+    if (!user) throw noAccount(email);
+    return {
+      text: `Disabled ${user.email}: its tokens no longer work and it cannot sign in.`,
+      json: { user: userJson(user) },
+    };
+  },
+  'users enable': async (context, email) => {
+    const user = await (await services(context)).identity.admin.enableUser(email);
+    if (!user) throw noAccount(email);
+    return { text: `Enabled ${user.email}: it can sign in again.`, json: { user: userJson(user) } };
+  },
+  'users delete': async (context, email) => {
+    const user = await (await services(context)).identity.admin.deleteUser(email);
+    if (!user) throw noAccount(email);
+    return { text: `Deleted ${user.email} and all its articles.`, json: { deleted: userJson(user) } };
+  },
+  'keys rotate': async (context) => {
+    const rotated = await (await services(context)).identity.admin.rotateSigningKey();
+    return {
+      text:
+        `New signing key ${rotated.kid} is current` +
+        (rotated.previousKid ? `; tokens signed with ${rotated.previousKid} stay valid until they expire.` : '.') +
+        '\nRunning servers sign with it within 30 seconds.',
+      json: rotated,
+    };
+  },
+  backup: async (context, file) => {
+    const destination = path.resolve(file);
+    const { database } = context.config;
+    if (database.kind === 'postgres') {
+      const command = pgDumpCommand(database.url, destination);
+      return {
+        text:
+          'This server uses PostgreSQL: take the backup with pg_dump (it reads the password from\n' +
+          'PGPASSWORD or ~/.pgpass; it is not shown here):\n\n  ' +
+          command +
+          '\n\nRestore into an empty database with pg_restore --no-owner --dbname=URL FILE.',
+        json: { dialect: 'postgres', command },
+      };
+    }
+    const { bytes } = await backupSqlite(database.file, destination);
+    return {
+      text: `Backed up ${database.file} to ${destination} (${bytes} bytes).`,
+      json: { dialect: 'sqlite', source: database.file, file: destination, bytes },
+    };
+  },
+  migrate: async (context) => {
+    const result = await migrateToLatest(context.database);
+    const applied = result.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
+    return {
+      text: applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'Database is up to date.',
+      json: { applied },
+    };
+  },
+};

@@ -1,0 +1,39 @@
+/** The command line's grammar; kept apart from the implementations so --help and misuse answer at once. */
+export const COMMAND_NAMES = {
+  'users list': undefined,
+  'users show': 'EMAIL',
+  'users disable': 'EMAIL',
+  'users enable': 'EMAIL',
+  'users delete': 'EMAIL',
+  'keys rotate': undefined,
+  backup: 'FILE',
+  migrate: undefined,
+} as const satisfies Record<string, 'EMAIL' | 'FILE' | undefined>;
+
+export type CommandName = keyof typeof COMMAND_NAMES;
+
+export const ADMIN_USAGE = `Usage: npm run admin -- [--json] <command>
+
+Operator commands for Inkwell. They read the same configuration variables as the
+server (DATABASE_URL, DATA_DIR, ...) and may run while the server is running.
+
+Commands:
+  users list              List every account.
+  users show EMAIL        Show one account.
+  users disable EMAIL     Disable an account: its tokens stop working at once, sign-in
+                          and refresh answer USER_DISABLED.
+  users enable EMAIL      Enable a disabled account (it signs in again).
+  users delete EMAIL      Delete an account and all its articles.
+  keys rotate             Sign new ID tokens with a new key; tokens signed with the
+                          previous key stay valid until they expire. Running servers
+                          switch within 30 seconds.
+  backup FILE             SQLite: write a consistent copy of the database to FILE (safe
+                          while the server runs). PostgreSQL: print the pg_dump command.
+  migrate                 Apply pending database migrations.
+
+Options:
+  --json                  Print the result as JSON (for scripts).
+  -h, --help              Show this help.
+
+Exit status: 0 done, 1 failed (e.g. no such account), 2 usage error.
+`;

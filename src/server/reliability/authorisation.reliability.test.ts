@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUsersRepository } from '../identity/usersRepository.ts';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { dialectCases } from '../testing/testDatabases.ts';
+import { call, sampleArticle, signUpUser, type CallOutcome, type LoadUser } from './loadClient.ts';
+
+/**
+ * The authorisation matrix: every write endpoint against every kind of caller. The target is
+ * always the author's article or account. "disabled" is the author after an operator disabled
+ * them (acting on what is theirs); "deleted" is a user who deleted their account and kept a
+ * token. Where a write is refused, the target reads back unchanged.
+ */
+
+type Actor = 'anonymous' | 'other' | 'author' | 'disabled' | 'deleted';
+type Endpoint = 'create article' | 'update article' | 'delete article' | 'accounts:update' | 'accounts:delete';
+
+interface Scene {
+  author: LoadUser;
+  other: LoadUser;
+  gone: LoadUser;
+  articleId: string;
+}
+
+/** Expected status and, for /identity refusals, the protocol code. */
+const matrix: [Endpoint, Actor, number, string?][] = [
+  ['create article', 'anonymous', 401],
+  ['create article', 'other', 201],
+  ['create article', 'author', 201],
+  ['create article', 'disabled', 401],
+  ['create article', 'deleted', 401],
+  ['update article', 'anonymous', 401],
+  ['update article', 'other', 403],
+  ['update article', 'author', 200],
+  ['update article', 'disabled', 401],
+  ['update article', 'deleted', 401],
+  ['delete article', 'anonymous', 401],
+  ['delete article', 'other', 403],
+  ['delete article', 'author', 204],
+  ['delete article', 'disabled', 401],
+  ['delete article', 'deleted', 401],
+  // The identity endpoints act on the token's own account; a localId naming someone else is ignored.
+  ['accounts:update', 'anonymous', 400, 'INVALID_ID_TOKEN'],
+  ['accounts:update', 'other', 200],
+  ['accounts:update', 'author', 200],
+  ['accounts:update', 'disabled', 400, 'USER_DISABLED'],
+  ['accounts:update', 'deleted', 400, 'USER_NOT_FOUND'],
+  ['accounts:delete', 'anonymous', 400, 'INVALID_ID_TOKEN'],
+  ['accounts:delete', 'other', 200],
+  ['accounts:delete', 'author', 200],
+  ['accounts:delete', 'disabled', 400, 'USER_DISABLED'],
+  ['accounts:delete', 'deleted', 400, 'USER_NOT_FOUND'],
+];
+
+describe.each(dialectCases())('authorisation matrix on $dialect', (dialectCase) => {
+  let server: TestApp;
+  beforeAll(async () => {
+    server = await startTestApp(dialectCase, { RATE_LIMIT_SIGNUP_PER_IP: '100000' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function stage(): Promise<Scene> {
+    const [author, other, gone] = await Promise.all([
+      signUpUser(server.url, 'author'),
+      signUpUser(server.url, 'other'),
+      signUpUser(server.url, 'gone'),
+    ]);
+    const created = await call(`${server.url}/api/articles`, {
+      json: sampleArticle('Original'),
+      token: author.idToken,
+    });
+    expect(created.status).toBe(201);
+    await call(`${server.url}/identity/v1/accounts:update?key=k`, {
+      json: { idToken: author.idToken, displayName: 'Author' },
+    });
+    expect(
+      (await call(`${server.url}/identity/v1/accounts:delete?key=k`, { json: { idToken: gone.idToken } })).status,
+    ).toBe(200);
+    return { author, other, gone, articleId: (created.body as { id: string }).id };
+  }
+
+  function tokenOf(scene: Scene, actor: Actor): string | undefined {
+    if (actor === 'anonymous') return undefined;
+    if (actor === 'other') return scene.other.idToken;
+    if (actor === 'deleted') return scene.gone.idToken;
+    return scene.author.idToken; // author, and the author once disabled
+  }
+
+  async function perform(endpoint: Endpoint, scene: Scene, token: string | undefined): Promise<CallOutcome> {
+    const article = `${server.url}/api/articles/${scene.articleId}`;
+    switch (endpoint) {
+      case 'create article':
+        return call(`${server.url}/api/articles`, { json: sampleArticle('New'), token });
+      case 'update article':
+        return call(article, { method: 'PUT', json: sampleArticle('Changed'), token });
+      case 'delete article':
+        return call(article, { method: 'DELETE', token });
+      case 'accounts:update':
+        return call(`${server.url}/identity/v1/accounts:update?key=k`, {
+          json: { ...(token ? { idToken: token } : {}), localId: scene.author.uid, displayName: 'Changed' },
+        });
+      case 'accounts:delete':
+        return call(`${server.url}/identity/v1/accounts:delete?key=k`, {
+          json: { ...(token ? { idToken: token } : {}), localId: scene.author.uid },
+        });
+    }
+  }
+
+  /** What the author's things look like now. */
+  async function snapshot(scene: Scene) {
+    const article = await call(`${server.url}/api/articles/${scene.articleId}`);
+    const author = await server.database.db
+      .selectFrom('users')
+      .select(['display_name'])
+      .where('id', '=', scene.author.uid)
+      .executeTakeFirst();
+    const articles = await server.database.db.selectFrom('articles').select('id').execute();
+    return {
+      article: article.status === 200 ? (article.body as { title: string }).title : null,
+      authorName: author ? author.display_name : null,
+      articleCount: articles.length,
+    };
+  }
+
+  it.each(matrix)('%s by %s → %i %s', async (endpoint, actor, status, code) => {
+    const scene = await stage();
+    if (actor === 'disabled') await createUsersRepository(server.database.db).disable(scene.author.uid, Date.now());
+    const before = await snapshot(scene);
+    const answer = await perform(endpoint, scene, tokenOf(scene, actor));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+    if (code) expect((answer.body as { error: { message: string } }).error.message).toBe(code);
+    if (status === 401) expect((answer.body as { status: number }).status).toBe(401);
+    const after = await snapshot(scene);
+
+    const succeeded = status < 300;
+    const changesAuthorsThings = succeeded && actor === 'author';
+    if (!changesAuthorsThings) {
+      // The author's article and account are as they were (a create by someone adds one article).
+      expect(after.article).toBe(before.article);
+      expect(after.authorName).toBe(before.authorName);
+      expect(after.articleCount).toBe(before.articleCount + (succeeded && endpoint === 'create article' ? 1 : 0));
+    } else if (endpoint === 'update article') {
+      expect(after.article).toBe('Changed title');
+    } else if (endpoint === 'delete article') {
+      expect(after.article).toBeNull();
+    } else if (endpoint === 'accounts:update') {
+      expect(after.authorName).toBe('Changed');
+    } else if (endpoint === 'accounts:delete') {
+      expect(after.authorName).toBeNull();
+      expect(after.article).toBeNull(); // the author's articles went with the account
+    }
+    if (succeeded && actor === 'other' && endpoint.startsWith('accounts:')) {
+      // The caller's own account was the one changed or deleted.
+      const other = await server.database.db
+        .selectFrom('users')
+        .select('display_name')
+        .where('id', '=', scene.other.uid)
+        .executeTakeFirst();
+      if (endpoint === 'accounts:update') expect(other?.display_name).toBe('Changed');
+      else expect(other).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,33 @@
+import { createArticles, type Articles } from './articles/createArticles.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { createIdentity, type Identity } from './identity/createIdentity.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { createRateLimiter, type RateLimiter } from './rateLimit/rateLimiter.ts';
+
+export interface Services {
+  identity: Identity;
+  articles: Articles;
+  rateLimiter: RateLimiter;
+}
+
+/**
+ * The features and the wiring between them, without HTTP: the server (app.ts) registers
+ * their routes, the admin command calls their operations, and both get the same
+ * cross-feature effects (a deleted user's articles go with the account).
+ */
+export function createServices(deps: {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  clock?: (() => number) | undefined;
+}): Services {
+  const { config, database, mailer, clock } = deps;
+  const rateLimiter = createRateLimiter(database, clock);
+  // Accounts. Other features check ID tokens with identity.verifyIdToken.
+  const identity = createIdentity({ config, database, mailer, rateLimiter, clock });
+  // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
+  const articles = createArticles({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter });
+  identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
+  return { identity, articles, rateLimiter };
+}

@@ -3,7 +3,7 @@ import pino, { type DestinationStream } from 'pino';
 import { redactUrl } from './logging.ts';
 
 /**
- * Fastify's request logging, as one line per request instead of two, written by a logger
+ * Fastify's request logging, as one line per request instead of two (at info), written by a logger
  * of its own: the line is made of listed fields only (method, the URL with secret
  * parameters redacted, status, time, client address), so it needs none of the general
  * logger's path redaction, which cost more CPU than serving a cached list page
@@ -12,7 +12,11 @@ import { redactUrl } from './logging.ts';
 export function accessLogController(level: string, stream: DestinationStream | NodeJS.WritableStream): LogController {
   const accessLog = pino({ level }, stream as DestinationStream);
   class AccessLogController extends LogController {
-    override incomingRequest() {}
+    // The arrival of a request is a debugging aid: at debug level and below, through the
+    // general (redacting) logger, as Fastify does by default.
+    override incomingRequest(request: FastifyRequest) {
+      request.log.debug({ req: request }, 'incoming request');
+    }
 
     override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
       if (error) return super.requestCompleted(error, request, reply);

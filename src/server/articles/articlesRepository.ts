@@ -40,21 +40,49 @@ function isForeignKeyViolation(error: unknown): boolean {
 /** How an edit or delete restricted to the article's author went. */
 export type AuthorWriteOutcome = 'done' | 'not-found' | 'not-author';
 
+function selectWithAuthors(db: Kysely<DatabaseSchema>) {
+  return db
+    .withTables<AuthorColumns>()
+    .selectFrom('articles')
+    .innerJoin('users', 'users.id', 'articles.author_id')
+    .select([
+      'articles.id',
+      'articles.image',
+      'articles.title',
+      'articles.description',
+      'articles.author_id as authorId',
+      'users.display_name as authorName',
+      'articles.date',
+    ]);
+}
+
+/**
+ * The list query: a keyset range on the (date desc, id desc) index, read in index order,
+ * so its cost does not grow with the table (articlesQueryPlan.test.ts checks the plans).
+ */
+export function listPageQuery(db: Kysely<DatabaseSchema>, limit: number, after: ArticleCursor | undefined) {
+  let query = selectWithAuthors(db);
+  if (after) {
+    // (date, id) < (d, i), spelled portably. The redundant `date <= d` gives both planners
+    // a range on the (date desc, id desc) index; without it SQLite splits the OR into two
+    // index searches and sorts the union, which grows with the list.
+    query = query
+      .where('articles.date', '<=', after.date)
+      .where((eb) =>
+        eb.or([
+          eb('articles.date', '<', after.date),
+          eb.and([eb('articles.date', '=', after.date), eb('articles.id', '<', after.id)]),
+        ]),
+      );
+  }
+  return query
+    .orderBy('articles.date', 'desc')
+    .orderBy('articles.id', 'desc')
+    .limit(limit + 1);
+}
+
 export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
-  const withAuthors = () =>
-    db
-      .withTables<AuthorColumns>()
-      .selectFrom('articles')
-      .innerJoin('users', 'users.id', 'articles.author_id')
-      .select([
-        'articles.id',
-        'articles.image',
-        'articles.title',
-        'articles.description',
-        'articles.author_id as authorId',
-        'users.display_name as authorName',
-        'articles.date',
-      ]);
+  const withAuthors = () => selectWithAuthors(db);
 
   const exists = async (id: string): Promise<boolean> => {
     const row = await db.selectFrom('articles').select('id').where('id', '=', id).executeTakeFirst();
@@ -85,6 +113,27 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
       }
     },
 
+    /**
+     * Many articles in one statement (seeding, imports). The caller wraps batches in a
+     * transaction; 500 rows x 6 values stays under every SQLite build's parameter limit.
+     */
+    async insertBatch(articles: Array<ArticleFields & { id: string; authorId: string; date: number }>): Promise<void> {
+      if (articles.length === 0) return;
+      await db
+        .insertInto('articles')
+        .values(
+          articles.map((article) => ({
+            id: article.id,
+            image: article.image,
+            title: article.title,
+            description: article.description,
+            author_id: article.authorId,
+            date: article.date,
+          })),
+        )
+        .execute();
+    },
+
     async find(id: string): Promise<ArticleRow | undefined> {
       return withAuthors().where('articles.id', '=', id).executeTakeFirst();
     },
@@ -94,25 +143,7 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
      * the caller knows whether another page exists without counting.
      */
     async listPage(limit: number, after: ArticleCursor | undefined): Promise<ArticleRow[]> {
-      let query = withAuthors();
-      if (after) {
-        // (date, id) < (d, i), spelled portably. The redundant `date <= d` gives both planners
-        // a range on the (date desc, id desc) index; without it SQLite splits the OR into two
-        // index searches and sorts the union, which grows with the list.
-        query = query
-          .where('articles.date', '<=', after.date)
-          .where((eb) =>
-            eb.or([
-              eb('articles.date', '<', after.date),
-              eb.and([eb('articles.date', '=', after.date), eb('articles.id', '<', after.id)]),
-            ]),
-          );
-      }
-      return query
-        .orderBy('articles.date', 'desc')
-        .orderBy('articles.id', 'desc')
-        .limit(limit + 1)
-        .execute();
+      return listPageQuery(db, limit, after).execute();
     },
 
     /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */

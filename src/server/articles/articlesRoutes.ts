@@ -3,12 +3,11 @@ import {
   ARTICLE_PAGE_DEFAULT_LIMIT,
   ARTICLE_PAGE_MAX_LIMIT,
   parseArticleInput,
-  type Article,
   type ArticleInput,
-  type ArticlePage,
 } from '../../shared/articleSchema.ts';
 import { sendProblem } from '../http/problem.ts';
-import { decodeArticleCursor, encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
+import { decodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
+import { toArticleJson, type ArticleReads } from './articleReads.ts';
 import { isArticleId, newArticleId } from './articleId.ts';
 import {
   AuthorGoneError,
@@ -17,7 +16,7 @@ import {
   type AuthorWriteOutcome,
 } from './articlesRepository.ts';
 import { authenticate, sendInvalidToken, type VerifyIdToken } from './bearerAuth.ts';
-import { sendCachedJson } from './cachedJson.ts';
+import { sendJsonResource } from './cachedJson.ts';
 
 export interface CreateRateLimit {
   /** Returns the seconds to wait when `uid` has created too many articles lately. */
@@ -26,6 +25,7 @@ export interface CreateRateLimit {
 
 export interface ArticlesRoutesDeps {
   repository: ArticlesRepository;
+  reads: ArticleReads;
   verifyIdToken: VerifyIdToken;
   createRateLimit: CreateRateLimit;
 }
@@ -33,21 +33,9 @@ export interface ArticlesRoutesDeps {
 const NOT_FOUND = 'There is no article with this id.';
 const NOT_AUTHOR = 'Only the author of this article can change or delete it.';
 
-function toArticleJson(row: ArticleRow): Article {
-  return {
-    id: row.id,
-    image: row.image,
-    title: row.title,
-    description: row.description,
-    authorId: row.authorId,
-    authorName: row.authorName,
-    date: new Date(row.date).toISOString(),
-  };
-}
-
 /** The `/api` routes: registered with { prefix: '/api' }. */
 export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
-  const { repository, verifyIdToken, createRateLimit } = deps;
+  const { repository, reads, verifyIdToken, createRateLimit } = deps;
 
   return async (app: FastifyInstance) => {
     // The API speaks JSON only: without this, Fastify's built-in text/plain parser (and any
@@ -84,20 +72,13 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
           ]);
         }
       }
-      const rows = await repository.listPage(limit, after);
-      const pageRows = rows.slice(0, limit);
-      const last = pageRows.at(-1);
-      const page: ArticlePage = {
-        articles: pageRows.map(toArticleJson),
-        nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
-      };
-      return sendCachedJson(request, reply, page);
+      return sendJsonResource(request, reply, await reads.listPage(limit, after));
     });
 
     app.get<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
-      const row = isArticleId(request.params.id) ? await repository.find(request.params.id) : undefined;
-      if (!row) return sendProblem(reply, 404, NOT_FOUND);
-      return sendCachedJson(request, reply, toArticleJson(row));
+      const resource = isArticleId(request.params.id) ? await reads.article(request.params.id) : null;
+      if (!resource) return sendProblem(reply, 404, NOT_FOUND);
+      return sendJsonResource(request, reply, resource);
     });
 
     app.post('/articles', async (request, reply) => {

@@ -6,7 +6,9 @@ import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { VerifiedUser } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
+import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId } from './articleId.ts';
+import { createArticleReads } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 
@@ -15,6 +17,8 @@ export interface Articles {
   routes: FastifyPluginAsync;
   /** Removes an author's articles inside the transaction that deletes the user. */
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
+  /** The API calls the home and article screens make first, for the shell to preload. */
+  dataPreloads(pathname: string): string[];
   /** 404 for the screens of an article that does not exist; no opinion on other paths. */
   pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
 }
@@ -31,6 +35,7 @@ const CREATE_WINDOW_MS = 10 * 60 * 1000;
 
 export function createArticles(deps: ArticlesDeps): Articles {
   const repository = createArticlesRepository(deps.database.db);
+  const reads = createArticleReads(repository, deps.database);
   const createRule = {
     name: 'articles:create',
     limit: deps.config.rateLimits.articleCreatePerUser,
@@ -44,12 +49,18 @@ export function createArticles(deps: ArticlesDeps): Articles {
   };
 
   return {
-    routes: articlesRoutes({ repository, verifyIdToken: deps.verifyIdToken, createRateLimit }),
+    routes: articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }),
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
+    dataPreloads(pathname) {
+      // Exactly the URLs the web app asks for (src/web/articles/articlePrefetch.ts).
+      if (pathname === '/') return [`/api/articles?limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
+      const id = matchArticlePath(pathname);
+      return id !== null && isArticleId(id) ? [`/api/articles/${id}`] : [];
+    },
     async pageStatus(_request, pathname) {
       const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
       if (id === null) return undefined;
-      return isArticleId(id) && (await repository.exists(id)) ? undefined : 404;
+      return isArticleId(id) && (await reads.article(id)) !== null ? undefined : 404;
     },
   };
 }

@@ -90,8 +90,6 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
   };
 
   return {
-    exists,
-
     /** Throws AuthorGoneError when the author's account does not exist (any more). */
     async insert(article: ArticleFields & { id: string; authorId: string; date: number }): Promise<void> {
       try {

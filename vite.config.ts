@@ -12,6 +12,8 @@ export default defineConfig({
     outDir: '../../dist/web',
     emptyOutDir: true,
     target: 'es2022',
+    // dist/web/.vite/manifest.json: the server preloads a screen's chunk in the shell (webPlugin.ts).
+    manifest: true,
   },
   server: {
     // `npm run dev`: the API and sign-in service come from a running `npm start`.

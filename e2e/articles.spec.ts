@@ -145,6 +145,48 @@ test('the author edits an article from its card; the form comes prefilled', asyn
   await expect(page.getByText('Old text')).toBeVisible();
 });
 
+test('a draft left in the editor gives way to values saved since', async ({ page, request }) => {
+  const author = await signUp(request);
+  const article = await createArticle(request, author, { title: `Drafty ${unique()}`, description: 'First text' });
+  await logIn(page, author);
+  const home = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' });
+
+  await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
+  const typed = `Typed ${unique()}`;
+  await page.getByLabel('Title').fill(typed);
+  await home.click();
+  // Nothing changed meanwhile: the draft comes back.
+  await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
+  await expect(page.getByLabel('Title')).toHaveValue(typed);
+  await home.click();
+
+  const newer = { image: IMAGE, title: `Saved elsewhere ${unique()}`, description: 'Newer text' };
+  const saved = await request.put(`/api/articles/${article.id}`, {
+    headers: { authorization: `Bearer ${author.idToken}` },
+    data: newer,
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  await page.reload();
+  await card(page, newer.title).getByRole('link', { name: /^Edit/ }).click();
+  await expect(page.getByLabel('Title')).toHaveValue(newer.title);
+  await expect(page.getByLabel('Description')).toHaveValue('Newer text');
+});
+
+test('Log Out forgets the drafts typed in the tab', async ({ page, request }) => {
+  const first = await signUp(request);
+  const second = await signUp(request, 'Cy Next');
+  await logIn(page, first);
+  await page.getByRole('link', { name: 'Add an article' }).click();
+  await page.getByLabel('Title').fill(`Private ${unique()}`);
+  await page.getByRole('link', { name: 'Profile' }).click();
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL('/');
+
+  await logIn(page, second);
+  await page.getByRole('link', { name: 'Add an article' }).click();
+  await expect(page.getByLabel('Title')).toHaveValue('');
+});
+
 test('someone else cannot open the edit form of an article', async ({ page, request }) => {
   const author = await signUp(request);
   const other = await signUp(request, 'Bo Reader');

@@ -10,34 +10,60 @@ interface ChunkInfo {
   imports: string[];
 }
 
-/** The entry chunk plus everything it imports statically: what a visit to `/` downloads. */
-export function homePageChunks(bundle: Record<string, ChunkInfo>): string[] {
-  const entry = Object.entries(bundle).find(([, chunk]) => chunk.isEntry)?.[0];
-  if (!entry) return [];
+/** The files index.html itself loads: module scripts and modulepreload hints (paths relative to the output). */
+export function filesNamedByHtml(html: string): string[] {
+  const names: string[] = [];
+  for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
+    const isModuleScript = /^<script\b/.test(tag) && /\btype="module"/.test(tag);
+    const isPreload = /^<link\b/.test(tag) && /\brel="modulepreload"/.test(tag);
+    const url = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
+    if ((isModuleScript || isPreload) && url && !/^[a-z]+:|^\/\//i.test(url)) names.push(url.replace(/^\.?\//, ''));
+  }
+  return names;
+}
+
+/**
+ * What a visit to `/` downloads: the entry chunk, every file index.html loads or preloads,
+ * and everything those import statically. Lazily loaded screens are not counted.
+ */
+export function homePageChunks(bundle: Record<string, ChunkInfo>, html = ''): string[] {
+  const roots = [
+    ...Object.entries(bundle)
+      .filter(([, chunk]) => chunk.isEntry)
+      .map(([name]) => name),
+    ...filesNamedByHtml(html),
+  ];
   const seen = new Set<string>();
   const visit = (name: string) => {
     if (seen.has(name) || !bundle[name]) return;
     seen.add(name);
     bundle[name].imports.forEach(visit);
   };
-  visit(entry);
+  roots.forEach(visit);
   return [...seen];
 }
 
-/** Prints the home page's JavaScript size and fails the build when it is over budget. */
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+const gzipSize = (content: string | Uint8Array) => zlib.gzipSync(content, { level: 9 }).length;
+
+/** Prints the home page's JavaScript (and CSS) size and fails the build when the JavaScript is over budget. */
 export function bundleBudget(budgetBytes = HOME_PAGE_JS_BUDGET_BYTES): Plugin {
   return {
     name: 'inkwell-bundle-budget',
     apply: 'build',
-    generateBundle(_options, output) {
+    // After every generateBundle hook, so index.html (emitted by Vite's HTML plugin) is final.
+    writeBundle(_options, output) {
       const chunks: Record<string, ChunkInfo> = {};
+      let html = '';
+      let cssGzipBytes = 0;
       for (const [name, item] of Object.entries(output)) {
         if (item.type === 'chunk') chunks[name] = { code: item.code, isEntry: item.isEntry, imports: item.imports };
+        else if (name === 'index.html') html = String(item.source);
+        else if (name.endsWith('.css')) cssGzipBytes += gzipSize(item.source);
       }
-      const names = homePageChunks(chunks);
-      const gzipBytes = names.reduce((sum, name) => sum + zlib.gzipSync(chunks[name]!.code, { level: 9 }).length, 0);
-      const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
-      const line = `Home page JavaScript: ${kb(gzipBytes)} gzip in ${names.length} file(s) (budget ${kb(budgetBytes)})`;
+      const names = homePageChunks(chunks, html);
+      const gzipBytes = names.reduce((sum, name) => sum + gzipSize(chunks[name]!.code), 0);
+      const line = `Home page JavaScript: ${kb(gzipBytes)} gzip in ${names.length} file(s) (budget ${kb(budgetBytes)}); CSS ${kb(cssGzipBytes)} gzip`;
       if (gzipBytes > budgetBytes) this.error(`${line}: over budget`);
       console.log(line);
     },

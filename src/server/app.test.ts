@@ -37,6 +37,14 @@ describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
     }
   });
 
+  it("hints the home screen's first API call in the shell, and no other screen's", async () => {
+    const home = await (await fetch(`${server.url}/`)).text();
+    expect(home).toContain('<link rel="preload" as="fetch" href="/api/articles?limit=20" crossorigin></head>');
+    for (const route of ['/login', '/no-such-page', '/article/AAAAAAAAAAAAAAAAAAAA']) {
+      expect(await (await fetch(`${server.url}${route}`)).text(), route).not.toContain('rel="preload"');
+    }
+  });
+
   it('serves the shell with 404 on unknown paths so the app shows its 404 page', async () => {
     const response = await fetch(`${server.url}/no-such-page`);
     expect(response.status).toBe(404);

@@ -1,77 +1,42 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startServerProcess } from './testing/serverProcess.ts';
 
-const mainFile = path.join(import.meta.dirname, 'main.ts');
 const dataDirs: string[] = [];
 
 afterEach(() => {
   for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startProcess(env: Record<string, string>) {
+function freshDataDir(): string {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-main-'));
   dataDirs.push(dataDir);
-  const child = spawn(process.execPath, [mainFile], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, INKWELL_SKIP_WEB_BUILD: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }), dataDir };
-}
-
-async function waitUntilUp(url: string) {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} never answered`);
+  return dataDir;
 }
 
 describe('the server process', () => {
   it('creates its SQLite database, serves, and exits 0 on SIGTERM', async () => {
-    const port = await freePort();
-    const server = startProcess({ PORT: String(port) });
-    await waitUntilUp(`http://127.0.0.1:${port}/readyz`);
-    expect(fs.existsSync(path.join(server.dataDir, 'inkwell.db'))).toBe(true);
+    const dataDir = freshDataDir();
+    const server = await startServerProcess({ DATA_DIR: dataDir });
+    expect(fs.existsSync(path.join(dataDir, 'inkwell.db'))).toBe(true);
 
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect(await server.stop()).toBe(0);
     expect(server.output().stdout).toContain('shut down cleanly');
   });
 
   it('finishes sending a response in flight when SIGTERM arrives', async () => {
-    const port = await freePort();
-    const server = startProcess({ PORT: String(port) });
-    await waitUntilUp(`http://127.0.0.1:${port}/healthz`);
-    const shell = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    const server = await startServerProcess({ DATA_DIR: freshDataDir() });
+    const shell = await (await fetch(`${server.url}/`)).text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(shell)![1]!;
 
     // A slow reader: the response is still being written when the signal arrives.
     const body = await new Promise<{ expected: number; received: number }>((resolve, reject) => {
       const request = http.get(
-        { port, host: '127.0.0.1', path: script, headers: { 'accept-encoding': 'identity' } },
+        { port: server.port, host: '127.0.0.1', path: script, headers: { 'accept-encoding': 'identity' } },
         (response) => {
           response.pause();
           server.child.kill('SIGTERM');
@@ -88,12 +53,18 @@ describe('the server process', () => {
     });
     expect(body.expected).toBeGreaterThan(100_000);
     expect(body.received).toBe(body.expected);
-    expect(await server.exited).toBe(0);
+    expect((await server.exited).code).toBe(0);
   });
 
   it('refuses to start on bad configuration with one line naming the variable', async () => {
-    const server = startProcess({ PORT: 'abc' });
-    expect(await server.exited).toBe(2);
-    expect(server.output().stderr.trim()).toBe('Invalid configuration: PORT must be a number (got "abc")');
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'main.ts')], {
+      env: { PATH: process.env.PATH, DATA_DIR: freshDataDir(), PORT: 'abc' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe('Invalid configuration: PORT must be a number (got "abc")');
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FieldError } from './fieldError.ts';
 
 /**
  * The article as the API sends it and the fields a person may set, shared by the server
@@ -60,20 +61,13 @@ export const articleInputSchema = z.strictObject(
 /** A valid article body, trimmed: what is stored. */
 export type ArticleInput = z.output<typeof articleInputSchema>;
 
-/** One invalid field, as shown next to that field in a form. */
-export interface ArticleFieldError {
-  field: string;
-  message: string;
-}
-
-export type ArticleInputResult =
-  { success: true; data: ArticleInput } | { success: false; errors: ArticleFieldError[] };
+export type ArticleInputResult = { success: true; data: ArticleInput } | { success: false; errors: FieldError[] };
 
 /** Validates an article body; every problem comes back as a field and a sentence a person can read. */
 export function parseArticleInput(body: unknown): ArticleInputResult {
   const result = articleInputSchema.safeParse(body);
   if (result.success) return { success: true, data: result.data };
-  const errors: ArticleFieldError[] = [];
+  const errors: FieldError[] = [];
   for (const issue of result.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {

@@ -33,9 +33,34 @@ export const messages = {
   backToHome: 'Back to home',
 } as const;
 
+/** Labels, headings and button texts of the top bar and account screens (spec §2), verbatim. */
+export const labels = {
+  home: 'Home',
+  profile: 'Profile',
+  login: 'Login',
+  email: 'Email',
+  password: 'Password',
+  forgotPasswordLink: 'Forgot Password?',
+  createAnAccount: 'Create an account',
+  signUp: 'Sign Up',
+  yourName: 'Your name',
+  yourEmail: 'Your email',
+  yourPassword: 'Your password',
+  confirmYourPassword: 'Confirm your password',
+  forgotPassword: 'Forgot Password',
+  sendResetLink: 'Send Reset Link',
+  name: 'Name',
+  confirmPassword: 'Confirm password',
+  updateProfile: 'Update Profile',
+  saveUpdates: 'Save Updates',
+  cancelEdit: 'Cancel Edit',
+  logOut: 'Log Out',
+} as const;
+
 /**
- * Texts for what the spec leaves to the sign-in provider (DESIGN.md §5: the reset-password page,
- * re-authentication, account deletion). Not spec wording; kept plain and short.
+ * Texts for what the spec leaves to the sign-in provider: the reset-password page (DESIGN.md §5
+ * describes it) and re-authentication and account deletion (no document fixes their texts).
+ * Not spec wording; kept plain and short.
  */
 export const accountMessages = {
   resetLinkInvalid: 'This reset link has expired or has already been used.',
@@ -47,9 +72,12 @@ export const accountMessages = {
   passwordTooShort: (minLength: number) => `Password should be at least ${minLength} characters`,
   profileUpdated: 'Profile updated.',
   confirmItsYou: 'Confirm it’s you',
+  confirm: 'Confirm',
   reauthenticateReason: 'For your security, enter your current password to save these changes.',
   wrongPassword: 'That password is not correct.',
   deleteAccountTitle: 'Delete account',
   deleteAccountWarning: 'This permanently deletes your account. Enter your password to confirm.',
   deleteAccountFailed: 'The account could not be deleted. Please try again.',
+  alreadyHaveAccount: 'Already have an account?',
+  keepPasswordHint: 'Leave blank to keep the same password.',
 } as const;

@@ -28,3 +28,28 @@ export function isAppRoute(pathname: string): boolean {
   const normalised = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return appRoutePatterns.some((pattern) => pattern.test(normalised));
 }
+
+const ARTICLE_PATH = /^\/article\/([^/]+)\/*$/;
+const EDIT_ARTICLE_PATH = /^\/article-update\/([^/]+)\/*$/;
+
+/**
+ * The article id of an article screen's path (`/article/:id`), or null for other paths.
+ * A segment that does not decode comes back as it is: no article has such an id.
+ */
+export function matchArticlePath(pathname: string): string | null {
+  return idFrom(ARTICLE_PATH.exec(pathname));
+}
+
+/** The article id of the editor's path for an existing article (`/article-update/:id`), or null. */
+export function matchEditArticlePath(pathname: string): string | null {
+  return idFrom(EDIT_ARTICLE_PATH.exec(pathname));
+}
+
+function idFrom(match: RegExpExecArray | null): string | null {
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return match[1]!;
+  }
+}

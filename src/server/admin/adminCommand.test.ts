@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp } from '../articles/articlesTestClient.ts';
 import { identityClient, protocolError } from '../identity/identityTestClient.ts';
-import { databaseUrl, runAdmin } from '../ops/serverProcess.ts';
+import { databaseUrl, runAdmin } from '../testing/adminProcess.ts';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
 import { dialectCases } from '../testing/testDatabases.ts';
 

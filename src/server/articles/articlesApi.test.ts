@@ -367,6 +367,7 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       const known = await fetch(`${server.url}${screen}${article.id}`);
       expect(known.status, screen).toBe(200);
       expect(await known.text()).toContain('<div id="root"></div>');
+      expect((await fetch(`${server.url}${screen}${article.id}/`)).status, screen).toBe(200);
       for (const id of ['AAAAAAAAAAAAAAAAAAAA', 'nope', '%C3%BC', 'x'.repeat(300)]) {
         const unknown = await fetch(`${server.url}${screen}${id}`);
         expect(unknown.status, `${screen}${id}`).toBe(404);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
 import { dialectCases } from '../testing/testDatabases.ts';
@@ -97,5 +98,44 @@ describe.each(dialectCases())('articles and their authors on $dialect', (dialect
     const bobs = articles.find((a: { authorId: string }) => a.authorId === bob.uid);
     expect((await api.update(bob.idToken, bobs.id, sampleArticle('Bob edited'))).status).toBe(200);
     expect((await api.remove(bob.idToken, bobs.id)).status).toBe(204);
+  });
+
+  it('does not count invalid creates against the limit', async () => {
+    const erin = await signUp(server.url, 'Erin');
+    for (let i = 0; i < 5; i++) {
+      expect((await api.create(erin.idToken, { ...sampleArticle('Erin'), title: ' ' })).status).toBe(400);
+    }
+    for (let i = 0; i < 3; i++) {
+      const created = await api.create(erin.idToken, sampleArticle(`Erin ${i}`));
+      expect(created.status, created.text).toBe(201);
+    }
+  });
+
+  it('answers 401, not 500, when the author is deleted between the token check and the insert', async () => {
+    const frank = await signUp(server.url, 'Frank');
+    // The database itself deletes the author just before the row goes in: the race, made certain.
+    const { db, dialect } = server.database;
+    if (dialect === 'sqlite') {
+      await sql`create trigger author_vanishes before insert on articles
+        begin delete from users where id = new.author_id; end`.execute(db);
+    } else {
+      await sql`create function author_vanishes() returns trigger language plpgsql as
+        $$ begin delete from users where id = new.author_id; return new; end $$`.execute(db);
+      await sql`create trigger author_vanishes before insert on articles
+        for each row execute function author_vanishes()`.execute(db);
+    }
+    try {
+      const answer = await api.create(frank.idToken, sampleArticle('Too late'));
+      expect(answer.status, answer.text).toBe(401);
+      expect(answer.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    } finally {
+      if (dialect === 'sqlite') {
+        await sql`drop trigger author_vanishes`.execute(db);
+      } else {
+        await sql`drop trigger author_vanishes on articles`.execute(db);
+        await sql`drop function author_vanishes()`.execute(db);
+      }
+    }
   });
 });

@@ -27,23 +27,62 @@ export interface ArticleFields {
   description: string;
 }
 
-export type UpdateOutcome = 'updated' | 'not-found' | 'not-author';
+/** The author's account no longer exists (deleted after the caller's token was checked). */
+export class AuthorGoneError extends Error {
+  override name = 'AuthorGoneError';
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** How an edit or delete restricted to the article's author went. */
+export type AuthorWriteOutcome = 'done' | 'not-found' | 'not-author';
+
+function selectWithAuthors(db: Kysely<DatabaseSchema>) {
+  return db
+    .withTables<AuthorColumns>()
+    .selectFrom('articles')
+    .innerJoin('users', 'users.id', 'articles.author_id')
+    .select([
+      'articles.id',
+      'articles.image',
+      'articles.title',
+      'articles.description',
+      'articles.author_id as authorId',
+      'users.display_name as authorName',
+      'articles.date',
+    ]);
+}
+
+/**
+ * The list query: a keyset range on the (date desc, id desc) index, read in index order,
+ * so its cost does not grow with the table (articlesQueryPlan.test.ts checks the plans).
+ */
+export function listPageQuery(db: Kysely<DatabaseSchema>, limit: number, after: ArticleCursor | undefined) {
+  let query = selectWithAuthors(db);
+  if (after) {
+    // (date, id) < (d, i), spelled portably. The redundant `date <= d` gives both planners
+    // a range on the (date desc, id desc) index; without it SQLite splits the OR into two
+    // index searches and sorts the union, which grows with the list.
+    query = query
+      .where('articles.date', '<=', after.date)
+      .where((eb) =>
+        eb.or([
+          eb('articles.date', '<', after.date),
+          eb.and([eb('articles.date', '=', after.date), eb('articles.id', '<', after.id)]),
+        ]),
+      );
+  }
+  return query
+    .orderBy('articles.date', 'desc')
+    .orderBy('articles.id', 'desc')
+    .limit(limit + 1);
+}
 
 export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
-  const withAuthors = () =>
-    db
-      .withTables<AuthorColumns>()
-      .selectFrom('articles')
-      .innerJoin('users', 'users.id', 'articles.author_id')
-      .select([
-        'articles.id',
-        'articles.image',
-        'articles.title',
-        'articles.description',
-        'articles.author_id as authorId',
-        'users.display_name as authorName',
-        'articles.date',
-      ]);
+  const withAuthors = () => selectWithAuthors(db);
 
   const exists = async (id: string): Promise<boolean> => {
     const row = await db.selectFrom('articles').select('id').where('id', '=', id).executeTakeFirst();
@@ -51,19 +90,45 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
   };
 
   return {
-    exists,
-
+    /** Throws AuthorGoneError when the author's account does not exist (any more). */
     async insert(article: ArticleFields & { id: string; authorId: string; date: number }): Promise<void> {
+      try {
+        await db
+          .insertInto('articles')
+          .values({
+            id: article.id,
+            image: article.image,
+            title: article.title,
+            description: article.description,
+            author_id: article.authorId,
+            date: article.date,
+          })
+          .execute();
+      } catch (error) {
+        // author_id is the table's only foreign key.
+        if (isForeignKeyViolation(error)) throw new AuthorGoneError();
+        throw error;
+      }
+    },
+
+    /**
+     * Many articles in one statement (seeding, imports). The caller wraps batches in a
+     * transaction; 500 rows x 6 values stays under every SQLite build's parameter limit.
+     */
+    async insertBatch(articles: Array<ArticleFields & { id: string; authorId: string; date: number }>): Promise<void> {
+      if (articles.length === 0) return;
       await db
         .insertInto('articles')
-        .values({
-          id: article.id,
-          image: article.image,
-          title: article.title,
-          description: article.description,
-          author_id: article.authorId,
-          date: article.date,
-        })
+        .values(
+          articles.map((article) => ({
+            id: article.id,
+            image: article.image,
+            title: article.title,
+            description: article.description,
+            author_id: article.authorId,
+            date: article.date,
+          })),
+        )
         .execute();
     },
 
@@ -76,25 +141,7 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
      * the caller knows whether another page exists without counting.
      */
     async listPage(limit: number, after: ArticleCursor | undefined): Promise<ArticleRow[]> {
-      let query = withAuthors();
-      if (after) {
-        // (date, id) < (d, i), spelled portably. The redundant `date <= d` gives both planners
-        // a range on the (date desc, id desc) index; without it SQLite splits the OR into two
-        // index searches and sorts the union, which grows with the list.
-        query = query
-          .where('articles.date', '<=', after.date)
-          .where((eb) =>
-            eb.or([
-              eb('articles.date', '<', after.date),
-              eb.and([eb('articles.date', '=', after.date), eb('articles.id', '<', after.id)]),
-            ]),
-          );
-      }
-      return query
-        .orderBy('articles.date', 'desc')
-        .orderBy('articles.id', 'desc')
-        .limit(limit + 1)
-        .execute();
+      return listPageQuery(db, limit, after).execute();
     },
 
     /** Ids and dates only, newest first, strictly after `after`: what a sitemap lists, without the texts. */
@@ -121,24 +168,24 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
     },
 
     /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
-    async update(id: string, authorId: string, fields: ArticleFields): Promise<UpdateOutcome> {
+    async update(id: string, authorId: string, fields: ArticleFields): Promise<AuthorWriteOutcome> {
       const result = await db
         .updateTable('articles')
         .set({ image: fields.image, title: fields.title, description: fields.description })
         .where('id', '=', id)
         .where('author_id', '=', authorId)
         .executeTakeFirst();
-      if (result.numUpdatedRows > 0n) return 'updated';
+      if (result.numUpdatedRows > 0n) return 'done';
       return (await exists(id)) ? 'not-author' : 'not-found';
     },
 
-    async delete(id: string, authorId: string): Promise<UpdateOutcome> {
+    async delete(id: string, authorId: string): Promise<AuthorWriteOutcome> {
       const result = await db
         .deleteFrom('articles')
         .where('id', '=', id)
         .where('author_id', '=', authorId)
         .executeTakeFirst();
-      if (result.numDeletedRows > 0n) return 'updated';
+      if (result.numDeletedRows > 0n) return 'done';
       return (await exists(id)) ? 'not-author' : 'not-found';
     },
   };

@@ -3,16 +3,20 @@ import {
   ARTICLE_PAGE_DEFAULT_LIMIT,
   ARTICLE_PAGE_MAX_LIMIT,
   parseArticleInput,
-  type Article,
   type ArticleInput,
-  type ArticlePage,
 } from '../../shared/articleSchema.ts';
 import { sendProblem } from '../http/problem.ts';
-import { decodeArticleCursor, encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
+import { decodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
+import { toArticleJson, type ArticleReads } from './articleReads.ts';
 import { isArticleId, newArticleId } from './articleId.ts';
-import type { ArticleRow, ArticlesRepository, UpdateOutcome } from './articlesRepository.ts';
-import { authenticate, type VerifyIdToken } from './bearerAuth.ts';
-import { sendCachedJson } from './cachedJson.ts';
+import {
+  AuthorGoneError,
+  type ArticleRow,
+  type ArticlesRepository,
+  type AuthorWriteOutcome,
+} from './articlesRepository.ts';
+import { authenticate, sendInvalidToken, type VerifyIdToken } from './bearerAuth.ts';
+import { sendJsonResource } from './cachedJson.ts';
 
 export interface CreateRateLimit {
   /** Returns the seconds to wait when `uid` has created too many articles lately. */
@@ -21,6 +25,7 @@ export interface CreateRateLimit {
 
 export interface ArticlesRoutesDeps {
   repository: ArticlesRepository;
+  reads: ArticleReads;
   verifyIdToken: VerifyIdToken;
   createRateLimit: CreateRateLimit;
 }
@@ -28,21 +33,9 @@ export interface ArticlesRoutesDeps {
 const NOT_FOUND = 'There is no article with this id.';
 const NOT_AUTHOR = 'Only the author of this article can change or delete it.';
 
-export function toArticleJson(row: ArticleRow): Article {
-  return {
-    id: row.id,
-    image: row.image,
-    title: row.title,
-    description: row.description,
-    authorId: row.authorId,
-    authorName: row.authorName,
-    date: new Date(row.date).toISOString(),
-  };
-}
-
 /** The `/api` routes: registered with { prefix: '/api' }. */
 export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
-  const { repository, verifyIdToken, createRateLimit } = deps;
+  const { repository, reads, verifyIdToken, createRateLimit } = deps;
 
   return async (app: FastifyInstance) => {
     // The API speaks JSON only: without this, Fastify's built-in text/plain parser (and any
@@ -79,34 +72,34 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
           ]);
         }
       }
-      const rows = await repository.listPage(limit, after);
-      const pageRows = rows.slice(0, limit);
-      const last = pageRows.at(-1);
-      const page: ArticlePage = {
-        articles: pageRows.map(toArticleJson),
-        nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
-      };
-      return sendCachedJson(request, reply, page);
+      return sendJsonResource(request, reply, await reads.listPage(limit, after));
     });
 
     app.get<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
-      const row = isArticleId(request.params.id) ? await repository.find(request.params.id) : undefined;
-      if (!row) return sendProblem(reply, 404, NOT_FOUND);
-      return sendCachedJson(request, reply, toArticleJson(row));
+      const resource = isArticleId(request.params.id) ? await reads.article(request.params.id) : null;
+      if (!resource) return sendProblem(reply, 404, NOT_FOUND);
+      return sendJsonResource(request, reply, resource);
     });
 
     app.post('/articles', async (request, reply) => {
       const caller = await authenticate(request, reply, verifyIdToken);
       if (!caller) return reply;
+      // Validated first: the limit is on articles created, and a rejected body creates none.
+      const input = readArticleInput(request, reply);
+      if (!input) return reply;
       const limited = await createRateLimit.check(caller.uid);
       if (!limited.allowed) {
         reply.header('retry-after', String(limited.retryAfterSeconds));
         return sendProblem(reply, 429, 'You have created many articles in a short time. Please wait and try again.');
       }
-      const input = readArticleInput(request, reply);
-      if (!input) return reply;
       const id = newArticleId();
-      await repository.insert({ ...input, id, authorId: caller.uid, date: Date.now() });
+      try {
+        await repository.insert({ ...input, id, authorId: caller.uid, date: Date.now() });
+      } catch (error) {
+        if (!(error instanceof AuthorGoneError)) throw error;
+        // The account was deleted after its token was checked: the token is no longer valid.
+        return sendInvalidToken(reply);
+      }
       return sendWritten(reply.code(201).header('location', `/api/articles/${id}`), await repository.find(id));
     });
 
@@ -117,7 +110,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       if (!input) return reply;
       const id = request.params.id;
       const outcome = isArticleId(id) ? await repository.update(id, caller.uid, input) : 'not-found';
-      if (outcome !== 'updated') return sendOwnershipProblem(reply, outcome);
+      if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
       return sendWritten(reply, await repository.find(id));
     });
 
@@ -126,13 +119,13 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       if (!caller) return reply;
       const id = request.params.id;
       const outcome = isArticleId(id) ? await repository.delete(id, caller.uid) : 'not-found';
-      if (outcome !== 'updated') return sendOwnershipProblem(reply, outcome);
+      if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
       return reply.code(204).send();
     });
   };
 }
 
-function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<UpdateOutcome, 'updated'>) {
+function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<AuthorWriteOutcome, 'done'>) {
   return outcome === 'not-found' ? sendProblem(reply, 404, NOT_FOUND) : sendProblem(reply, 403, NOT_AUTHOR);
 }
 

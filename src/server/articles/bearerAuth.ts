@@ -35,7 +35,12 @@ export async function authenticate(
       if (!(error instanceof IdTokenError)) throw error;
     }
   }
-  reply.header('www-authenticate', 'Bearer error="invalid_token"');
-  await sendProblem(reply, 401, 'Your sign-in is not valid or has expired. Sign in again.');
+  await sendInvalidToken(reply);
   return undefined;
+}
+
+/** 401 for a token that is refused, or whose account is gone. */
+export function sendInvalidToken(reply: FastifyReply) {
+  reply.header('www-authenticate', 'Bearer error="invalid_token"');
+  return sendProblem(reply, 401, 'Your sign-in is not valid or has expired. Sign in again.');
 }

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
+import { matchArticlePath, matchEditArticlePath } from '../../shared/routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { VerifiedUser } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
+import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId } from './articleId.ts';
+import { createArticleReads, toArticleJson } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor } from './articlesRepository.ts';
-import { articlesRoutes, toArticleJson, type CreateRateLimit } from './articlesRoutes.ts';
+import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import type { Article } from '../../shared/articleSchema.ts';
 
@@ -16,6 +19,8 @@ export interface Articles {
   routes: FastifyPluginAsync;
   /** Removes an author's articles inside the transaction that deletes the user. */
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
+  /** The API calls the home and article screens make first, for the shell to preload. */
+  dataPreloads(pathname: string): string[];
   /** 404 for the screens of an article that does not exist; no opinion on other paths. */
   pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
@@ -54,10 +59,10 @@ export interface ArticlesDeps {
 }
 
 const CREATE_WINDOW_MS = 10 * 60 * 1000;
-const ARTICLE_SCREEN = /^\/article(?:-update)?\/([^/]+)\/*$/;
 
 export function createArticles(deps: ArticlesDeps): Articles {
   const repository = createArticlesRepository(deps.database.db);
+  const reads = createArticleReads(repository, deps.database);
   const createRule = {
     name: 'articles:create',
     limit: deps.config.rateLimits.articleCreatePerUser,
@@ -71,23 +76,24 @@ export function createArticles(deps: ArticlesDeps): Articles {
   };
 
   return {
-    routes: articlesRoutes({ repository, verifyIdToken: deps.verifyIdToken, createRateLimit }),
+    routes: articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }),
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
+    dataPreloads(pathname) {
+      // Exactly the URLs the web app asks for (src/web/articles/articlePrefetch.ts).
+      if (pathname === '/') return [`/api/articles?limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
+      const id = matchArticlePath(pathname);
+      return id !== null && isArticleId(id) ? [`/api/articles/${id}`] : [];
+    },
     async pageStatus(_request, pathname) {
-      const match = ARTICLE_SCREEN.exec(pathname);
-      if (!match) return undefined;
-      let id: string;
-      try {
-        id = decodeURIComponent(match[1]!);
-      } catch {
-        return 404;
-      }
-      return isArticleId(id) && (await repository.exists(id)) ? undefined : 404;
+      const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
+      if (id === null) return undefined;
+      return isArticleId(id) && (await reads.article(id)) !== null ? undefined : 404;
     },
     reader: {
       async find(id) {
-        const row = isArticleId(id) ? await repository.find(id) : undefined;
-        return row && toArticleJson(row);
+        // Through the read cache, like the API: every article page's shell asks for this.
+        const resource = isArticleId(id) ? await reads.article(id) : null;
+        return resource ? (JSON.parse(resource.body.toString('utf8')) as Article) : undefined;
       },
       async newest(limit) {
         return (await repository.listPage(limit, undefined)).slice(0, limit).map(toArticleJson);

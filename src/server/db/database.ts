@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { withStatementCache } from './statementCache.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -13,6 +14,12 @@ export interface Database {
   dialect: Dialect;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
+  /**
+   * A value that differs whenever the database's content may have changed since the last
+   * call, through this process or any other; null when the database cannot tell cheaply
+   * (PostgreSQL), which means: do not cache reads in memory. See stampedCache.ts.
+   */
+  changeStamp(): Promise<string | null>;
   /** PostgreSQL only: connections in the pool and clients waiting for one (metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -34,12 +41,29 @@ function openSqlite(file: string): Database {
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('cache_size = -16000');
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: connection }) });
+  // Temporary tables and sorts stay in memory (the list query needs none; see the plan test).
+  // mmap_size stays 0 on purpose: mapped pages a read touches count in the process RSS, so
+  // a large database would grow it without bound; pread into the 16 MB cache keeps it flat.
+  connection.pragma('temp_store = MEMORY');
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const dataVersion = connection.prepare('pragma data_version').pluck();
+  const totalChanges = connection.prepare('select total_changes()').pluck();
   return {
     db,
     dialect: 'sqlite',
     ping: async () => {
       await sql`select 1`.execute(db);
+    },
+    // data_version moves when another connection (another process) commits; total_changes
+    // counts this connection's own inserts, updates and deletes, which data_version ignores
+    // (and keeps counting through a rollback, which only costs a cache miss). Read straight
+    // from the connection: it is synchronous, and this runs on every cached read.
+    changeStamp: async () => {
+      try {
+        return `${dataVersion.get()}.${totalChanges.get()}`;
+      } catch {
+        return null; // the connection is busy (a streamed read is open): do not use the cache
+      }
     },
     close: () => db.destroy(),
   };
@@ -65,6 +89,7 @@ function openPostgres(url: string, poolMax: number): Database {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    changeStamp: async () => null,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

@@ -7,6 +7,12 @@ const SECRET_QUERY_PARAMS = /^(oobcode|code|token|key|refresh_token|id_token|acc
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
+  // Most queries (?limit=20) name nothing secret: skip parsing them. Escapes could spell a
+  // secret name, so any '%' or '+' takes the full path.
+  const query = url.slice(queryStart + 1);
+  if (!/[%+]/.test(query) && !query.split('&').some((pair) => SECRET_QUERY_PARAMS.test(pair.split('=')[0]!))) {
+    return url;
+  }
   const params = new URLSearchParams(url.slice(queryStart + 1));
   for (const name of new Set(params.keys())) {
     if (SECRET_QUERY_PARAMS.test(name)) params.set(name, '[redacted]');

@@ -1,11 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { STATUS_CODES } from 'node:http';
-
-/** One invalid field of a request body, as shown next to that field in a form. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+import type { FieldError } from '../../shared/fieldError.ts';
 
 /** An RFC 9457 problem details body. */
 export interface Problem {

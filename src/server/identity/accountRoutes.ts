@@ -10,7 +10,8 @@ import {
   type IdentityContext,
   type IssuedTokens,
 } from './identityContext.ts';
-import { consumeOrThrow, emailKey, peekOrThrow } from './identityRateLimits.ts';
+import type { RateLimitRule } from '../rateLimit/rateLimiter.ts';
+import { consumeOrThrow, emailKey } from './identityRateLimits.ts';
 import { newId } from './opaqueSecrets.ts';
 import { hashPassword, verifyAgainstDummyHash, verifyPassword } from './passwordHashing.ts';
 import { ProtocolError } from './protocolErrors.ts';
@@ -42,13 +43,17 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         password_updated_at: now,
         valid_since: initialValidSince(now),
       };
+      let refreshToken: string;
       try {
-        await users.insert(user);
+        // One transaction: a client told that sign-up failed must not leave an account behind.
+        refreshToken = await context.database.db.transaction().execute(async (trx) => {
+          await users.insert(user, trx);
+          return sessions.create(user.id, now, now, trx);
+        });
       } catch (error) {
         if (error instanceof EmailTakenError) throw new ProtocolError('EMAIL_EXISTS');
         throw error;
       }
-      const refreshToken = await sessions.create(user.id, now, now);
       const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
       return {
         kind: 'identitytoolkit#SignupNewUserResponse',
@@ -72,24 +77,27 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
 
     const signIn = async (request: FastifyRequest, reply: FastifyReply) => {
       const body = parseBody(signInBody, request.body);
-      const limits: Parameters<typeof peekOrThrow>[1] = [
-        [rules.signInPerEmail, emailKey(body.email)],
-        [rules.signInPerIp, request.ip],
-      ];
-      await peekOrThrow(rateLimiter, limits);
+      const perEmail: [RateLimitRule, string] = [rules.signInPerEmail, emailKey(body.email)];
+      const perIp: [RateLimitRule, string] = [rules.signInPerIp, request.ip];
+      // Counted before the password is checked: parallel guesses must not all slip past a check
+      // that only counted failures once they had happened.
+      await consumeOrThrow(rateLimiter, [perEmail, perIp]);
       const user = await users.findByEmail(body.email);
       // Unknown emails cost one argon2 verification too, so timing does not reveal accounts.
       const valid = user
         ? await verifyPassword(user.password_hash, body.password)
         : await verifyAgainstDummyHash(body.password);
-      if (!user || !valid) {
-        await consumeOrThrow(rateLimiter, limits);
-        throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
-      }
+      if (!user || !valid) throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
+      // The limits are on failures: the right password clears this email's earlier typos
+      // and does not use up the address's allowance.
+      await rateLimiter.reset(...perEmail);
+      await rateLimiter.refund(...perIp);
       if (user.disabled === 1) throw new ProtocolError('USER_DISABLED');
       const now = context.now();
-      await users.update(user.id, { last_login_at: now });
-      const refreshToken = await sessions.create(user.id, now, now);
+      const refreshToken = await context.database.db.transaction().execute(async (trx) => {
+        await users.update(user.id, { last_login_at: now }, trx);
+        return sessions.create(user.id, now, now, trx);
+      });
       const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
       return {
         kind: 'identitytoolkit#VerifyPasswordResponse',

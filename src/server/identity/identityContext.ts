@@ -9,8 +9,9 @@ import type { DeliveryTimingMask } from './deliveryTimingMask.ts';
 import { ID_TOKEN_LIFETIME_SECONDS, signIdToken } from './idTokens.ts';
 import type { IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { OobCodesRepository } from './oobCodesRepository.ts';
+import { isOpaqueSecretShaped } from './opaqueSecrets.ts';
 import { ProtocolError } from './protocolErrors.ts';
-import { isCookieMode, setSessionCookie } from './sessionCookie.ts';
+import { isCookieMode, readSessionCookie, setSessionCookie } from './sessionCookie.ts';
 import type { SessionsRepository } from './sessionsRepository.ts';
 import type { SigningKeys } from './signingKeys.ts';
 import type { UserRow, UsersRepository } from './usersRepository.ts';
@@ -87,6 +88,12 @@ export async function issueTokens(
   });
   const expiresIn = String(ID_TOKEN_LIFETIME_SECONDS);
   if (isCookieMode(request)) {
+    // The new cookie replaces the browser's old one, so nobody holds that session any more: end it
+    // (re-authentication, email change, another account signing in on the same browser).
+    const replaced = readSessionCookie(request);
+    if (replaced !== undefined && replaced !== refreshToken && isOpaqueSecretShaped(replaced)) {
+      await context.sessions.revoke(replaced);
+    }
     setSessionCookie(reply, refreshToken, context.config.publicUrl.startsWith('https:'));
     return { idToken, expiresIn };
   }

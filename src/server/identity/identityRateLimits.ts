@@ -33,13 +33,3 @@ export async function consumeOrThrow(limiter: RateLimiter, checks: [RateLimitRul
   }
   if (retryAfter > 0) throw tooManyAttempts(retryAfter);
 }
-
-/** Throws 429 when any rule is already over, without counting. */
-export async function peekOrThrow(limiter: RateLimiter, checks: [RateLimitRule, string][]): Promise<void> {
-  let retryAfter = 0;
-  for (const [rule, key] of checks) {
-    const decision = await limiter.peek(rule, key);
-    if (!decision.allowed) retryAfter = Math.max(retryAfter, decision.retryAfterSeconds, 1);
-  }
-  if (retryAfter > 0) throw tooManyAttempts(retryAfter);
-}

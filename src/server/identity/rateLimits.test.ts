@@ -76,3 +76,48 @@ describe.each(dialectCases())('rate limits on $dialect', (dialectCase) => {
     expect(blocked.body).toEqual(tooMany);
   });
 });
+
+describe.each(dialectCases())('sign-in limits under concurrency on $dialect', (dialectCase) => {
+  let server: TestApp;
+  let client: ReturnType<typeof identityClient>;
+
+  beforeAll(async () => {
+    server = await startTestApp(dialectCase); // default limits: 10 per email, 100 per IP
+    client = identityClient(server.url);
+  });
+  afterAll(() => server.close());
+
+  it('counts parallel guesses before verifying them, so no more than the limit are tried', async () => {
+    const email = uniqueEmail('target');
+    await client.signUp(email, 'secret-1');
+    // Open the connections first, so the guesses reach the server together rather than one handshake apart.
+    await Promise.all(Array.from({ length: 30 }, () => client.call('/v2/passwordPolicy')));
+    // The right password hides among the guesses, after the limit: it must not be tried.
+    const guesses = Array.from({ length: 30 }, (_, i) => (i === 20 ? 'secret-1' : `wrong-password-${i}`));
+    const answers = await Promise.all(guesses.map((guess) => client.signIn(email, guess)));
+    const refused = answers.filter((answer) => answer.status === 400);
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(answers[20]!.status).toBe(429);
+    expect(refused.length).toBeLessThanOrEqual(10);
+    expect(refused.length + limited.length).toBe(30);
+    for (const answer of refused) expect(answer.body).toEqual(protocolError('INVALID_LOGIN_CREDENTIALS'));
+    for (const answer of limited) {
+      expect(answer.body).toEqual(tooMany);
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+
+  it('lets the right password in after a few failures and forgets them', async () => {
+    const email = uniqueEmail('typo');
+    await client.signUp(email, 'secret-1');
+    for (let i = 0; i < 3; i++) {
+      expect((await client.signIn(email, 'wrong-password')).body).toEqual(protocolError('INVALID_LOGIN_CREDENTIALS'));
+    }
+    expect((await client.signIn(email, 'secret-1')).status).toBe(200);
+    // The counter starts over: the full limit of 10 failures is available again.
+    for (let i = 0; i < 10; i++) {
+      expect((await client.signIn(email, 'wrong-password')).body).toEqual(protocolError('INVALID_LOGIN_CREDENTIALS'));
+    }
+    expect((await client.signIn(email, 'wrong-password')).status).toBe(429);
+  });
+});

@@ -6,6 +6,7 @@ import {
   parseIdentityErrorMessage,
   type IdentityErrorCode,
 } from '../../shared/identityProtocol.ts';
+import { normalizeEmail } from './emailAddress.ts';
 import { ProtocolError } from './protocolErrors.ts';
 
 // Issue messages are protocol error messages ("CODE" or "CODE : detail"), so the first
@@ -20,7 +21,7 @@ const emailField = z
   .min(1, 'MISSING_EMAIL')
   .max(254, 'INVALID_EMAIL')
   .pipe(z.email({ error: 'INVALID_EMAIL' }))
-  .transform((email) => email.toLowerCase());
+  .transform(normalizeEmail);
 
 // PostgreSQL text cannot hold NUL, and a lone UTF-16 surrogate has no UTF-8 form: such text
 // would fail to store (a 500) or come back changed, so it is refused.

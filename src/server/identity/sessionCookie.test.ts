@@ -83,6 +83,43 @@ describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) 
     expect(sessionCookieFrom(changed.headers)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('ends the session a replaced cookie held, on sign-in and on email change', async () => {
+    const email = uniqueEmail();
+    const refreshWith = (token: string) =>
+      client.call(
+        '/v1/token',
+        { grant_type: 'refresh_token' },
+        { headers: { ...cookieMode, cookie: `inkwell_session=${token}` } },
+      );
+    const signUp = await client.call(
+      '/v1/accounts:signUp',
+      { email, password: 'secret-1', returnSecureToken: true },
+      { headers: cookieMode },
+    );
+    const first = sessionCookieFrom(signUp.headers)!;
+
+    const again = await client.call(
+      '/v1/accounts:signInWithPassword',
+      { email, password: 'secret-1', returnSecureToken: true },
+      { headers: { ...cookieMode, cookie: `inkwell_session=${first}` } },
+    );
+    expect(again.status).toBe(200);
+    const second = sessionCookieFrom(again.headers)!;
+    expect(second).not.toBe(first);
+    expect((await refreshWith(first)).body).toEqual(protocolError('TOKEN_EXPIRED'));
+    expect((await refreshWith(second)).status).toBe(200);
+
+    const changed = await client.call(
+      '/v1/accounts:update',
+      { idToken: again.body.idToken, email: uniqueEmail('moved'), returnSecureToken: true },
+      { headers: { ...cookieMode, cookie: `inkwell_session=${second}` } },
+    );
+    expect(changed.status).toBe(200);
+    const third = sessionCookieFrom(changed.headers)!;
+    expect((await refreshWith(second)).body).toEqual(protocolError('TOKEN_EXPIRED'));
+    expect((await refreshWith(third)).status).toBe(200);
+  });
+
   it('marks the cookie Secure when PUBLIC_URL is https', async () => {
     const secure = await startTestApp(dialectCase, { PUBLIC_URL: 'https://blog.example' });
     try {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
+import { normalizeEmail } from './emailAddress.ts';
 import { validSinceAfterChange } from './idTokens.ts';
 import type { UsersTable } from './identityTables.ts';
 
@@ -10,10 +11,8 @@ export class EmailTakenError extends Error {
   override name = 'EmailTakenError';
 }
 
-/** Emails are compared trimmed and case-insensitively; this is the stored form. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+// Re-exported for callers that look users up by email and already import this repository.
+export { normalizeEmail };
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
@@ -24,9 +23,9 @@ function isUniqueViolation(error: unknown): boolean {
 
 export function createUsersRepository(db: Kysely<DatabaseSchema>) {
   return {
-    async insert(row: UserRow): Promise<void> {
+    async insert(row: UserRow, trx: Db = db): Promise<void> {
       try {
-        await db.insertInto('users').values(row).execute();
+        await trx.insertInto('users').values(row).execute();
       } catch (error) {
         if (isUniqueViolation(error)) throw new EmailTakenError();
         throw error;

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp } from '../articles/articlesTestClient.ts';
 import { identityClient } from '../identity/identityTestClient.ts';
 import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
-import { databaseUrl, runAdmin, startServerProcess, type ServerProcess } from './serverProcess.ts';
+import { databaseUrl, runAdmin } from '../testing/adminProcess.ts';
+import { startServerProcess, type ServerProcess } from '../testing/serverProcess.ts';
 
 const run = promisify(execFile);
 

@@ -7,7 +7,8 @@ import { openDatabase, type Database } from '../db/database.ts';
 import { identityClient, protocolError, uniqueEmail } from '../identity/identityTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../testing/smtpSink.ts';
 import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
-import { databaseUrl, runAdmin, startServerProcess, type ServerProcess } from './serverProcess.ts';
+import { databaseUrl, runAdmin } from '../testing/adminProcess.ts';
+import { startServerProcess, type ServerProcess } from '../testing/serverProcess.ts';
 
 // Two real server processes on one database: PostgreSQL (when TEST_DATABASE_URL is set, as
 // in CI) is the deployment this is about; a shared SQLite file is a real multi-process set-up

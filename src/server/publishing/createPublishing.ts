@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { matchArticlePath } from '../../shared/routes.ts';
 import type { ArticleReader } from '../articles/createArticles.ts';
 import type { PageHead } from '../web/webPlugin.ts';
 import { atomFeed } from './atomFeed.ts';
@@ -23,7 +24,6 @@ export interface PublishingDeps {
 }
 
 export const FEED_SIZE = 50;
-const ARTICLE_SCREEN = /^\/article\/([^/]+)\/*$/;
 // Crawlers may keep these a few minutes: a new article shows up soon enough.
 const CRAWL_CACHE = 'public, max-age=300';
 
@@ -71,14 +71,8 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     routes,
     async pageHead(_request, pathname) {
       if (pathname === '/') return { head: homeHeadTags(publicUrl) };
-      const match = ARTICLE_SCREEN.exec(pathname);
-      if (!match) return undefined;
-      let id: string;
-      try {
-        id = decodeURIComponent(match[1]!);
-      } catch {
-        return { status: 404 };
-      }
+      const id = matchArticlePath(pathname);
+      if (id === null) return undefined;
       const article = await reader.find(id);
       return article ? { head: articleHeadTags(publicUrl, article) } : { status: 404 };
     },

@@ -125,6 +125,16 @@ describe.each(dialectCases())('rate limiter on $dialect', (dialectCase) => {
     expect(await limiter.peek(signIn, 'reader@example.com')).toMatchObject({ allowed: true, remaining: 3 });
   });
 
+  it('refund takes back one counted event, never going below zero', async () => {
+    const limiter = createRateLimiter(await open());
+    await limiter.refund(signIn, 'reader@example.com'); // nothing counted yet: no effect
+    for (let i = 0; i < 3; i++) await limiter.consume(signIn, 'reader@example.com');
+    await limiter.refund(signIn, 'reader@example.com');
+    expect(await limiter.peek(signIn, 'reader@example.com')).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await limiter.consume(signIn, 'reader@example.com')).allowed).toBe(true);
+    expect((await limiter.consume(signIn, 'reader@example.com')).allowed).toBe(false);
+  });
+
   it('stores a hash of rule and key, never the key itself', async () => {
     const database = await open();
     const limiter = createRateLimiter(database);

@@ -23,12 +23,14 @@ export interface RateLimiter {
   consume(rule: RateLimitRule, key: string): Promise<RateLimitDecision>;
   /**
    * The current decision without counting: allowed=false once `limit` events have been counted
-   * in the window, i.e. when the next consume() would be refused. So "peek, then consume on
-   * failure" lets exactly `limit` failures through per window.
+   * in the window, i.e. when the next consume() would be refused. Not a guard for concurrent
+   * attempts (they all peek before any counts): count those up front with consume().
    */
   peek(rule: RateLimitRule, key: string): Promise<RateLimitDecision>;
   /** Forgets the count (e.g. after a successful sign-in, if a caller wants that). */
   reset(rule: RateLimitRule, key: string): Promise<void>;
+  /** Takes back one counted event, for a caller that counts attempts up front but limits only failures. */
+  refund(rule: RateLimitRule, key: string): Promise<void>;
 }
 
 // Expired rows are deleted every this many consumes, so the table stays the size of the
@@ -90,6 +92,15 @@ export function createRateLimiter(database: Database, clock: () => number = Date
 
     async reset(rule, key) {
       await db.deleteFrom('rate_limit_counters').where('bucket', '=', bucketOf(rule, key)).execute();
+    },
+
+    async refund(rule, key) {
+      await db
+        .updateTable('rate_limit_counters')
+        .set({ count: sql<number>`count - 1` })
+        .where('bucket', '=', bucketOf(rule, key))
+        .where('count', '>', 0)
+        .execute();
     },
   };
 }

@@ -70,6 +70,8 @@ describe.each(dialectCases())('crash consistency on $dialect', (dialectCase) => 
     const users: LedgerUser[] = [];
     const articles = new Map<string, LedgerArticle>();
     let pendingCreates = 0;
+    // Unanswered creates that landed, adopted after a restart: known from then on, owned by nobody.
+    const adopted = new Set<string>();
     // Every email a sign-up was sent for: an unanswered sign-up may have landed, nothing else may.
     const attemptedEmails = new Set<string>();
     let counter = 0;
@@ -220,11 +222,11 @@ describe.each(dialectCases())('crash consistency on $dialect', (dialectCase) => 
         listed.push(...page.articles.map((a) => a.id));
         cursor = page.nextCursor;
       } while (cursor);
-      const unknown = listed.filter((id) => !articles.has(id));
+      const unknown = listed.filter((id) => !articles.has(id) && !adopted.has(id));
       expect(unknown.length, where).toBeLessThanOrEqual(pendingCreates);
       for (const id of listed) if (articles.has(id)) expect(articles.get(id)!.acked, where).not.toBeNull();
       // Adopt the unanswered creates that did land (they belong to some worker's user; leave them be).
-      for (const id of unknown) ownerOf.set(id, '');
+      for (const id of unknown) adopted.add(id);
       pendingCreates = 0;
 
       const database = openDatabase(testDatabase.config);

@@ -125,7 +125,8 @@ describe.each(dialectCases())('token refusals on $dialect', (dialectCase) => {
     const disabled = await newUser('disabled');
     await createUsersRepository(server.database.db).disable(disabled.uid, Date.now());
     await expectRefusedEverywhere(disabled.idToken, 'USER_DISABLED', 'disabled user');
-    expect((await refresh(disabled.refreshToken)).body).toMatchObject({ error: { message: 'TOKEN_EXPIRED' } });
+    // Issue 8: refresh answers USER_DISABLED for a disabled account (clients sign out on it).
+    expect((await refresh(disabled.refreshToken)).body).toMatchObject({ error: { message: 'USER_DISABLED' } });
 
     const deleted = await newUser('deleted');
     expect(

@@ -22,7 +22,12 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Everything the process wrote so far. */
   output(): { stdout: string; stderr: string };
+  /** SIGTERM (unless it already exited), then the exit code. */
+  stop(): Promise<number | null>;
 }
+
+// Generous: CI machines are shared, and a start under load can take several seconds.
+const START_TIMEOUT_MS = 45_000;
 
 /**
  * Runs the real server entry point (`node src/server/main.ts`) as its own process, the way an
@@ -50,11 +55,15 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   const url = `http://127.0.0.1:${listenPort}`;
   let gone = false;
   void exited.then(() => (gone = true));
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if (gone) break;
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!gone && Date.now() < deadline) {
     try {
       if ((await fetch(`${url}/readyz`)).ok) {
-        return { child, url, port: listenPort, exited, output: () => ({ stdout, stderr }) };
+        const stop = async () => {
+          if (!gone) child.kill('SIGTERM');
+          return (await exited).code;
+        };
+        return { child, url, port: listenPort, exited, output: () => ({ stdout, stderr }), stop };
       }
     } catch {
       // not listening yet

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { messages } from '../../shared/messages.ts';
+import { labels, messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
@@ -33,11 +33,11 @@ export function ForgotPasswordPage() {
   }
 
   return (
-    <AccountCard title="Forgot Password">
+    <AccountCard title={labels.forgotPassword}>
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
         <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
         <FormField
-          label="Email"
+          label={labels.email}
           type="email"
           name="email"
           autoComplete="email"
@@ -45,11 +45,11 @@ export function ForgotPasswordPage() {
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />
-        <SubmitButton busy={busy}>Send Reset Link</SubmitButton>
+        <SubmitButton busy={busy}>{labels.sendResetLink}</SubmitButton>
       </form>
       <p className="mt-6 text-center text-sm">
         <Link to={paths.signup} className={linkClass}>
-          Create an account
+          {labels.createAnAccount}
         </Link>
       </p>
     </AccountCard>

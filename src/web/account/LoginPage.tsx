@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, type Location } from 'react-router';
-import { messages } from '../../shared/messages.ts';
+import { labels, messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
@@ -44,7 +44,7 @@ export function LoginPage() {
   }
 
   return (
-    <AccountCard title="Login">
+    <AccountCard title={labels.login}>
       {incoming.notice && error === null && (
         <p
           role="status"
@@ -56,7 +56,7 @@ export function LoginPage() {
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
         <FormAlert message={error} tone="error" />
         <FormField
-          label="Email"
+          label={labels.email}
           type="email"
           name="email"
           autoComplete="username"
@@ -65,7 +65,7 @@ export function LoginPage() {
           onChange={(event) => setEmail(event.target.value)}
         />
         <FormField
-          label="Password"
+          label={labels.password}
           type="password"
           name="password"
           autoComplete="current-password"
@@ -75,14 +75,14 @@ export function LoginPage() {
         />
         <p className="text-sm">
           <Link to={paths.forgotPassword} className={linkClass}>
-            Forgot Password?
+            {labels.forgotPasswordLink}
           </Link>
         </p>
-        <SubmitButton busy={busy}>Login</SubmitButton>
+        <SubmitButton busy={busy}>{labels.login}</SubmitButton>
       </form>
       <p className="mt-6 text-center text-sm">
         <Link to={paths.signup} className={linkClass}>
-          Create an account
+          {labels.createAnAccount}
         </Link>
       </p>
     </AccountCard>

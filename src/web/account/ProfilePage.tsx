@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { accountMessages, messages } from '../../shared/messages.ts';
+import { accountMessages, labels, messages } from '../../shared/messages.ts';
+import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { paths } from '../../shared/routes.ts';
 import type { AuthUser } from '../auth/authTypes.ts';
 import { hasCode } from '../auth/errorCodes.ts';
@@ -121,21 +122,21 @@ export function ProfilePage() {
   }
 
   return (
-    <AccountCard title="Profile">
+    <AccountCard title={labels.profile}>
       {editing ? (
         <form onSubmit={handleSave} className="flex flex-col gap-4">
           <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
           <FormField
-            label="Name"
+            label={labels.name}
             name="name"
             autoComplete="name"
             required
-            maxLength={100}
+            maxLength={MAX_DISPLAY_NAME_LENGTH}
             value={draft.name}
             onChange={(event) => setDraft({ ...draft, name: event.target.value })}
           />
           <FormField
-            label="Email"
+            label={labels.email}
             type="email"
             name="email"
             autoComplete="email"
@@ -144,17 +145,17 @@ export function ProfilePage() {
             onChange={(event) => setDraft({ ...draft, email: event.target.value })}
           />
           <FormField
-            label="Password"
+            label={labels.password}
             type="password"
             name="password"
             autoComplete="new-password"
             minLength={minLength}
-            hint="Leave blank to keep the same password."
+            hint={accountMessages.keepPasswordHint}
             value={draft.password}
             onChange={(event) => setDraft({ ...draft, password: event.target.value })}
           />
           <FormField
-            label="Confirm password"
+            label={labels.confirmPassword}
             type="password"
             name="confirmPassword"
             autoComplete="new-password"
@@ -162,7 +163,7 @@ export function ProfilePage() {
             onChange={(event) => setDraft({ ...draft, confirmation: event.target.value })}
           />
           <div className="flex flex-col gap-2 sm:flex-row-reverse">
-            <SubmitButton busy={busy}>Save Updates</SubmitButton>
+            <SubmitButton busy={busy}>{labels.saveUpdates}</SubmitButton>
             <button
               type="button"
               className={secondaryButtonClass}
@@ -172,7 +173,7 @@ export function ProfilePage() {
                 setEditing(false);
               }}
             >
-              Cancel Edit
+              {labels.cancelEdit}
             </button>
           </div>
         </form>
@@ -180,19 +181,19 @@ export function ProfilePage() {
         <div className="flex flex-col gap-4">
           <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 break-all">
-            <dt className="font-medium text-slate-600 dark:text-slate-400">Name</dt>
+            <dt className="font-medium text-slate-600 dark:text-slate-400">{labels.name}</dt>
             <dd data-testid="profile-name">{user.displayName ?? ''}</dd>
-            <dt className="font-medium text-slate-600 dark:text-slate-400">Email</dt>
+            <dt className="font-medium text-slate-600 dark:text-slate-400">{labels.email}</dt>
             <dd data-testid="profile-email">{user.email}</dd>
           </dl>
           <button type="button" className={primaryButtonClass} onClick={startEditing}>
-            Update Profile
+            {labels.updateProfile}
           </button>
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
-            Log Out
+            {labels.logOut}
           </SubmitButton>
           <button type="button" className={`${dangerButtonClass} mt-4`} onClick={() => setDialog('delete')}>
-            Delete account
+            {accountMessages.deleteAccountTitle}
           </button>
         </div>
       )}
@@ -200,7 +201,7 @@ export function ProfilePage() {
         open={dialog === 'reauthenticate'}
         title={accountMessages.confirmItsYou}
         description={accountMessages.reauthenticateReason}
-        confirmLabel="Confirm"
+        confirmLabel={accountMessages.confirm}
         onConfirm={reauthenticateAndRetry}
         onCancel={() => {
           setDialog(null);
@@ -211,7 +212,7 @@ export function ProfilePage() {
         open={dialog === 'delete'}
         title={accountMessages.deleteAccountTitle}
         description={accountMessages.deleteAccountWarning}
-        confirmLabel="Delete account"
+        confirmLabel={accountMessages.deleteAccountTitle}
         danger
         onConfirm={deleteAccount}
         onCancel={() => setDialog(null)}

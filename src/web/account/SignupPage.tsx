@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { messages } from '../../shared/messages.ts';
+import { accountMessages, labels, messages } from '../../shared/messages.ts';
+import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
@@ -50,20 +51,20 @@ export function SignupPage() {
   }
 
   return (
-    <AccountCard title="Sign Up">
+    <AccountCard title={labels.signUp}>
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
         <FormAlert message={error} tone="error" />
         <FormField
-          label="Your name"
+          label={labels.yourName}
           name="name"
           autoComplete="name"
           required
-          maxLength={100}
+          maxLength={MAX_DISPLAY_NAME_LENGTH}
           value={name}
           onChange={(event) => setName(event.target.value)}
         />
         <FormField
-          label="Your email"
+          label={labels.yourEmail}
           type="email"
           name="email"
           autoComplete="email"
@@ -72,7 +73,7 @@ export function SignupPage() {
           onChange={(event) => setEmail(event.target.value)}
         />
         <FormField
-          label="Your password"
+          label={labels.yourPassword}
           type="password"
           name="password"
           autoComplete="new-password"
@@ -82,7 +83,7 @@ export function SignupPage() {
           onChange={(event) => setPassword(event.target.value)}
         />
         <FormField
-          label="Confirm your password"
+          label={labels.confirmYourPassword}
           type="password"
           name="confirmPassword"
           autoComplete="new-password"
@@ -90,12 +91,12 @@ export function SignupPage() {
           value={confirmation}
           onChange={(event) => setConfirmation(event.target.value)}
         />
-        <SubmitButton busy={busy}>Sign Up</SubmitButton>
+        <SubmitButton busy={busy}>{labels.signUp}</SubmitButton>
       </form>
       <p className="mt-6 text-center text-sm">
-        Already have an account?{' '}
+        {accountMessages.alreadyHaveAccount}{' '}
         <Link to={paths.login} className={linkClass}>
-          Login
+          {labels.login}
         </Link>
       </p>
     </AccountCard>

@@ -31,7 +31,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
   const initial: ArticleInput = article
     ? { image: article.image, title: article.title, description: article.description }
     : { image: '', title: '', description: '' };
-  const draft = useArticleDraft(article?.id, initial);
+  const draft = useArticleDraft(article?.id, initial, auth.status === 'signedIn' ? auth.user.uid : null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { matchArticlePath } from '../../shared/routes.ts';
 import type { Article, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { settle, type Settled } from './settled.ts';
@@ -27,8 +28,8 @@ export function prefetchForPath(pathname: string): void {
     started.set(listKey, fetchFirstPage());
     return;
   }
-  const match = /^\/article\/([^/]+)\/?$/.exec(pathname);
-  if (match) prefetchArticle(decodeURIComponent(match[1]!));
+  const id = matchArticlePath(pathname);
+  if (id !== null) prefetchArticle(id);
 }
 
 export function prefetchArticle(id: string): void {

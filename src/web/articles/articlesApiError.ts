@@ -1,7 +1,4 @@
-export interface FieldError {
-  field: string;
-  message: string;
-}
+import type { FieldError } from '../../shared/fieldError.ts';
 
 /**
  * A failed articles API call. status 0 means the request never got an answer (offline,

@@ -1,39 +1,64 @@
 import { useCallback, useEffect, useState } from 'react';
+import { draftKey, forgetDraft } from './articleDraftStorage.ts';
 import type { ArticleInput } from './articleTypes.ts';
 
-const draftKey = (articleId: string | undefined) => `inkwell:article-draft:${articleId ?? 'new'}`;
+/** What is kept: whose draft it is and the article's values it started from, besides the typing. */
+interface StoredDraft {
+  uid: string;
+  base: ArticleInput;
+  values: ArticleInput;
+}
 
-function readDraft(articleId: string | undefined): ArticleInput | null {
+function asInput(value: unknown): ArticleInput | null {
+  if (value === null || typeof value !== 'object') return null;
+  const { image, title, description } = value as Partial<Record<keyof ArticleInput, unknown>>;
+  if (typeof image !== 'string' || typeof title !== 'string' || typeof description !== 'string') return null;
+  return { image, title, description };
+}
+
+const sameInput = (a: ArticleInput, b: ArticleInput) =>
+  a.image === b.image && a.title === b.title && a.description === b.description;
+
+/**
+ * The draft for this form, only when the same person started it from the article as it still is:
+ * another person in this tab never sees it, and edits saved since (elsewhere) are never hidden.
+ */
+function readDraft(articleId: string | undefined, uid: string | null, base: ArticleInput): ArticleInput | null {
+  if (uid === null) return null;
+  let stored: Partial<StoredDraft>;
   try {
     const raw = sessionStorage.getItem(draftKey(articleId));
     if (!raw) return null;
-    const draft = JSON.parse(raw) as Partial<ArticleInput>;
-    return {
-      image: typeof draft.image === 'string' ? draft.image : '',
-      title: typeof draft.title === 'string' ? draft.title : '',
-      description: typeof draft.description === 'string' ? draft.description : '',
-    };
+    stored = JSON.parse(raw) as Partial<StoredDraft>;
   } catch {
     return null; // Storage blocked or a mangled entry: start from the article instead.
   }
+  const storedBase = asInput(stored.base);
+  const values = asInput(stored.values);
+  if (stored.uid === uid && storedBase !== null && values !== null && sameInput(storedBase, base)) return values;
+  forgetDraft(draftKey(articleId));
+  return null;
 }
 
 /**
  * The form's values, kept in this tab's sessionStorage as they are typed: a failed save, an
  * expired session or a detour to /login loses nothing. discard() forgets the draft.
+ * `initial` is the article's current values (empty for a new one); `uid` the signed-in person.
  */
-export function useArticleDraft(articleId: string | undefined, initial: ArticleInput) {
-  const [values, setValues] = useState<ArticleInput>(() => readDraft(articleId) ?? initial);
+export function useArticleDraft(articleId: string | undefined, initial: ArticleInput, uid: string | null) {
+  const [base] = useState(initial);
+  const [values, setValues] = useState<ArticleInput>(() => readDraft(articleId, uid, base) ?? base);
   const [touched, setTouched] = useState(false);
 
   useEffect(() => {
-    if (!touched) return;
+    if (!touched || uid === null) return;
     try {
-      sessionStorage.setItem(draftKey(articleId), JSON.stringify(values));
+      const stored: StoredDraft = { uid, base, values };
+      sessionStorage.setItem(draftKey(articleId), JSON.stringify(stored));
     } catch {
       // Storage full or blocked: the values still live in the form.
     }
-  }, [articleId, values, touched]);
+  }, [articleId, uid, base, values, touched]);
 
   const update = useCallback((field: keyof ArticleInput, value: string) => {
     setTouched(true);
@@ -42,11 +67,7 @@ export function useArticleDraft(articleId: string | undefined, initial: ArticleI
 
   const discard = useCallback(() => {
     setTouched(false);
-    try {
-      sessionStorage.removeItem(draftKey(articleId));
-    } catch {
-      // Nothing to forget.
-    }
+    forgetDraft(draftKey(articleId));
   }, [articleId]);
 
   return { values, update, discard };

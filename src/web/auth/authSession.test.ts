@@ -153,6 +153,29 @@ describe('AuthSession timing (spec §9)', () => {
     expect(tokenCalls(fake)).toBe(1);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('a token of unknown lifetime is refreshed no sooner than 30 s later, never in a loop', async () => {
+    const fake = scriptedServer();
+    // Neither expiresIn nor a usable exp − iat: the client cannot tell when the token expires.
+    fake.handlers['v1/accounts:signInWithPassword'] = () => ({
+      status: 200,
+      body: { localId: uid, email, displayName: 'Ada', idToken: fakeIdToken(uid, 0), registered: true },
+    });
+    fake.handlers['v1/token'] = () => ({
+      status: 200,
+      body: { id_token: fakeIdToken(uid, 0), access_token: 'x', token_type: 'Bearer', user_id: uid },
+    });
+    session = sessionWith(fake);
+    await session.signIn(email, 'secret1');
+
+    await vi.advanceTimersByTimeAsync(REFRESH_RETRY_MIN_MS - 1);
+    expect(tokenCalls(fake)).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(tokenCalls(fake)).toBe(1);
+    await vi.advanceTimersByTimeAsync(10 * REFRESH_RETRY_MIN_MS);
+    expect(tokenCalls(fake)).toBe(11);
+    expect(session.state.status).toBe('signedIn');
+  });
 });
 
 describe('AuthSession state', () => {
@@ -229,6 +252,55 @@ describe('AuthSession state', () => {
     expect(statusWhileRevoking).toBe('signedIn');
     expect(session.state.status).toBe('signedOut');
     expect(await session.getIdToken()).toBeNull();
+  });
+
+  it('a Log Out the server did not hear is retried at the next load, before the cookie is used', async () => {
+    const fake = scriptedServer();
+    let pending = false;
+    const pendingRevoke = { isPending: () => pending, remember: (value: boolean) => (pending = value) };
+    const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 10 });
+    session = new AuthSession({ client, pendingRevoke });
+    await session.signIn(email, 'secret1');
+    fake.handlers['v2/accounts:revokeToken'] = () => 'hang'; // offline
+    await expect(session.signOut()).rejects.toThrow();
+    expect(session.state.status).toBe('signedOut');
+    expect(pending).toBe(true);
+
+    // Next load, still offline: signed out, and the cookie's session is not used.
+    session.dispose();
+    fake.calls.length = 0;
+    session = new AuthSession({ client, pendingRevoke });
+    await session.restore();
+    expect(session.state.status).toBe('signedOut');
+    expect(fake.calls.map((call) => call.path)).toEqual(['v2/accounts:revokeToken']);
+    expect(pending).toBe(true);
+
+    // Next load, back online: the revoke goes first and the note is cleared.
+    fake.handlers['v2/accounts:revokeToken'] = () => ({ status: 200, body: {} });
+    session.dispose();
+    fake.calls.length = 0;
+    session = new AuthSession({ client, pendingRevoke });
+    await session.restore();
+    expect(session.state.status).toBe('signedOut');
+    expect(fake.calls.map((call) => call.path)).toEqual(['v2/accounts:revokeToken']);
+    expect(pending).toBe(false);
+
+    // With nothing pending, the load asks for the session as usual.
+    session.dispose();
+    fake.calls.length = 0;
+    session = new AuthSession({ client, pendingRevoke });
+    await session.restore();
+    expect(fake.calls[0]!.path).toBe('v1/token');
+  });
+
+  it('a new sign-in clears a pending revoke (the server ends the replaced session itself)', async () => {
+    const fake = scriptedServer();
+    let pending = true;
+    const pendingRevoke = { isPending: () => pending, remember: (value: boolean) => (pending = value) };
+    const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 });
+    session = new AuthSession({ client, pendingRevoke });
+    await session.signIn(email, 'secret1');
+    expect(pending).toBe(false);
   });
 
   it('signup signs in first, then sets the display name (spec §4)', async () => {

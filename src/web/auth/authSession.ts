@@ -3,6 +3,7 @@ import { TOKEN_EXPIRY_BUFFER_MS } from './authTiming.ts';
 import { AuthError, hasCode, invalidatesSession } from './errorCodes.ts';
 import { expiryOf } from './idToken.ts';
 import type { IdentityClient } from './identityClient.ts';
+import type { PendingRevoke } from './pendingRevoke.ts';
 import type { SessionHint } from './sessionHint.ts';
 import { TokenRefresher } from './tokenRefresher.ts';
 
@@ -24,6 +25,8 @@ export interface AuthSessionOptions {
   now?: () => number;
   /** Lets restore() skip the server when this browser never signed in; absent: always ask. */
   hint?: SessionHint;
+  /** Remembers a Log Out the server did not hear, so the next load ends that session; absent: no retry. */
+  pendingRevoke?: PendingRevoke;
 }
 
 /** Spec §5/§9: the password minimum when the server's policy sets none. */
@@ -45,6 +48,7 @@ export class AuthSession {
   readonly #channel: ChannelLike | null;
   readonly #now: () => number;
   readonly #hint: SessionHint | null;
+  readonly #pendingRevoke: PendingRevoke | null;
   readonly #refresher: TokenRefresher;
   readonly #listeners = new Set<AuthStateListener>();
   #state: AuthState = { status: 'unknown', user: null };
@@ -58,6 +62,7 @@ export class AuthSession {
     this.#channel = options.channel ?? null;
     this.#now = options.now ?? Date.now;
     this.#hint = options.hint ?? null;
+    this.#pendingRevoke = options.pendingRevoke ?? null;
     this.#refresher = new TokenRefresher({
       refresh: async () => (await this.#refresh()).expiresAt,
       // Only a session that still exists is worth another try.
@@ -84,6 +89,17 @@ export class AuthSession {
 
   /** At load (and when another tab signs in): asks the server whether the cookie holds a live session. */
   async restore({ askServer = false }: { askServer?: boolean } = {}): Promise<void> {
+    if (this.#pendingRevoke?.isPending()) {
+      // The person logged out; the server did not hear it. End that session before anything can use it.
+      try {
+        await this.#client.revokeSession();
+        this.#pendingRevoke.remember(false);
+      } catch {
+        // Still unreachable: stay signed out and try again at the next load.
+      }
+      this.#signedOutLocally();
+      return;
+    }
     if (!askServer && this.#hint !== null && !this.#hint.mayHaveSession()) {
       this.#signedOutLocally();
       return;
@@ -114,6 +130,9 @@ export class AuthSession {
   async signOut(): Promise<void> {
     try {
       await this.#client.revokeSession();
+    } catch (error) {
+      this.#pendingRevoke?.remember(true);
+      throw error;
     } finally {
       this.#endedHere = true;
       this.#signedOutLocally();
@@ -212,6 +231,8 @@ export class AuthSession {
 
   #acceptSignIn(answer: { localId: string; email: string; displayName?: string; idToken: string; expiresIn: string }) {
     const user: AuthUser = { uid: answer.localId, email: answer.email, displayName: answer.displayName ?? null };
+    // The new cookie replaced the old one, and the server ended the session the old one held.
+    this.#pendingRevoke?.remember(false);
     this.#signedIn(user, this.#hold(answer.idToken, answer.expiresIn));
     this.#tell({ type: 'signedIn' });
     return user;

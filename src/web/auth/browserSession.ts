@@ -1,6 +1,7 @@
 import { requestTimeoutFor } from './authTiming.ts';
 import { AUTH_CHANNEL_NAME, AuthSession } from './authSession.ts';
 import { createIdentityClient } from './identityClient.ts';
+import { localStoragePendingRevoke } from './pendingRevoke.ts';
 import { localStorageSessionHint } from './sessionHint.ts';
 
 /** The one session of this page, wired to the real fetch, the page's timeout and the other tabs. */
@@ -10,6 +11,7 @@ export function createBrowserSession(): AuthSession {
     timeoutMs: requestTimeoutFor(navigator as Navigator & { userAgentData?: { mobile?: boolean } }),
   });
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(AUTH_CHANNEL_NAME) : null;
-  const hint = localStorageSessionHint(typeof localStorage === 'object' ? localStorage : undefined);
-  return new AuthSession({ client, channel, hint });
+  const storage = typeof localStorage === 'object' ? localStorage : undefined;
+  const hint = localStorageSessionHint(storage);
+  return new AuthSession({ client, channel, hint, pendingRevoke: localStoragePendingRevoke(storage) });
 }

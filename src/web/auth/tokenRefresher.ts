@@ -10,7 +10,8 @@ export interface TokenRefresherOptions {
 
 /**
  * Keeps the ID token fresh without being asked: refreshes PROACTIVE_REFRESH_LEAD_MS before
- * expiry; after a failure retries at 30 s, 60 s, 120 s, … never more than 16 minutes apart.
+ * expiry, but never sooner than 30 s after the last refresh; after a failure retries at 30 s,
+ * 60 s, 120 s, … never more than 16 minutes apart.
  */
 export class TokenRefresher {
   readonly #options: TokenRefresherOptions;
@@ -27,7 +28,9 @@ export class TokenRefresher {
   start(expiresAt: number): void {
     this.stop();
     this.#retryDelay = REFRESH_RETRY_MIN_MS;
-    this.#arm(Math.max(0, expiresAt - PROACTIVE_REFRESH_LEAD_MS - this.#options.now()));
+    // Never sooner than the retry pause: a token that looks stale on arrival (unknown lifetime,
+    // or shorter than the lead) would otherwise be refreshed in a tight loop.
+    this.#arm(Math.max(REFRESH_RETRY_MIN_MS, expiresAt - PROACTIVE_REFRESH_LEAD_MS - this.#options.now()));
   }
 
   stop(): void {

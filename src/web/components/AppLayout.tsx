@@ -1,12 +1,19 @@
-import { Suspense, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { forgetArticleDrafts } from '../articles/articleDraftStorage.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { useAuthSession } from '../auth/useAuthSession.ts';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
 import { TopBar } from './TopBar.tsx';
 import { useFocusHeadingOnNavigate } from './useFocusHeadingOnNavigate.ts';
 
 export function AppLayout() {
   const { state } = useAuth();
+  const session = useAuthSession();
+  // Log Out (or account deletion) here: drafts typed in this tab must not greet the next person.
+  useEffect(() => {
+    if (state.status === 'signedOut' && session.endedByUser) forgetArticleDrafts();
+  }, [state, session]);
   // A new screen gets a fresh boundary, so one failure does not stick to every later page.
   const location = useLocation();
   const mainRef = useRef<HTMLElement>(null);

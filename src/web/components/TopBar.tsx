@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { labels } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 
@@ -12,17 +13,17 @@ export function TopBar() {
     <header className="border-b border-slate-200 bg-white/90 dark:border-slate-800 dark:bg-slate-950/90">
       <nav aria-label="Main" className="mx-auto flex h-14 max-w-5xl items-center justify-between px-4 sm:px-6">
         <Link to={paths.home} className="text-lg font-semibold tracking-tight">
-          Home
+          {labels.home}
         </Link>
         {state.status === 'unknown' ? (
           <span aria-hidden="true" className="inline-block h-9 min-w-20" />
         ) : state.status === 'signedIn' ? (
           <Link to={paths.profile} className={rightButton}>
-            Profile
+            {labels.profile}
           </Link>
         ) : (
           <Link to={paths.login} className={rightButton}>
-            Login
+            {labels.login}
           </Link>
         )}
       </nav>

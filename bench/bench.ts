@@ -1,0 +1,289 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { hashPassword, verifyPassword } from '../src/server/identity/passwordHashing.ts';
+import { ensureWebBuild } from '../src/server/web/webBuild.ts';
+import { median, runLoad, type LoadResult, type LoadSpec } from './load.ts';
+import { projectRoot, startAppServer, startBareServer, type RunningProcess } from './processes.ts';
+import { seedDatabase, type SeedResult } from './seed.ts';
+
+// `npm run bench`: see bench/README.md. Loopback only; stops by itself.
+const ROUND_SECONDS = 3;
+const ENDPOINT_SECONDS = 4;
+const HARD_LIMIT_MS = 6 * 60 * 1000;
+const HASH_ROUNDS = 30;
+
+interface Row {
+  name: string;
+  result: LoadResult;
+}
+interface Budget {
+  name: string;
+  value: string;
+  limit: string;
+  pass: boolean;
+}
+
+const running: RunningProcess[] = [];
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-bench-'));
+const hardLimit = setTimeout(() => {
+  console.error(`The bench ran over ${HARD_LIMIT_MS / 60000} minutes; stopping.`);
+  for (const process_ of running) process_.child.kill('SIGKILL');
+  process.exit(1);
+}, HARD_LIMIT_MS);
+hardLimit.unref();
+
+const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const log = (line: string) => console.log(line);
+
+/** Runs `a` and `b` alternately, `rounds` times each, so drift on a shared machine hits both alike. */
+async function alternate(rounds: number, a: LoadSpec, b: LoadSpec) {
+  const as: LoadResult[] = [];
+  const bs: LoadResult[] = [];
+  for (let i = 0; i < rounds; i++) {
+    as.push(await runLoad({ seconds: ROUND_SECONDS, ...a }));
+    bs.push(await runLoad({ seconds: ROUND_SECONDS, ...b }));
+  }
+  const pick = (results: LoadResult[]): LoadResult => ({
+    requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+    p50Ms: median(results.map((r) => r.p50Ms)),
+    p99Ms: median(results.map((r) => r.p99Ms)),
+    requests: results.reduce((sum, r) => sum + r.requests, 0),
+    failures: results.reduce((sum, r) => sum + r.failures, 0),
+  });
+  const ratio = median(as.map((r, i) => r.requestsPerSecond / bs[i]!.requestsPerSecond));
+  return { a: pick(as), b: pick(bs), ratio };
+}
+
+async function main() {
+  const started = Date.now();
+  log('Building the web app if stale...');
+  await ensureWebBuild(log);
+
+  const seeds: Record<'small' | 'large', SeedResult> = {
+    small: await seedDatabase({ dataDir: path.join(workDir, 'small'), articles: 100 }),
+    large: await seedDatabase({ dataDir: path.join(workDir, 'large'), articles: 100_000 }),
+  };
+  log(`Seeded 100 articles in ${fmt(seeds.small.seconds)} s, 100,000 in ${fmt(seeds.large.seconds)} s`);
+
+  const small = await startAppServer(path.join(workDir, 'small'));
+  running.push(small);
+  const large = await startAppServer(path.join(workDir, 'large'));
+  running.push(large);
+
+  const rows: Row[] = [];
+  // The large server's memory after each phase: where the peak comes from.
+  const rss: Array<{ after: string; rssMb: number; peakMb: number }> = [{ after: 'start', ...large.rssMb() }];
+  const budgets: Budget[] = [];
+  const listUrl = (server: RunningProcess) => `${server.origin}/api/articles?limit=20`;
+  const deepUrl = (server: RunningProcess, seed: SeedResult) =>
+    `${server.origin}/api/articles?limit=20&cursor=${seed.deepCursor}`;
+
+  // Warm-up: JIT, SQLite cache, statement cache.
+  for (const server of [small, large]) await runLoad({ url: listUrl(server), seconds: 1 });
+
+  log('List pages, 100 vs 100,000 articles (alternating rounds)...');
+  const first = await alternate(3, { url: listUrl(small) }, { url: listUrl(large) });
+  const deep = await alternate(3, { url: deepUrl(small, seeds.small) }, { url: deepUrl(large, seeds.large) });
+  rss.push({ after: 'list pages', ...large.rssMb() });
+  rows.push({ name: 'GET /api/articles first page (100 articles)', result: first.a });
+  rows.push({ name: 'GET /api/articles first page (100,000)', result: first.b });
+  rows.push({ name: 'GET /api/articles deep page, cursor at 90 % (100)', result: deep.a });
+  rows.push({ name: 'GET /api/articles deep page, cursor at 90 % (100,000)', result: deep.b });
+  for (const [label, pair] of [
+    ['first page', first],
+    ['deep page', deep],
+  ] as const) {
+    // pair.ratio is (100 articles' req/s) / (100,000 articles' req/s): how much slower the big list is.
+    const slowdown = pair.ratio;
+    budgets.push({
+      name: `List ${label}: 100,000 articles vs 100 (throughput, median of rounds)`,
+      value: `${fmt(slowdown, 2)}x slower`,
+      limit: '<= 1.5x',
+      pass: slowdown <= 1.5,
+    });
+  }
+
+  log('List throughput vs a bare node:http server with the same bytes (A/B rounds)...');
+  const bodyFile = path.join(workDir, 'list-page.json');
+  fs.writeFileSync(bodyFile, Buffer.from(await (await fetch(listUrl(large))).arrayBuffer()));
+  const bare = await startBareServer(bodyFile);
+  running.push(bare);
+  await runLoad({ url: `${bare.origin}/api/articles?limit=20`, seconds: 1 });
+  const ab = await alternate(4, { url: listUrl(large) }, { url: `${bare.origin}/api/articles?limit=20` });
+  await bare.stop();
+  rss.push({ after: 'list A/B', ...large.rssMb() });
+  rows.push({ name: 'GET /api/articles first page, Inkwell (A/B rounds)', result: ab.a });
+  rows.push({ name: 'Same bytes from bare node:http (A/B rounds)', result: ab.b });
+  budgets.push({
+    name: 'List throughput vs bare node:http (median ratio of rounds)',
+    value: `${fmt(ab.ratio * 100, 0)} %`,
+    limit: '>= 50 %',
+    pass: ab.ratio >= 0.5,
+  });
+
+  log('Other endpoints with 100,000 articles...');
+  const author = seeds.large.authors[0]!;
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const json = { 'content-type': 'application/json' };
+  const refreshBody = `grant_type=refresh_token&refresh_token=${encodeURIComponent(author.refreshToken)}`;
+  const refreshed = (await (
+    await fetch(`${large.origin}/identity/v1/token`, { method: 'POST', headers: form, body: refreshBody })
+  ).json()) as { id_token: string };
+  const articleId = seeds.large.firstArticleId;
+  const endpoints: Array<[string, LoadSpec]> = [
+    ['GET /api/articles/:id', { url: `${large.origin}/api/articles/${articleId}` }],
+    ['GET / (HTML shell)', { url: `${large.origin}/` }],
+    ['GET /article/:id (HTML shell, existence check)', { url: `${large.origin}/article/${articleId}` }],
+    [
+      'POST /identity/v1/token (refresh)',
+      { url: `${large.origin}/identity/v1/token`, method: 'POST', headers: form, body: refreshBody },
+    ],
+    [
+      'POST /identity/v1/accounts:lookup',
+      {
+        url: `${large.origin}/identity/v1/accounts:lookup`,
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ idToken: refreshed.id_token }),
+      },
+    ],
+  ];
+  for (const [name, spec] of endpoints) {
+    rows.push({ name, result: await runLoad({ seconds: ENDPOINT_SECONDS, ...spec }) });
+    rss.push({ after: name, ...large.rssMb() });
+  }
+
+  log('Password hashing share of sign-in and sign-up (paired, one request at a time)...');
+  // Each round times the bare argon2 call and then the endpoint, back to back, so both
+  // see the same machine load; the medians are compared.
+  const storedHash = await hashPassword(author.password);
+  const post = (endpoint: string, body: unknown) =>
+    fetch(`${large.origin}/identity/v1/accounts:${endpoint}`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(body),
+    }).then(async (response) => {
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${endpoint} answered ${response.status}`);
+    });
+  const timed = async (task: () => Promise<unknown>) => {
+    const begun = performance.now();
+    await task();
+    return performance.now() - begun;
+  };
+  const paired = {
+    signIn: { hash: [] as number[], endpoint: [] as number[] },
+    signUp: { hash: [] as number[], endpoint: [] as number[] },
+  };
+  for (let i = 0; i < HASH_ROUNDS; i++) {
+    paired.signIn.hash.push(await timed(() => verifyPassword(storedHash, author.password)));
+    paired.signIn.endpoint.push(
+      await timed(() => post('signInWithPassword', { email: author.email, password: author.password })),
+    );
+    paired.signUp.hash.push(await timed(() => hashPassword('bench-pw-1')));
+    paired.signUp.endpoint.push(
+      await timed(() => post('signUp', { email: `bench-${Date.now()}-${i}@bench.example`, password: 'bench-pw-1' })),
+    );
+  }
+  const percentile = (values: number[], p: number) =>
+    [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+  const hashing = (
+    [
+      ['Sign-in', 'POST accounts:signInWithPassword (1 client, paired with argon2 verify)', paired.signIn],
+      ['Sign-up', 'POST accounts:signUp (1 client, paired with argon2 hash)', paired.signUp],
+    ] as const
+  ).map(([name, row, samples]) => {
+    const endpointMs = median(samples.endpoint);
+    rows.push({
+      name: row,
+      result: {
+        requestsPerSecond: 1000 / endpointMs,
+        p50Ms: endpointMs,
+        p99Ms: percentile(samples.endpoint, 0.99),
+        requests: samples.endpoint.length,
+        failures: 0,
+      },
+    });
+    return { name, endpointMs, hashMs: median(samples.hash) };
+  });
+  for (const item of hashing) {
+    const share = item.hashMs / item.endpointMs;
+    budgets.push({
+      name: `${item.name} latency dominated by argon2: bare ${fmt(item.hashMs)} ms of p50 ${fmt(item.endpointMs)} ms`,
+      value: `${fmt(share * 100, 0)} % hash, ${fmt(item.endpointMs - item.hashMs)} ms rest`,
+      limit: '>= 75 % hash',
+      pass: share >= 0.75,
+    });
+  }
+  rss.push({ after: 'sign-in and sign-up', ...large.rssMb() });
+
+  const peakRss = large.peakRssMb();
+  budgets.push({
+    name: 'Server peak RSS (VmHWM) under all of the above, 100,000 articles',
+    value: `${fmt(peakRss, 0)} MB`,
+    limit: '<= 200 MB',
+    pass: peakRss <= 200,
+  });
+  budgets.push({
+    name: 'Seeding 100,000 articles',
+    value: `${fmt(seeds.large.seconds)} s`,
+    limit: '< 60 s',
+    pass: seeds.large.seconds < 60,
+  });
+  const failures = rows.filter((row) => row.result.failures > 0);
+  budgets.push({
+    name: 'Every load response was 2xx',
+    value: failures.length ? failures.map((row) => row.name).join('; ') : 'yes',
+    limit: 'no failures',
+    pass: failures.length === 0,
+  });
+
+  await small.stop();
+  await large.stop();
+
+  log('');
+  log(`| Endpoint | req/s | p50 ms | p99 ms | requests | non-2xx/errors |`);
+  log(`|---|---:|---:|---:|---:|---:|`);
+  for (const { name, result } of rows) {
+    log(
+      `| ${name} | ${fmt(result.requestsPerSecond, 0)} | ${fmt(result.p50Ms, 2)} | ${fmt(result.p99Ms, 2)} | ${result.requests} | ${result.failures} |`,
+    );
+  }
+  log('');
+  log(`Server memory (100,000 articles): ${rss.map((r) => `${r.after} ${fmt(r.rssMb, 0)}`).join(', ')} MB RSS`);
+  log('');
+  log(`| Budget | Measured | Limit | Result |`);
+  log(`|---|---|---|---|`);
+  for (const budget of budgets) {
+    log(`| ${budget.name} | ${budget.value} | ${budget.limit} | ${budget.pass ? 'PASS' : 'FAIL'} |`);
+  }
+
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version },
+    seconds: (Date.now() - started) / 1000,
+    seeding: { articles100Seconds: seeds.small.seconds, articles100000Seconds: seeds.large.seconds },
+    endpoints: rows,
+    listVsBare: { ratio: ab.ratio },
+    listLargeVsSmall: { firstPageRatio: first.ratio, deepPageRatio: deep.ratio },
+    passwordHashing: hashing,
+    peakRssMb: peakRss,
+    rssByPhase: rss,
+    budgets,
+  };
+  fs.writeFileSync(path.join(projectRoot, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
+  log(`\nWrote bench/results.json (${fmt(results.seconds, 0)} s in all)`);
+  return budgets.every((budget) => budget.pass);
+}
+
+try {
+  const allPass = await main();
+  process.exitCode = allPass ? 0 : 1;
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  for (const process_ of running) await process_.stop();
+  fs.rmSync(workDir, { recursive: true, force: true });
+}

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { ensureWebBuild } from '../src/server/web/webBuild.ts';
+import { projectRoot, startAppServer } from './processes.ts';
+import { seedDatabase } from './seed.ts';
+
+// `npm run lighthouse`: the production build with 100 articles, mobile emulation (Lighthouse's
+// default), the system Chromium. Reports go to bench/lighthouse/. See bench/README.md.
+const MINIMUM = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 95 } as const;
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const reportDir = path.join(projectRoot, 'bench/lighthouse');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-lighthouse-'));
+
+async function main(): Promise<boolean> {
+  await ensureWebBuild((line) => console.log(line));
+  const server = await startAppServer(dataDir);
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: CHROME_FLAGS,
+  });
+  try {
+    // Images are the app's own icon, served by this server: nothing leaves the machine.
+    const seed = await seedDatabase({ dataDir, articles: 100, imageOrigin: server.origin });
+    fs.mkdirSync(reportDir, { recursive: true });
+    let allPass = true;
+    const lines: string[] = [];
+    for (const [name, url] of [
+      ['home', `${server.origin}/`],
+      ['article', `${server.origin}/article/${seed.firstArticleId}`],
+    ] as const) {
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: ['html', 'json'],
+        logLevel: 'error',
+        onlyCategories: Object.keys(MINIMUM),
+      });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+      const [html, json] = result.report as string[];
+      fs.writeFileSync(path.join(reportDir, `${name}.report.html`), html!);
+      fs.writeFileSync(path.join(reportDir, `${name}.report.json`), json!);
+      const scores = Object.entries(MINIMUM).map(([category, minimum]) => {
+        const score = Math.round((result.lhr.categories[category]?.score ?? 0) * 100);
+        if (score < minimum) allPass = false;
+        return `${category} ${score}${score < minimum ? ` (FAIL, needs ${minimum})` : ''}`;
+      });
+      lines.push(`${name.padEnd(8)} ${url.replace(server.origin, '')}: ${scores.join(', ')}`);
+      // What cost points, so a failure says where to look.
+      for (const category of Object.keys(MINIMUM)) {
+        for (const ref of result.lhr.categories[category]?.auditRefs ?? []) {
+          const audit = result.lhr.audits[ref.id];
+          if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) {
+            lines.push(`    ${category}: ${audit.id} ${Math.round(audit.score * 100)} ${audit.displayValue ?? ''}`);
+          }
+        }
+      }
+    }
+    console.log(`\nLighthouse (mobile), ${new Date().toISOString()}, ${os.cpus().length} CPUs`);
+    for (const line of lines) console.log(line);
+    console.log(`Reports: ${path.relative(projectRoot, reportDir)}/*.report.{html,json}`);
+    return allPass;
+  } finally {
+    chrome.kill();
+    await server.stop();
+  }
+}
+
+try {
+  process.exitCode = (await main()) ? 0 : 1;
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,94 @@
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
+import { newArticleId } from './articleId.ts';
+import { createArticlesRepository, listPageQuery } from './articlesRepository.ts';
+
+// DESIGN.md §6: the first page with 100,000 articles as fast as with 100. That holds only
+// if every page is a range read on the (date desc, id desc) index in index order: no full
+// scan of articles, no sort of the matching rows, no OFFSET, no COUNT.
+const ARTICLES = 3000;
+
+describe.each(dialectCases())('the article list query plan on $dialect', (dialectCase) => {
+  let testDatabase: TestDatabase;
+  let database: Database;
+  const cursor = { date: 1_700_000_000_000 + 1500 * 1000, id: 'M'.repeat(20) };
+
+  beforeAll(async () => {
+    testDatabase = await dialectCase.create();
+    database = openDatabase(testDatabase.config);
+    await migrateToLatest(database);
+    // Enough rows that PostgreSQL's planner would rather scan and sort if the index did not fit.
+    await sql`insert into users (id, email, password_hash, display_name, photo_url, email_verified, disabled,
+      created_at, last_login_at, password_updated_at, valid_since)
+      values ('plan-author', 'plan@example.com', 'x', 'Plan', null, 0, 0, 0, 0, 0, 0)`.execute(database.db);
+    for (let i = 0; i < 200; i++) {
+      await sql`insert into users (id, email, password_hash, display_name, photo_url, email_verified, disabled,
+        created_at, last_login_at, password_updated_at, valid_since)
+        values (${`other-${i}`}, ${`other-${i}@example.com`}, 'x', null, null, 0, 0, 0, 0, 0, 0)`.execute(database.db);
+    }
+    const rows = Array.from({ length: ARTICLES }, (_, i) => ({
+      id: newArticleId(),
+      image: 'https://images.example.com/a.jpg',
+      title: `Article ${i}`,
+      description: 'Text.',
+      authorId: 'plan-author',
+      date: 1_700_000_000_000 + i * 1000,
+    }));
+    for (let start = 0; start < rows.length; start += 500) {
+      await database.db
+        .transaction()
+        .execute((trx) => createArticlesRepository(trx).insertBatch(rows.slice(start, start + 500)));
+    }
+    await sql`analyze`.execute(database.db);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await testDatabase?.dispose();
+  });
+
+  async function plan(after: typeof cursor | undefined): Promise<string> {
+    const compiled = listPageQuery(database.db, 20, after).compile();
+    const prefix = database.dialect === 'sqlite' ? 'explain query plan ' : 'explain (format text) ';
+    const result = await database.db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]),
+    );
+    return result.rows.map((row) => String(row.detail ?? row['QUERY PLAN'])).join('\n');
+  }
+
+  it.each([
+    ['the first page', undefined],
+    ['a page after a cursor', cursor],
+  ])('reads %s as an index range in order, without a scan or a sort', async (_name, after) => {
+    const text = await plan(after);
+    if (database.dialect === 'sqlite') {
+      expect(text).toMatch(/SEARCH articles USING INDEX articles_date_id|SCAN articles USING INDEX articles_date_id/);
+      if (after) expect(text).toMatch(/SEARCH articles USING INDEX articles_date_id \(date<\?\)/);
+      expect(text).not.toMatch(/SCAN articles(?! USING INDEX)/);
+      expect(text).not.toMatch(/TEMP B-TREE/);
+      // Each row's author by primary key, not a scan of users per article.
+      expect(text).toMatch(/SEARCH users USING INDEX sqlite_autoindex_users_1 \(id=\?\)/);
+    } else {
+      expect(text).toMatch(/Index Scan using articles_date_id on articles/);
+      expect(text).not.toMatch(/Seq Scan on articles/);
+      expect(text).not.toMatch(/\bSort\b/);
+      expect(text).toMatch(/Index Scan using users_pkey on users/);
+    }
+    expect(text).not.toMatch(/OFFSET|count\(/i);
+  });
+
+  it('returns the same rows as sorting the whole table', async () => {
+    const all = await database.db.selectFrom('articles').select(['id', 'date']).execute();
+    const before = (a: { date: number; id: string }, b: { date: number; id: string }) =>
+      a.date !== b.date ? a.date > b.date : a.id > b.id;
+    const expected = all
+      .filter((row) => before(cursor, row))
+      .sort((a, b) => (before(a, b) ? -1 : 1))
+      .slice(0, 21)
+      .map((row) => row.id);
+    const page = await listPageQuery(database.db, 20, cursor).execute();
+    expect(page.map((row) => row.id)).toEqual(expected);
+  });
+});

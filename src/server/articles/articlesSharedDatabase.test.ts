@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { dialectCases } from '../testing/testDatabases.ts';
+import { webDistDir } from '../web/webBuild.ts';
+import { articlesApi, identityCall, sampleArticle, signUp, type TestUser } from './articlesTestClient.ts';
+
+// Two servers on one database, as two processes behind a load balancer would be. Reads
+// are cached in memory (articleReads.ts); a write through the other server must show at
+// once, never a stale page or article.
+describe.each(dialectCases())('two servers sharing one database on $dialect', (dialectCase) => {
+  let first: TestApp;
+  let secondApp: FastifyInstance;
+  let secondDatabase: Database;
+  let secondUrl: string;
+  let author: TestUser;
+
+  beforeAll(async () => {
+    first = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '1000' });
+    // Its own connection (pool), like another process.
+    secondDatabase = openDatabase(first.config.database);
+    secondApp = await buildApp({ config: first.config, database: secondDatabase, webDistDir, logger: false });
+    await secondApp.listen({ port: 0, host: '127.0.0.1' });
+    const address = secondApp.server.address();
+    if (address === null || typeof address === 'string') throw new Error('no TCP port');
+    secondUrl = `http://127.0.0.1:${address.port}`;
+    author = await signUp(secondUrl, 'Before');
+  });
+  afterAll(async () => {
+    await secondApp.close();
+    await secondDatabase.close();
+    await first.close();
+  });
+
+  it('shows articles created, changed and deleted through the other server at once', async () => {
+    const reader = articlesApi(first.url);
+    const writer = articlesApi(secondUrl);
+    const titles = async () => ((await reader.list()).body.articles as Array<{ title: string }>).map((a) => a.title);
+
+    expect(await titles()).toEqual([]);
+    const created = await writer.create(author.idToken, sampleArticle('One'));
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect(await titles()).toEqual(['One']);
+    expect((await reader.get(id)).body.title).toBe('One');
+
+    expect((await writer.update(author.idToken, id, sampleArticle('One, edited'))).status).toBe(200);
+    expect(await titles()).toEqual(['One, edited']);
+    expect((await reader.get(id)).body.title).toBe('One, edited');
+
+    const renamed = await identityCall(secondUrl, 'accounts:update', { idToken: author.idToken, displayName: 'After' });
+    expect(renamed.status).toBe(200);
+    expect((await reader.get(id)).body.authorName).toBe('After');
+    expect((await reader.list()).body.articles[0].authorName).toBe('After');
+
+    expect((await fetch(`${first.url}/article/${id}`)).status).toBe(200);
+    expect((await writer.remove(author.idToken, id)).status).toBe(204);
+    expect((await reader.get(id)).status).toBe(404);
+    expect(await titles()).toEqual([]);
+    expect((await fetch(`${first.url}/article/${id}`)).status).toBe(404);
+  });
+
+  it('shows writes made through its own server at once too', async () => {
+    const api = articlesApi(first.url);
+    const own = await signUp(first.url, 'Own');
+    await api.list();
+    const created = await api.create(own.idToken, sampleArticle('Mine'));
+    expect((await api.list()).body.articles[0].title).toBe('Mine');
+    expect((await api.remove(own.idToken, created.body.id)).status).toBe(204);
+    expect((await api.get(created.body.id)).status).toBe(404);
+  });
+});

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { dialectCases } from '../testing/testDatabases.ts';
+import { webDistDir } from './webBuild.ts';
+
+/** A GET with exactly these request headers, the body as raw bytes (fetch would decode it). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+// The build writes .br and .gz beside each asset (scripts/precompressPlugin.ts); the server
+// must send those files, picked by Accept-Encoding, and never compress per request.
+describe('precompressed assets', () => {
+  let server: TestApp;
+  let assets: string[];
+  beforeAll(async () => {
+    server = await startTestApp(dialectCases()[0]!);
+    const shell = (await rawGet(`${server.url}/`, {})).body.toString();
+    assets = [...shell.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
+  });
+  afterAll(() => server.close());
+
+  it('finds the entry script and the stylesheet in the shell', () => {
+    expect(assets.some((asset) => asset.endsWith('.js'))).toBe(true);
+    expect(assets.some((asset) => asset.endsWith('.css'))).toBe(true);
+  });
+
+  it.each([
+    ['br, gzip', 'br', '.br'],
+    ['gzip, deflate, br', 'br', '.br'],
+    ['gzip', 'gzip', '.gz'],
+    ['identity', undefined, ''],
+    ['', undefined, ''],
+  ])('answers Accept-Encoding "%s" with %s, the file written at build', async (accept, encoding, suffix) => {
+    for (const asset of assets) {
+      const response = await rawGet(`${server.url}${asset}`, accept ? { 'accept-encoding': accept } : {});
+      expect(response.status, asset).toBe(200);
+      expect(response.headers['content-encoding'], asset).toBe(encoding);
+      expect(response.headers.vary ?? '', asset).toMatch(/accept-encoding/i);
+      const original = fs.readFileSync(path.join(webDistDir, asset));
+      expect(response.body.equals(fs.readFileSync(path.join(webDistDir, asset + suffix))), asset).toBe(true);
+      const decoded =
+        encoding === 'br'
+          ? zlib.brotliDecompressSync(response.body)
+          : encoding === 'gzip'
+            ? zlib.gunzipSync(response.body)
+            : response.body;
+      expect(decoded.equals(original), asset).toBe(true);
+    }
+  });
+});

@@ -1,3 +1,5 @@
+import { localFlag } from './localFlag.ts';
+
 /**
  * A yes/no note in localStorage: "a Log Out could not reach the server, so the session in the
  * cookie may still be alive". Not a credential. The next load ends that session before anything
@@ -8,24 +10,8 @@ export interface PendingRevoke {
   remember(pending: boolean): void;
 }
 
-const KEY = 'inkwell:revoke-pending';
-
 export function localStoragePendingRevoke(storage: Storage | undefined): PendingRevoke {
-  return {
-    isPending() {
-      try {
-        return storage?.getItem(KEY) === '1';
-      } catch {
-        return false; // storage blocked: nothing was noted
-      }
-    },
-    remember(pending) {
-      try {
-        if (pending) storage?.setItem(KEY, '1');
-        else storage?.removeItem(KEY);
-      } catch {
-        // Storage blocked or full: the retry is lost, as before this note existed.
-      }
-    },
-  };
+  // Storage blocked: nothing was noted, and a lost note only loses the retry.
+  const flag = localFlag(storage, 'inkwell:revoke-pending', false);
+  return { isPending: flag.isSet, remember: flag.set };
 }

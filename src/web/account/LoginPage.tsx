@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useLocation, useNavigate, type Location } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
@@ -9,6 +9,7 @@ import { FormField } from './FormField.tsx';
 import { linkClass } from './formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { useFormSubmit } from './useFormSubmit.ts';
 
 /** What other screens may hand the login page: where to return, or a notice to show. */
 export interface LoginLocationState {
@@ -24,24 +25,17 @@ export function LoginPage() {
   const incoming = (location.state ?? {}) as LoginLocationState;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submitHandler } = useFormSubmit();
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
-      await session.signIn(email, password);
-    } catch {
-      setError(messages.loginFailed);
-      setBusy(false);
-      return;
-    }
-    // Back to the protected screen that sent the person here, else home (spec §2).
-    const from = incoming.from;
-    navigate(from ? `${from.pathname}${from.search}${from.hash}` : paths.home, { replace: true });
-  }
+  const handleSubmit = submitHandler({
+    attempt: () => session.signIn(email, password),
+    onFailure: () => messages.loginFailed,
+    onSuccess() {
+      // Back to the protected screen that sent the person here, else home (spec §2).
+      const from = incoming.from;
+      navigate(from ? `${from.pathname}${from.search}${from.hash}` : paths.home, { replace: true });
+    },
+  });
 
   return (
     <AccountCard title={labels.login}>

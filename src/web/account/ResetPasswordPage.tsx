@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { accountMessages, messages } from '../../shared/messages.ts';
+import { accountMessages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { hasCode } from '../auth/errorCodes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
@@ -11,6 +11,7 @@ import { linkClass } from './formStyles.ts';
 import type { LoginLocationState } from './LoginPage.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { useFormSubmit } from './useFormSubmit.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
 
 type CodeCheck =
@@ -34,8 +35,7 @@ export function ResetPasswordPage() {
   );
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submitHandler } = useFormSubmit();
 
   useEffect(() => {
     if (oobCode === '') return;
@@ -55,26 +55,23 @@ export function ResetPasswordPage() {
     };
   }, [oobCode, session]);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (password !== confirmation) {
-      setError(messages.passwordsDoNotMatch);
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      await session.confirmPasswordReset(oobCode, password);
-    } catch (caught) {
-      setBusy(false);
-      if (isDeadCode(caught)) setCheck({ status: 'dead', message: accountMessages.resetLinkInvalid });
-      else if (hasCode(caught, 'weak-password')) setError(accountMessages.passwordTooShort(minLength));
-      else setError(accountMessages.resetApplyFailed);
-      return;
-    }
-    const state: LoginLocationState = { notice: accountMessages.passwordChanged };
-    navigate(paths.login, { replace: true, state });
-  }
+  const handleSubmit = submitHandler({
+    passwords: { password, confirmation },
+    attempt: () => session.confirmPasswordReset(oobCode, password),
+    onFailure(caught) {
+      if (isDeadCode(caught)) {
+        setCheck({ status: 'dead', message: accountMessages.resetLinkInvalid });
+        return null;
+      }
+      return hasCode(caught, 'weak-password')
+        ? accountMessages.passwordTooShort(minLength)
+        : accountMessages.resetApplyFailed;
+    },
+    onSuccess() {
+      const state: LoginLocationState = { notice: accountMessages.passwordChanged };
+      navigate(paths.login, { replace: true, state });
+    },
+  });
 
   return (
     <AccountCard title="Reset Password">

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { accountMessages, labels, messages } from '../../shared/messages.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
@@ -10,6 +10,7 @@ import { FormField } from './FormField.tsx';
 import { linkClass } from './formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { useFormSubmit } from './useFormSubmit.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
 
 export function SignupPage() {
@@ -21,34 +22,24 @@ export function SignupPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submitHandler } = useFormSubmit();
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (password !== confirmation) {
-      setError(messages.passwordsDoNotMatch);
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      await session.createUser(email, password);
-    } catch {
-      setError(messages.signupFailed);
-      setBusy(false);
-      return;
-    }
+  const handleSubmit = submitHandler({
+    passwords: { password, confirmation },
+    attempt: () => session.createUser(email, password),
+    onFailure: () => messages.signupFailed,
     // Spec §4: signup signs the user in, then sets the display name.
-    try {
-      await session.updateDisplayName(name.trim());
-    } catch {
-      // The account exists and is signed in; the name can still be set on the profile screen.
-      navigate(paths.profile, { replace: true });
-      return;
-    }
-    navigate(paths.home, { replace: true });
-  }
+    async onSuccess() {
+      try {
+        await session.updateDisplayName(name.trim());
+      } catch {
+        // The account exists and is signed in; the name can still be set on the profile screen.
+        navigate(paths.profile, { replace: true });
+        return;
+      }
+      navigate(paths.home, { replace: true });
+    },
+  });
 
   return (
     <AccountCard title={labels.signUp}>

@@ -1,13 +1,6 @@
 import { expect } from '@playwright/test';
-
-/** One email the SMTP sink received (src/server/testing/smtpSinkServer.ts serves them as JSON). */
-export interface ReceivedMail {
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-}
+// The SMTP sink's own mail shape: src/server/testing/smtpSinkServer.ts serves these as JSON.
+import type { ReceivedMail } from '../../src/server/testing/smtpSink.ts';
 
 function mailboxUrl(): string {
   const url = process.env.E2E_MAILBOX_URL;

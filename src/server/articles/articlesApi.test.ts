@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { articleSchema } from '../../shared/articleSchema.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
 import { dialectCases } from '../testing/testDatabases.ts';
-import { articlesApi, sampleArticle, signUp, type Answer, type TestUser } from './articlesTestClient.ts';
+import { articlesTestApp, sampleArticle, type Answer } from './articlesTestClient.ts';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
@@ -20,24 +19,13 @@ function expectFieldError(answer: Answer, field: string, message: string | RegEx
 }
 
 describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
-  let server: TestApp;
-  let api: ReturnType<typeof articlesApi>;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    server = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '100000' });
-    api = articlesApi(server.url);
-    alice = await signUp(server.url, 'Alice');
-    bob = await signUp(server.url, 'Bob');
-  });
-  afterAll(() => server.close());
+  const app = articlesTestApp(dialectCase);
 
   const countArticles = async () => {
     let count = 0;
     let cursor: string | null = null;
     do {
-      const page: Answer = await api.list(`?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Answer = await app.api.list(`?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
       count += page.body.articles.length;
       cursor = page.body.nextCursor;
     } while (cursor);
@@ -46,7 +34,7 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
 
   it('creates an article: 201, Location, the article with server-set id, author and date', async () => {
     const before = Date.now();
-    const created = await api.create(alice.idToken, {
+    const created = await app.api.create(app.alice.idToken, {
       image: ' https://images.example.com/a.jpg ',
       title: '  First post  ',
       description: '\n Hello there. \n',
@@ -61,7 +49,7 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       image: 'https://images.example.com/a.jpg',
       title: 'First post',
       description: 'Hello there.',
-      authorId: alice.uid,
+      authorId: app.alice.uid,
       authorName: 'Alice',
       date: article.date,
     });
@@ -70,12 +58,12 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
     expect(date).toBeGreaterThanOrEqual(before - 1);
     expect(date).toBeLessThanOrEqual(Date.now() + 1);
 
-    const fetched = await api.get(article.id);
+    const fetched = await app.api.get(article.id);
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(article);
     expect(fetched.headers.get('cache-control')).toBe('no-cache');
 
-    const listed = await api.list();
+    const listed = await app.api.list();
     expect(listed.status).toBe(200);
     expect(listed.headers.get('cache-control')).toBe('no-cache');
     expect(listed.body.articles).toContainEqual(article);
@@ -83,7 +71,7 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
 
   it('gives every article a different random id', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 5; i++) ids.add((await api.create(alice.idToken, sampleArticle(`Id ${i}`))).body.id);
+    for (let i = 0; i < 5; i++) ids.add((await app.api.create(app.alice.idToken, sampleArticle(`Id ${i}`))).body.id);
     expect(ids.size).toBe(5);
   });
 
@@ -93,16 +81,16 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       title: '<script>alert("x")</script> — ünïcödé 👩‍💻 \u202e',
       description: 'Line one\n\n  indented <b>bold</b> & "quotes" \' \\ \u0001 😀\r\nend',
     };
-    const created = await api.create(alice.idToken, text);
+    const created = await app.api.create(app.alice.idToken, text);
     expect(created.status, created.text).toBe(201);
-    const fetched = await api.get(created.body.id);
+    const fetched = await app.api.get(created.body.id);
     expect(fetched.body.image).toBe(text.image);
     expect(fetched.body.title).toBe(text.title);
     expect(fetched.body.description).toBe(text.description);
   });
 
   it('accepts the longest allowed values', async () => {
-    const created = await api.create(alice.idToken, {
+    const created = await app.api.create(app.alice.idToken, {
       image: `https://example.com/${'a'.repeat(2048 - 'https://example.com/'.length)}`,
       title: 't'.repeat(200),
       description: 'd'.repeat(20000),
@@ -187,12 +175,12 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
     ['a null body', null, 'body', /must be an object/],
   ])('rejects %s with a field error and stores nothing', async (_label, body, field, message) => {
     const before = await countArticles();
-    expectFieldError(await api.create(alice.idToken, body), field, message);
+    expectFieldError(await app.api.create(app.alice.idToken, body), field, message);
     expect(await countArticles()).toBe(before);
   });
 
   it('reports every invalid field at once', async () => {
-    const answer = await api.create(alice.idToken, { image: 'nope', title: '', description: '' });
+    const answer = await app.api.create(app.alice.idToken, { image: 'nope', title: '', description: '' });
     expectProblem(answer, 400);
     expect(answer.body.errors.map((error: { field: string }) => error.field).sort()).toEqual([
       'description',
@@ -204,8 +192,8 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
   it('rejects invalid JSON, non-JSON bodies and bodies over 64 KiB', async () => {
     const before = await countArticles();
     const post = (raw: string, contentType?: string) =>
-      api.request('POST', '/articles', {
-        token: alice.idToken,
+      app.api.request('POST', '/articles', {
+        token: app.alice.idToken,
         raw,
         headers: contentType ? { 'content-type': contentType } : {},
       });
@@ -223,30 +211,30 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
   });
 
   it('answers 401 with WWW-Authenticate when the token is missing or refused', async () => {
-    const missing = await api.create(undefined, valid);
+    const missing = await app.api.create(undefined, valid);
     expectProblem(missing, 401);
     expect(missing.headers.get('www-authenticate')).toBe('Bearer');
 
     for (const authorization of ['Bearer not-a-token', 'Bearer a.b.c', `Basic ${btoa('a:b')}`, 'Bearer']) {
-      const refused = await api.request('POST', '/articles', { json: valid, headers: { authorization } });
+      const refused = await app.api.request('POST', '/articles', { json: valid, headers: { authorization } });
       expectProblem(refused, 401);
       expect(refused.headers.get('www-authenticate'), authorization).toBe('Bearer error="invalid_token"');
     }
     // A token with its signature tampered with.
-    const [header, payload] = alice.idToken.split('.');
+    const [header, payload] = app.alice.idToken.split('.');
     const forged = `${header}.${payload}.${'A'.repeat(342)}`;
-    expectProblem(await api.create(forged, valid), 401);
+    expectProblem(await app.api.create(forged, valid), 401);
 
-    const { body: article } = await api.create(alice.idToken, valid);
-    expectProblem(await api.update(undefined, article.id, valid), 401);
-    expectProblem(await api.remove('garbage', article.id), 401);
-    expect((await api.get(article.id)).body).toEqual(article);
+    const { body: article } = await app.api.create(app.alice.idToken, valid);
+    expectProblem(await app.api.update(undefined, article.id, valid), 401);
+    expectProblem(await app.api.remove('garbage', article.id), 401);
+    expect((await app.api.get(article.id)).body).toEqual(article);
   });
 
   it('lets the author edit: 200, fields replaced and trimmed, id, author and date unchanged', async () => {
-    const { body: original } = await api.create(alice.idToken, sampleArticle('Before'));
+    const { body: original } = await app.api.create(app.alice.idToken, sampleArticle('Before'));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const updated = await api.update(alice.idToken, original.id, {
+    const updated = await app.api.update(app.alice.idToken, original.id, {
       image: 'http://cdn.example.org/b.png',
       title: ' After ',
       description: ' New text ',
@@ -258,58 +246,58 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       title: 'After',
       description: 'New text',
     });
-    expect((await api.get(original.id)).body).toEqual(updated.body);
+    expect((await app.api.get(original.id)).body).toEqual(updated.body);
   });
 
   it('validates edits like new articles and rejects server-set fields', async () => {
-    const { body: original } = await api.create(alice.idToken, sampleArticle('Strict'));
+    const { body: original } = await app.api.create(app.alice.idToken, sampleArticle('Strict'));
     expectFieldError(
-      await api.update(alice.idToken, original.id, { ...valid, date: '1999-01-01T00:00:00Z' }),
+      await app.api.update(app.alice.idToken, original.id, { ...valid, date: '1999-01-01T00:00:00Z' }),
       'date',
       /cannot be set/,
     );
     expectFieldError(
-      await api.update(alice.idToken, original.id, { ...valid, authorId: bob.uid }),
+      await app.api.update(app.alice.idToken, original.id, { ...valid, authorId: app.bob.uid }),
       'authorId',
       /cannot be set/,
     );
     expectFieldError(
-      await api.update(alice.idToken, original.id, { ...valid, title: ' ' }),
+      await app.api.update(app.alice.idToken, original.id, { ...valid, title: ' ' }),
       'title',
       'Title is required.',
     );
-    expect((await api.get(original.id)).body).toEqual(original);
+    expect((await app.api.get(original.id)).body).toEqual(original);
   });
 
   it('refuses to let another user edit or delete an article: 403 and the article unchanged', async () => {
-    const created = await api.create(alice.idToken, sampleArticle("Alice's own"));
-    const before = await api.get(created.body.id);
+    const created = await app.api.create(app.alice.idToken, sampleArticle("Alice's own"));
+    const before = await app.api.get(created.body.id);
 
-    expectProblem(await api.update(bob.idToken, created.body.id, sampleArticle('Hijacked')), 403);
-    expectProblem(await api.remove(bob.idToken, created.body.id), 403);
+    expectProblem(await app.api.update(app.bob.idToken, created.body.id, sampleArticle('Hijacked')), 403);
+    expectProblem(await app.api.remove(app.bob.idToken, created.body.id), 403);
 
-    const after = await api.get(created.body.id);
+    const after = await app.api.get(created.body.id);
     expect(after.status).toBe(200);
     expect(after.text).toBe(before.text);
   });
 
   it('lets the author delete: 204, then the article is gone', async () => {
-    const { body: article } = await api.create(alice.idToken, sampleArticle('Short-lived'));
-    const deleted = await api.remove(alice.idToken, article.id);
+    const { body: article } = await app.api.create(app.alice.idToken, sampleArticle('Short-lived'));
+    const deleted = await app.api.remove(app.alice.idToken, article.id);
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
-    expectProblem(await api.get(article.id), 404);
-    expectProblem(await api.remove(alice.idToken, article.id), 404);
-    expectProblem(await api.update(alice.idToken, article.id, valid), 404);
-    const listed = await api.list('?limit=100');
+    expectProblem(await app.api.get(article.id), 404);
+    expectProblem(await app.api.remove(app.alice.idToken, article.id), 404);
+    expectProblem(await app.api.update(app.alice.idToken, article.id, valid), 404);
+    const listed = await app.api.list('?limit=100');
     expect(listed.body.articles.map((a: { id: string }) => a.id)).not.toContain(article.id);
   });
 
   it('answers 404 for unknown and malformed article ids', async () => {
     for (const id of ['AAAAAAAAAAAAAAAAAAAA', 'short', 'x'.repeat(300), '%27%20or%201%3D1--', '%F0%9F%98%80']) {
-      expectProblem(await api.get(id), 404);
-      expectProblem(await api.update(alice.idToken, id, valid), 404);
-      expectProblem(await api.remove(alice.idToken, id), 404);
+      expectProblem(await app.api.get(id), 404);
+      expectProblem(await app.api.update(app.alice.idToken, id, valid), 404);
+      expectProblem(await app.api.remove(app.alice.idToken, id), 404);
     }
   });
 
@@ -326,54 +314,54 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       ['HEAD', '/nope'],
     ] as const) {
       if (method === 'HEAD') {
-        expect((await api.request(method, path)).status).toBe(404);
+        expect((await app.api.request(method, path)).status).toBe(404);
         continue;
       }
-      const answer = await api.request(method, path);
+      const answer = await app.api.request(method, path);
       expectProblem(answer, 404);
       expect(answer.text).not.toContain('<div id="root">');
     }
   });
 
   it('sends an ETag and answers 304 to a matching If-None-Match, until the content changes', async () => {
-    const { body: article } = await api.create(alice.idToken, sampleArticle('Cached'));
-    const first = await api.get(article.id);
+    const { body: article } = await app.api.create(app.alice.idToken, sampleArticle('Cached'));
+    const first = await app.api.get(article.id);
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
 
-    const notModified = await api.get(article.id, { 'if-none-match': etag! });
+    const notModified = await app.api.get(article.id, { 'if-none-match': etag! });
     expect(notModified.status).toBe(304);
     expect(notModified.text).toBe('');
     expect(notModified.headers.get('etag')).toBe(etag);
-    expect((await api.get(article.id, { 'if-none-match': `"other", ${etag}` })).status).toBe(304);
-    expect((await api.get(article.id, { 'if-none-match': '"other"' })).status).toBe(200);
+    expect((await app.api.get(article.id, { 'if-none-match': `"other", ${etag}` })).status).toBe(304);
+    expect((await app.api.get(article.id, { 'if-none-match': '"other"' })).status).toBe(200);
 
-    await api.update(alice.idToken, article.id, sampleArticle('Cached, edited'));
-    const changed = await api.get(article.id, { 'if-none-match': etag! });
+    await app.api.update(app.alice.idToken, article.id, sampleArticle('Cached, edited'));
+    const changed = await app.api.get(article.id, { 'if-none-match': etag! });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
 
-    const list = await api.list('?limit=5');
+    const list = await app.api.list('?limit=5');
     const listTag = list.headers.get('etag');
     expect(listTag).toBeTruthy();
-    expect((await api.list('?limit=5', { 'if-none-match': listTag! })).status).toBe(304);
-    await api.create(alice.idToken, sampleArticle('Newer'));
-    expect((await api.list('?limit=5', { 'if-none-match': listTag! })).status).toBe(200);
+    expect((await app.api.list('?limit=5', { 'if-none-match': listTag! })).status).toBe(304);
+    await app.api.create(app.alice.idToken, sampleArticle('Newer'));
+    expect((await app.api.list('?limit=5', { 'if-none-match': listTag! })).status).toBe(200);
   });
 
   it('answers the article screens with 404 for unknown ids so the app shows its 404 page', async () => {
-    const { body: article } = await api.create(alice.idToken, sampleArticle('Has a page'));
+    const { body: article } = await app.api.create(app.alice.idToken, sampleArticle('Has a page'));
     for (const screen of ['/article/', '/article-update/']) {
-      const known = await fetch(`${server.url}${screen}${article.id}`);
+      const known = await fetch(`${app.server.url}${screen}${article.id}`);
       expect(known.status, screen).toBe(200);
       expect(await known.text()).toContain('<div id="root"></div>');
-      expect((await fetch(`${server.url}${screen}${article.id}/`)).status, screen).toBe(200);
+      expect((await fetch(`${app.server.url}${screen}${article.id}/`)).status, screen).toBe(200);
       for (const id of ['AAAAAAAAAAAAAAAAAAAA', 'nope', '%C3%BC', 'x'.repeat(300)]) {
-        const unknown = await fetch(`${server.url}${screen}${id}`);
+        const unknown = await fetch(`${app.server.url}${screen}${id}`);
         expect(unknown.status, `${screen}${id}`).toBe(404);
         expect(await unknown.text()).toContain('<div id="root"></div>');
       }
     }
-    expect((await fetch(`${server.url}/article-update`)).status).toBe(200);
+    expect((await fetch(`${app.server.url}/article-update`)).status).toBe(200);
   });
 });

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { articlePageSchema, type Article } from '../../shared/articleSchema.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
 import { dialectCases } from '../testing/testDatabases.ts';
 import { encodeArticleCursor } from './articleCursor.ts';
 import { newArticleId } from './articleId.ts';
 import { createArticlesRepository } from './articlesRepository.ts';
-import { articlesApi, sampleArticle, signUp, type Answer, type TestUser } from './articlesTestClient.ts';
+import { articlesTestApp, sampleArticle, type Answer } from './articlesTestClient.ts';
 
 /** Newest first: date descending, then id descending. */
 function isStrictlyBefore(a: Article, b: Article): boolean {
@@ -15,25 +14,16 @@ function isStrictlyBefore(a: Article, b: Article): boolean {
 }
 
 describe.each(dialectCases())('paging the article list on $dialect', (dialectCase) => {
-  let server: TestApp;
-  let api: ReturnType<typeof articlesApi>;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    server = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '100000' });
-    api = articlesApi(server.url);
-    alice = await signUp(server.url, 'Alice');
-    bob = await signUp(server.url, 'Bob');
-  });
-  afterAll(() => server.close());
+  const app = articlesTestApp(dialectCase);
 
   async function walk(limit: number, onPage?: () => Promise<void>): Promise<Article[]> {
     const seen: Article[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const answer: Answer = await api.list(`?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const answer: Answer = await app.api.list(
+        `?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(answer.status, answer.text).toBe(200);
       const page = articlePageSchema.parse(answer.body);
       expect(page.articles.length).toBeLessThanOrEqual(limit);
@@ -48,18 +38,19 @@ describe.each(dialectCases())('paging the article list on $dialect', (dialectCas
   }
 
   it('returns an empty first page with no next cursor when there are no articles', async () => {
-    const answer = await api.list();
+    const answer = await app.api.list();
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ articles: [], nextCursor: null });
   });
 
   it('defaults to 20 per page, accepts 1 to 100 and rejects anything else with 400', async () => {
-    for (let i = 0; i < 23; i++) await api.create(i % 2 ? alice.idToken : bob.idToken, sampleArticle(`Bulk ${i}`));
-    const first = await api.list();
+    for (let i = 0; i < 23; i++)
+      await app.api.create(i % 2 ? app.alice.idToken : app.bob.idToken, sampleArticle(`Bulk ${i}`));
+    const first = await app.api.list();
     expect(first.body.articles).toHaveLength(20);
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    expect((await api.list('?limit=1')).body.articles).toHaveLength(1);
-    const all = await api.list('?limit=100');
+    expect((await app.api.list('?limit=1')).body.articles).toHaveLength(1);
+    const all = await app.api.list('?limit=100');
     expect(all.body.articles).toHaveLength(23);
     expect(all.body.nextCursor).toBeNull();
 
@@ -73,7 +64,7 @@ describe.each(dialectCases())('paging the article list on $dialect', (dialectCas
       '?limit=1e1',
       '?limit=1&limit=2',
     ]) {
-      const answer = await api.list(query);
+      const answer = await app.api.list(query);
       expect(answer.status, query).toBe(400);
       expect(answer.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
       expect(answer.body.errors).toEqual([{ field: 'limit', message: 'limit must be a whole number from 1 to 100.' }]);
@@ -81,7 +72,7 @@ describe.each(dialectCases())('paging the article list on $dialect', (dialectCas
   });
 
   it('rejects garbage and tampered cursors with 400, never 500', async () => {
-    const first = await api.list('?limit=2');
+    const first = await app.api.list('?limit=2');
     const cursor: string = first.body.nextCursor;
     const tampered = [
       'garbage',
@@ -97,39 +88,39 @@ describe.each(dialectCases())('paging the article list on $dialect', (dialectCas
       'A'.repeat(5000),
     ];
     for (const bad of tampered) {
-      const answer = await api.list(`?limit=2&cursor=${encodeURIComponent(bad)}`);
+      const answer = await app.api.list(`?limit=2&cursor=${encodeURIComponent(bad)}`);
       expect(answer.status, bad).toBe(400);
       expect(answer.body.errors).toEqual([{ field: 'cursor', message: expect.any(String) }]);
     }
-    expect((await api.list(`?cursor=${cursor}&cursor=${cursor}`)).status).toBe(400);
+    expect((await app.api.list(`?cursor=${cursor}&cursor=${cursor}`)).status).toBe(400);
   });
 
   it('breaks ties on identical dates by id, so equal-date articles page without loss', async () => {
-    const repository = createArticlesRepository(server.database.db);
+    const repository = createArticlesRepository(app.server.database.db);
     const date = Date.parse('2001-02-03T04:05:06.007Z');
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {
       const id = newArticleId();
       ids.push(id);
-      await repository.insert({ ...sampleArticle(`Tie ${i}`), id, authorId: alice.uid, date });
+      await repository.insert({ ...sampleArticle(`Tie ${i}`), id, authorId: app.alice.uid, date });
     }
     const seen = await walk(3);
     const ties = seen.filter((article) => article.date === new Date(date).toISOString());
     expect(ties.map((article) => article.id)).toEqual([...ids].sort().reverse());
     // A cursor that points into the middle of the tie starts right after that id.
     const sorted = [...ids].sort().reverse();
-    const after = await api.list(`?limit=100&cursor=${encodeArticleCursor({ date, id: sorted[4]! })}`);
+    const after = await app.api.list(`?limit=100&cursor=${encodeArticleCursor({ date, id: sorted[4]! })}`);
     expect(after.body.articles.map((article: Article) => article.id)).toEqual(sorted.slice(5));
   });
 
   it('walks every article exactly once, newest first, while others insert and delete', async () => {
-    const repository = createArticlesRepository(server.database.db);
+    const repository = createArticlesRepository(app.server.database.db);
     // Articles spread over the past, so concurrent inserts land both ahead of and behind the walk.
     const base = Date.now() - 1_000_000;
     const doomed = new Set<string>();
     for (let i = 0; i < 40; i++) {
       const id = newArticleId();
-      await repository.insert({ ...sampleArticle(`Walk ${i}`), id, authorId: bob.uid, date: base + i * 1000 });
+      await repository.insert({ ...sampleArticle(`Walk ${i}`), id, authorId: app.bob.uid, date: base + i * 1000 });
       if (i % 4 === 0) doomed.add(id);
     }
     const before = new Set((await walk(100)).map((article) => article.id));
@@ -141,20 +132,20 @@ describe.each(dialectCases())('paging the article list on $dialect', (dialectCas
       let round = 0;
       while (mutating || doomed.size > 0) {
         round += 1;
-        const created = await api.create(bob.idToken, sampleArticle(`Concurrent ${round}`));
+        const created = await app.api.create(app.bob.idToken, sampleArticle(`Concurrent ${round}`));
         added.add(created.body.id);
         // Back-dated too: lands in the part of the list the walk has not reached yet.
         const id = newArticleId();
         await repository.insert({
           ...sampleArticle(`Back-dated ${round}`),
           id,
-          authorId: bob.uid,
+          authorId: app.bob.uid,
           date: base + round * 997,
         });
         added.add(id);
         const next = doomed.values().next();
         if (!next.done) {
-          expect((await api.remove(bob.idToken, next.value)).status).toBe(204);
+          expect((await app.api.remove(app.bob.idToken, next.value)).status).toBe(204);
           doomed.delete(next.value);
         }
       }

@@ -1,3 +1,7 @@
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import type { DialectCase } from '../testing/testDatabases.ts';
+
 /** Test helper: a signed-up user and the articles API over real HTTP. */
 export interface Answer {
   status: number;
@@ -81,3 +85,26 @@ export const sampleArticle = (label = 'A day out') => ({
   title: label,
   description: `All about ${label}.`,
 });
+
+export interface ArticlesTestApp {
+  server: TestApp;
+  api: ReturnType<typeof articlesApi>;
+  alice: TestUser;
+  bob: TestUser;
+}
+
+/**
+ * For one describe block: a real server (article creation not rate limited, so tests can make many),
+ * its articles API and two signed-up authors. The fields are filled in by beforeAll.
+ */
+export function articlesTestApp(dialectCase: DialectCase): ArticlesTestApp {
+  const app = {} as ArticlesTestApp;
+  beforeAll(async () => {
+    app.server = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '100000' });
+    app.api = articlesApi(app.server.url);
+    app.alice = await signUp(app.server.url, 'Alice');
+    app.bob = await signUp(app.server.url, 'Bob');
+  });
+  afterAll(() => app.server.close());
+  return app;
+}

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
 import { dialectCases } from '../testing/testDatabases.ts';
-import { identityClient, protocolError, uniqueEmail } from './identityTestClient.ts';
+import { identityTestApp, protocolError, uniqueEmail } from './identityTestClient.ts';
 
 /** Makes the real database refuse every new session, the way a full disk or a lost connection would. */
 async function failSessionInserts(database: Database): Promise<void> {
@@ -28,40 +27,33 @@ async function allowSessionInserts(database: Database): Promise<void> {
 }
 
 describe.each(dialectCases())('no half-written accounts on $dialect', (dialectCase) => {
-  let server: TestApp;
-  let client: ReturnType<typeof identityClient>;
-
-  beforeAll(async () => {
-    server = await startTestApp(dialectCase);
-    client = identityClient(server.url);
-  });
-  afterAll(() => server.close());
+  const app = identityTestApp(dialectCase);
 
   it('a sign-up whose session cannot be stored leaves no account behind', async () => {
     const email = uniqueEmail();
-    await failSessionInserts(server.database);
+    await failSessionInserts(app.server.database);
     try {
-      const failed = await client.signUp(email, 'secret-1');
+      const failed = await app.client.signUp(email, 'secret-1');
       expect(failed.status).toBe(500);
     } finally {
-      await allowSessionInserts(server.database);
+      await allowSessionInserts(app.server.database);
     }
     // The client was told sign-up failed, so the email must still be free.
-    expect((await client.signIn(email, 'secret-1')).body).toEqual(protocolError('INVALID_LOGIN_CREDENTIALS'));
-    expect((await client.signUp(email, 'secret-1')).status).toBe(200);
+    expect((await app.client.signIn(email, 'secret-1')).body).toEqual(protocolError('INVALID_LOGIN_CREDENTIALS'));
+    expect((await app.client.signUp(email, 'secret-1')).status).toBe(200);
   });
 
   it('a sign-in whose session cannot be stored does not record a login', async () => {
     const email = uniqueEmail();
-    const signUp = await client.signUp(email, 'secret-1');
-    const before = (await client.lookup(signUp.body.idToken)).body.users[0].lastLoginAt;
+    const signUp = await app.client.signUp(email, 'secret-1');
+    const before = (await app.client.lookup(signUp.body.idToken)).body.users[0].lastLoginAt;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await failSessionInserts(server.database);
+    await failSessionInserts(app.server.database);
     try {
-      expect((await client.signIn(email, 'secret-1')).status).toBe(500);
+      expect((await app.client.signIn(email, 'secret-1')).status).toBe(500);
     } finally {
-      await allowSessionInserts(server.database);
+      await allowSessionInserts(app.server.database);
     }
-    expect((await client.lookup(signUp.body.idToken)).body.users[0].lastLoginAt).toBe(before);
+    expect((await app.client.lookup(signUp.body.idToken)).body.users[0].lastLoginAt).toBe(before);
   });
 });

@@ -1,3 +1,7 @@
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import type { DialectCase } from '../testing/testDatabases.ts';
+
 /** Test helper: calls the /identity protocol over real HTTP. */
 export interface ProtocolAnswer {
   status: number;
@@ -54,4 +58,20 @@ let counter = 0;
 export function uniqueEmail(label = 'user'): string {
   counter += 1;
   return `${label}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+export interface IdentityTestApp {
+  server: TestApp;
+  client: ReturnType<typeof identityClient>;
+}
+
+/** For one describe block: a real server and a protocol client for it, filled in by beforeAll. */
+export function identityTestApp(dialectCase: DialectCase): IdentityTestApp {
+  const app = {} as IdentityTestApp;
+  beforeAll(async () => {
+    app.server = await startTestApp(dialectCase);
+    app.client = identityClient(app.server.url);
+  });
+  afterAll(() => app.server.close());
+  return app;
 }

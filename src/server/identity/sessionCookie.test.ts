@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../testing/testApp.ts';
 import { dialectCases } from '../testing/testDatabases.ts';
-import { identityClient, protocolError, uniqueEmail } from './identityTestClient.ts';
+import { identityClient, identityTestApp, protocolError, uniqueEmail } from './identityTestClient.ts';
 import { readCookie } from './sessionCookie.ts';
 
 const cookieMode = { 'x-inkwell-session': 'cookie' };
@@ -12,18 +12,11 @@ function sessionCookieFrom(headers: Headers): string | undefined {
 }
 
 describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) => {
-  let server: TestApp;
-  let client: ReturnType<typeof identityClient>;
-
-  beforeAll(async () => {
-    server = await startTestApp(dialectCase);
-    client = identityClient(server.url);
-  });
-  afterAll(() => server.close());
+  const app = identityTestApp(dialectCase);
 
   it('keeps the refresh token in an HttpOnly cookie, refreshes and signs out with it', async () => {
     const email = uniqueEmail();
-    const signUp = await client.call(
+    const signUp = await app.client.call(
       '/v1/accounts:signUp',
       { email, password: 'secret-1', returnSecureToken: true },
       { headers: cookieMode },
@@ -40,7 +33,7 @@ describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) 
     const refreshToken = sessionCookieFrom(signUp.headers)!;
 
     const cookie = `inkwell_session=${refreshToken}`;
-    const refreshed = await client.call(
+    const refreshed = await app.client.call(
       '/v1/token',
       { grant_type: 'refresh_token' },
       { headers: { ...cookieMode, cookie } },
@@ -51,10 +44,10 @@ describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) 
     expect(refreshed.body.access_token).toBe(refreshed.body.id_token);
 
     // Without the mode header the cookie is not enough (a cross-site form cannot send the header).
-    const noHeader = await client.call('/v1/token', { grant_type: 'refresh_token' }, { headers: { cookie } });
+    const noHeader = await app.client.call('/v1/token', { grant_type: 'refresh_token' }, { headers: { cookie } });
     expect(noHeader.body).toEqual(protocolError('MISSING_REFRESH_TOKEN'));
 
-    const signIn = await client.call(
+    const signIn = await app.client.call(
       '/v1/accounts:signInWithPassword',
       { email, password: 'secret-1', returnSecureToken: true },
       { headers: cookieMode },
@@ -62,10 +55,10 @@ describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) 
     expect(signIn.body.refreshToken).toBeUndefined();
     expect(sessionCookieFrom(signIn.headers)).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    const revoked = await client.call('/v2/accounts:revokeToken', {}, { headers: { ...cookieMode, cookie } });
+    const revoked = await app.client.call('/v2/accounts:revokeToken', {}, { headers: { ...cookieMode, cookie } });
     expect(revoked.status).toBe(200);
     expect(revoked.headers.get('set-cookie')).toMatch(/^inkwell_session=; Max-Age=0; /);
-    const dead = await client.call(
+    const dead = await app.client.call(
       '/v1/token',
       { grant_type: 'refresh_token' },
       { headers: { ...cookieMode, cookie } },
@@ -73,7 +66,7 @@ describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) 
     expect(dead.body).toEqual(protocolError('TOKEN_EXPIRED'));
 
     // A password change hands the caller a new cookie, not a body token.
-    const changed = await client.call(
+    const changed = await app.client.call(
       '/v1/accounts:update',
       { idToken: signIn.body.idToken, password: 'secret-2', returnSecureToken: true },
       { headers: cookieMode },
@@ -86,19 +79,19 @@ describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) 
   it('ends the session a replaced cookie held, on sign-in and on email change', async () => {
     const email = uniqueEmail();
     const refreshWith = (token: string) =>
-      client.call(
+      app.client.call(
         '/v1/token',
         { grant_type: 'refresh_token' },
         { headers: { ...cookieMode, cookie: `inkwell_session=${token}` } },
       );
-    const signUp = await client.call(
+    const signUp = await app.client.call(
       '/v1/accounts:signUp',
       { email, password: 'secret-1', returnSecureToken: true },
       { headers: cookieMode },
     );
     const first = sessionCookieFrom(signUp.headers)!;
 
-    const again = await client.call(
+    const again = await app.client.call(
       '/v1/accounts:signInWithPassword',
       { email, password: 'secret-1', returnSecureToken: true },
       { headers: { ...cookieMode, cookie: `inkwell_session=${first}` } },
@@ -109,7 +102,7 @@ describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) 
     expect((await refreshWith(first)).body).toEqual(protocolError('TOKEN_EXPIRED'));
     expect((await refreshWith(second)).status).toBe(200);
 
-    const changed = await client.call(
+    const changed = await app.client.call(
       '/v1/accounts:update',
       { idToken: again.body.idToken, email: uniqueEmail('moved'), returnSecureToken: true },
       { headers: { ...cookieMode, cookie: `inkwell_session=${second}` } },

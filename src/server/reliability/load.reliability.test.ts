@@ -72,6 +72,8 @@ describe.each(dialectCases())('load on $dialect', (dialectCase) => {
     const deadline = Date.now() + DURATION_MS;
     let healthPolls = 0;
     let slowestHealthMs = 0;
+    // Times at which /healthz answered 200: the longest silence between them is what matters.
+    const healthAnswers: number[] = [];
     const healthFailures: string[] = [];
     // A poll every 250 ms, each on its own (a slow answer does not delay the next poll).
     const polls: Promise<void>[] = [];
@@ -81,6 +83,7 @@ describe.each(dialectCases())('load on $dialect', (dialectCase) => {
         const response = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(HEALTH_DEADLINE_MS) });
         await response.text();
         if (response.status !== 200) healthFailures.push(`status ${response.status}`);
+        else healthAnswers.push(performance.now());
       } catch (error) {
         healthFailures.push(failureCode(error));
       }
@@ -171,7 +174,11 @@ describe.each(dialectCases())('load on $dialect', (dialectCase) => {
     expect(serverErrors.slice(0, 5), `${serverErrors.length} wrong answers`).toEqual([]);
     expect(statuses.get(429) ?? 0, 'rate limits fired for legitimate use').toBe(0);
     expect(healthFailures).toEqual([]);
-    expect(healthPolls).toBeGreaterThanOrEqual((DURATION_MS / HEALTH_EVERY_MS) * 0.8);
+    // The number of polls depends on this test process's own timers, which the 50 clients keep
+    // busy on a loaded machine; what must hold is that the server was never silent for long.
+    expect(healthPolls).toBeGreaterThanOrEqual((DURATION_MS / HEALTH_EVERY_MS) * 0.5);
+    const longestSilenceMs = Math.max(...healthAnswers.slice(1).map((at, index) => at - healthAnswers[index]!));
+    expect(longestSilenceMs).toBeLessThan(HEALTH_DEADLINE_MS);
     expect(slowestHealthMs).toBeLessThan(HEALTH_DEADLINE_MS);
 
     // A password-guessing loop: the default 10 failures per email, then 429 - even for the right password.

@@ -11,7 +11,7 @@ import { loggerOptions } from './http/logging.ts';
 import { sendProblem } from './http/problem.ts';
 import { registerDrainOnClose } from './http/drainOnClose.ts';
 import { describeRequestError } from './http/requestErrors.ts';
-import { registerSecurityHeaders } from './http/securityHeaders.ts';
+import { registerResponseHeaders } from './http/securityHeaders.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createAppMetrics } from './metrics/appMetrics.ts';
 import { countingMailer } from './metrics/countingMailer.ts';
@@ -61,10 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https:') });
+  registerResponseHeaders(app, { https: config.publicUrl.startsWith('https:') });
   registerDrainOnClose(app);
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 

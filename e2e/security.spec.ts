@@ -45,7 +45,9 @@ async function expectNothingInjected(page: Page, where: string) {
   const found = await page.evaluate(() => ({
     xss: (window as unknown as { __xss?: string }).__xss ?? null,
     handlers: document.querySelectorAll('[onerror],[onload],[onmouseover],[onfocus]').length,
-    inlineScripts: [...document.querySelectorAll('script')].filter((s) => !s.src).length,
+    // JSON-LD is a data block the browser never runs (the article page's link-preview metadata).
+    inlineScripts: [...document.querySelectorAll('script')].filter((s) => !s.src && s.type !== 'application/ld+json')
+      .length,
     strayImages: document.querySelectorAll('img[src="x"]').length,
     svgs: document.querySelectorAll('svg[onload]').length,
   }));
@@ -78,6 +80,11 @@ test('hostile article and profile text renders as text on every screen', async (
   await expect(page.getByText("window.__xss='description'", { exact: false }).first()).toBeVisible();
   await expect(page.getByText(PAYLOADS.displayName, { exact: false }).first()).toBeVisible();
   await expectNothingInjected(page, 'article');
+  // The server-written JSON-LD holds the hostile text as data, intact.
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}') as {
+    headline?: string;
+  };
+  expect(jsonLd.headline).toBe(PAYLOADS.title);
 
   // Signed in as the hostile author: top bar, editor, profile.
   await page.goto('/login');

@@ -8,6 +8,7 @@ import { healthRoutes } from './health/healthRoutes.ts';
 import { ProtocolError, sendProtocolError } from './identity/protocolErrors.ts';
 import { accessLogController } from './http/accessLog.ts';
 import { loggerOptions } from './http/logging.ts';
+import { createPublishing } from './publishing/createPublishing.ts';
 import { sendProblem } from './http/problem.ts';
 import { registerDrainOnClose } from './http/drainOnClose.ts';
 import { describeRequestError } from './http/requestErrors.ts';
@@ -31,6 +32,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Epoch milliseconds; tests inject one to move time. */
   clock?: () => number;
+  /** URLs per sitemap file (default 50,000); tests make it small to see the paging. */
+  sitemapPageSize?: number;
 }
 
 /** Composes the whole server. The caller owns the database and closes it after the app. */
@@ -92,10 +95,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(identity.routes, { prefix: '/identity' });
   await app.register(articles.routes, { prefix: '/api' });
 
+  // Publishing: what crawlers and link previews read (page metadata, feed, sitemaps, robots.txt).
+  const publishing = createPublishing({
+    reader: articles.reader,
+    publicUrl: config.publicUrl,
+    sitemapPageSize: deps.sitemapPageSize,
+  });
+  await app.register(publishing.routes);
+
   await app.register(healthRoutes, { database });
   await app.register(webPlugin, {
     distDir: deps.webDistDir,
-    pageStatus: articles.pageStatus,
+    // Publishing describes the home and article screens; articles answers 404 for unknown ids elsewhere.
+    pageHead: async (request, pathname) => {
+      const page = await publishing.pageHead(request, pathname);
+      if (page) return page;
+      const status = await articles.pageStatus(request, pathname);
+      return status === undefined ? undefined : { status };
+    },
     dataPreloads: articles.dataPreloads,
   });
 

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { ArticleCursor } from './articleCursor.ts';
 
@@ -144,6 +144,29 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
       return listPageQuery(db, limit, after).execute();
     },
 
+    /** Ids and dates only, newest first, strictly after `after`: what a sitemap lists, without the texts. */
+    async listLinks(limit: number, after: ArticleCursor | undefined): Promise<{ id: string; date: number }[]> {
+      return keysetAfter(db.selectFrom('articles').select(['id', 'date']), after)
+        .orderBy('date', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    /**
+     * The key of the `count`-th article after `after` when at least one more follows it, else
+     * undefined: where the next page of `count` starts, found by walking the index, not by loading rows.
+     */
+    async keyAfterSkipping(count: number, after: ArticleCursor | undefined): Promise<ArticleCursor | undefined> {
+      const rows = await keysetAfter(db.selectFrom('articles').select(['id', 'date']), after)
+        .orderBy('date', 'desc')
+        .orderBy('id', 'desc')
+        .limit(2)
+        .offset(count - 1)
+        .execute();
+      return rows.length === 2 ? { date: rows[0]!.date, id: rows[0]!.id } : undefined;
+    },
+
     /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
     async update(id: string, authorId: string, fields: ArticleFields): Promise<AuthorWriteOutcome> {
       const result = await db
@@ -166,6 +189,19 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
       return (await exists(id)) ? 'not-author' : 'not-found';
     },
   };
+}
+
+/** (date, id) < (after.date, after.id) on the articles table alone; see listPage for why it is spelled so. */
+function keysetAfter<Q extends SelectQueryBuilder<DatabaseSchema, 'articles', { id: string; date: number }>>(
+  query: Q,
+  after: ArticleCursor | undefined,
+): Q {
+  if (!after) return query;
+  return query
+    .where('date', '<=', after.date)
+    .where((eb) =>
+      eb.or([eb('date', '<', after.date), eb.and([eb('date', '=', after.date), eb('id', '<', after.id)])]),
+    ) as Q;
 }
 
 export type ArticlesRepository = ReturnType<typeof createArticlesRepository>;

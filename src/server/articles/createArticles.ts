@@ -8,9 +8,11 @@ import type { VerifiedUser } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId } from './articleId.ts';
-import { createArticleReads } from './articleReads.ts';
+import { createArticleReads, toArticleJson } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
+import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
+import type { Article } from '../../shared/articleSchema.ts';
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -21,6 +23,31 @@ export interface Articles {
   dataPreloads(pathname: string): string[];
   /** 404 for the screens of an article that does not exist; no opinion on other paths. */
   pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
+  /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
+  reader: ArticleReader;
+}
+
+/** A link to one article: its id and creation time (ISO 8601). */
+export interface ArticleLink {
+  id: string;
+  date: string;
+}
+
+export interface ArticleReader {
+  /** One article, or undefined for an unknown or malformed id. */
+  find(id: string): Promise<Article | undefined>;
+  /** The newest `limit` articles, newest first. */
+  newest(limit: number): Promise<Article[]>;
+  /**
+   * Up to `limit` links, newest first, after the position `after` (an opaque cursor; undefined
+   * starts at the newest), and the cursor where the next ones start (null after the last).
+   * Keyset paging: cheap however deep.
+   */
+  links(limit: number, after?: string): Promise<{ links: ArticleLink[]; nextCursor: string | null }>;
+  /** The cursor after the first `count` articles following `after`, or null when no article follows them. */
+  cursorAfter(count: number, after?: string): Promise<string | null>;
+  /** True when `text` is a cursor this feature issued (anything else must not be passed as `after`). */
+  isCursor(text: string): boolean;
 }
 
 export interface ArticlesDeps {
@@ -61,6 +88,36 @@ export function createArticles(deps: ArticlesDeps): Articles {
       const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
       if (id === null) return undefined;
       return isArticleId(id) && (await reads.article(id)) !== null ? undefined : 404;
+    },
+    reader: {
+      async find(id) {
+        // Through the read cache, like the API: every article page's shell asks for this.
+        const resource = isArticleId(id) ? await reads.article(id) : null;
+        return resource ? (JSON.parse(resource.body.toString('utf8')) as Article) : undefined;
+      },
+      async newest(limit) {
+        return (await repository.listPage(limit, undefined)).slice(0, limit).map(toArticleJson);
+      },
+      async links(limit, after) {
+        const rows = await repository.listLinks(
+          limit + 1,
+          after === undefined ? undefined : decodeArticleCursor(after),
+        );
+        const page = rows.slice(0, limit);
+        const last = page.at(-1);
+        return {
+          links: page.map((row) => ({ id: row.id, date: new Date(row.date).toISOString() })),
+          nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
+        };
+      },
+      async cursorAfter(count, after) {
+        const key = await repository.keyAfterSkipping(
+          count,
+          after === undefined ? undefined : decodeArticleCursor(after),
+        );
+        return key ? encodeArticleCursor(key) : null;
+      },
+      isCursor: (text) => decodeArticleCursor(text) !== undefined,
     },
   };
 }

@@ -23,6 +23,8 @@ export interface TestAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Epoch milliseconds seen by the app; lets a test move time. */
   clock?: () => number;
+  /** URLs per sitemap file (default 50,000). */
+  sitemapPageSize?: number;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function startTestApp(
     webDistDir,
     logger: options.logStream ? { stream: options.logStream } : false,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.sitemapPageSize ? { sitemapPageSize: options.sitemapPageSize } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -8,15 +8,36 @@ export interface WebOptions {
   /** The Vite build output: index.html and assets/. */
   distDir: string;
   /**
-   * Lets a feature decide the status of one of its screens, e.g. 404 for an article id
-   * that does not exist. Returns undefined when it has no opinion.
+   * Lets features describe one of their screens: its status (e.g. 404 for an article id that
+   * does not exist) and its head tags (title, description, link-preview metadata) for crawlers
+   * and link previews that run no JavaScript. Returns undefined when it has no opinion.
    */
-  pageStatus?: (request: FastifyRequest, pathname: string) => Promise<number | undefined>;
+  pageHead?: (request: FastifyRequest, pathname: string) => Promise<PageHead | undefined>;
   /**
    * Same-origin URLs the screen at `pathname` will fetch first: the shell tells the browser
    * to start them while it parses, before the scripts (which wait for the stylesheet) run.
    */
   dataPreloads?: (pathname: string) => string[];
+}
+
+export interface PageHead {
+  status?: number;
+  /**
+   * Markup for <head>, already escaped by its author. Replaces the shell's own <title> and
+   * meta description.
+   */
+  head?: string;
+}
+
+// The shell's default title and description, replaced when a page brings its own.
+const DEFAULT_HEAD_TAGS = [/<title>[\s\S]*?<\/title>\s*/i, /<meta\s+name="description"[^>]*>\s*/i];
+
+/** Splits the shell around the spot where page head tags go (just before </head>). */
+function splitShell(shell: string): { before: string; after: string } {
+  const bare = DEFAULT_HEAD_TAGS.reduce((html, tag) => html.replace(tag, ''), shell);
+  const end = bare.search(/<\/head>/i);
+  if (end === -1) throw new Error('The web app shell has no </head>');
+  return { before: bare.slice(0, end), after: bare.slice(end) };
 }
 
 const escapeAttribute = (value: string) =>
@@ -81,6 +102,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     throw new Error(`The web app is not built (${shellFile} is missing): run npm run build`);
   }
   const shell = fs.readFileSync(shellFile, 'utf8');
+  const shellParts = splitShell(shell);
   const assetsDir = path.join(options.distDir, 'assets') + path.sep;
   const screenChunks = landingScreenChunks(options.distDir, shell);
 
@@ -102,16 +124,18 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
 
   const sendShell = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = new URL(request.url, 'http://localhost').pathname;
-    let status = isAppRoute(pathname) ? 200 : 404;
-    if (status === 200 && options.pageStatus) status = (await options.pageStatus(request, pathname)) ?? 200;
+    const appRoute = isAppRoute(pathname);
+    const page = appRoute && options.pageHead ? await options.pageHead(request, pathname) : undefined;
+    const status = page?.status ?? (appRoute ? 200 : 404);
+    const html = page?.head === undefined ? shell : shellParts.before + page.head + shellParts.after;
     const body =
       status === 200
         ? shellWithPreloads(
-            shell,
+            html,
             options.dataPreloads?.(pathname) ?? [],
             screenChunks.find(([pattern]) => pattern.test(pathname))?.[1] ?? [],
           )
-        : shell;
+        : html;
     return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(body);
   };
 

@@ -8,7 +8,7 @@ import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { linkClass } from './formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';
-import { useDocumentTitle } from './useDocumentTitle.ts';
+import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 
 /** What other screens may hand the login page: where to return, or a notice to show. */
 export interface LoginLocationState {

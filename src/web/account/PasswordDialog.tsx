@@ -1,3 +1,4 @@
+import { keepTabInside } from '../components/keepTabInside.ts';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
@@ -57,6 +58,7 @@ export function PasswordDialog({ open, title, description, confirmLabel, danger,
       ref={dialog}
       aria-labelledby={titleId}
       aria-describedby={descriptionId}
+      onKeyDown={keepTabInside}
       onCancel={(event) => {
         event.preventDefault(); // React state decides when it closes
         if (!busy) onCancel();

@@ -13,7 +13,7 @@ import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
-import { useDocumentTitle } from './useDocumentTitle.ts';
+import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
 
 interface Draft {

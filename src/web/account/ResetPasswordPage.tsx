@@ -10,7 +10,7 @@ import { FormField } from './FormField.tsx';
 import { linkClass } from './formStyles.ts';
 import type { LoginLocationState } from './LoginPage.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
-import { useDocumentTitle } from './useDocumentTitle.ts';
+import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
 
 type CodeCheck =

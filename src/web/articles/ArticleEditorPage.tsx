@@ -19,8 +19,12 @@ export function ArticleEditorPage() {
 function EditorSection({ heading, children }: { heading: string; children: ReactNode }) {
   useDocumentTitle(heading);
   return (
-    <section aria-labelledby="editor-heading" className="mx-auto max-w-2xl">
-      <h1 id="editor-heading" className="mb-6 text-2xl font-bold">
+    // The same framed card as the account forms, wider for the description.
+    <section
+      aria-labelledby="editor-heading"
+      className="mx-auto w-full max-w-2xl rounded-lg border border-slate-200 p-5 sm:p-8 dark:border-slate-800"
+    >
+      <h1 id="editor-heading" className="mb-6 text-2xl font-bold tracking-tight">
         {heading}
       </h1>
       {children}

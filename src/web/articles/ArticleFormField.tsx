@@ -9,7 +9,7 @@ interface ArticleFormFieldProps {
 }
 
 const inputClass =
-  'mt-1 block w-full rounded-md border bg-white px-3 py-2 text-base text-slate-900 dark:bg-slate-900 dark:text-slate-100 ' +
+  'mt-1 block w-full rounded-md border bg-white px-3 py-2 text-base text-slate-900 shadow-sm dark:bg-slate-900 dark:text-slate-100 ' +
   'border-slate-300 dark:border-slate-700 aria-invalid:border-red-600 dark:aria-invalid:border-red-500';
 
 /** A labelled input (or textarea) with its error message tied to it for assistive technology. */

@@ -1,3 +1,4 @@
+import { keepTabInside } from '../components/keepTabInside.ts';
 import { useEffect, useId, useRef } from 'react';
 import { messages } from '../../shared/messages.ts';
 
@@ -28,6 +29,7 @@ export function ConfirmDeleteDialog({ open, busy, onConfirm, onCancel }: Confirm
     <dialog
       ref={dialogRef}
       aria-labelledby={headingId}
+      onKeyDown={keepTabInside}
       onCancel={(event) => {
         event.preventDefault();
         if (!busy) onCancel();

@@ -1,10 +1,11 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { forgetArticleDrafts } from '../articles/articleDraftStorage.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
 import { TopBar } from './TopBar.tsx';
+import { useFocusHeadingOnNavigate } from './useFocusHeadingOnNavigate.ts';
 
 export function AppLayout() {
   const { state } = useAuth();
@@ -15,10 +16,12 @@ export function AppLayout() {
   }, [state, session]);
   // A new screen gets a fresh boundary, so one failure does not stick to every later page.
   const location = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  useFocusHeadingOnNavigate(mainRef);
   return (
     <div className="flex min-h-dvh flex-col">
       <TopBar />
-      <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 sm:px-6">
+      <main id="main" ref={mainRef} className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 sm:px-6">
         {/* Spec §2: screens appear only once the sign-in state is known (no flash of the wrong screen).
             While a screen's code loads, keep the layout still rather than flash a spinner. */}
         {state.status === 'unknown' ? (

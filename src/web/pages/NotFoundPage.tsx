@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
+import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 
 export function NotFoundPage() {
+  useDocumentTitle(messages.pageNotFound);
   return (
     <section className="mx-auto max-w-md py-16 text-center">
       <h1 className="text-3xl font-bold">{messages.pageNotFound}</h1>

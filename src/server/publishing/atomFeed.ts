@@ -1,0 +1,36 @@
+import type { Article } from '../../shared/articleSchema.ts';
+import { escapeXml, summarise } from './markupText.ts';
+import { SITE_DESCRIPTION, SITE_NAME } from './pageHeadTags.ts';
+
+/** An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a trailing slash. */
+export function atomFeed(publicUrl: string, articles: Article[]): string {
+  const home = `${publicUrl}/`;
+  // An empty feed still needs an <updated>; the epoch says "nothing yet" without inventing a time.
+  const updated = articles[0]?.date ?? new Date(0).toISOString();
+  const entries = articles.map((article) => {
+    const url = `${publicUrl}/article/${encodeURIComponent(article.id)}`;
+    return `  <entry>
+    <id>${escapeXml(url)}</id>
+    <title type="text">${escapeXml(article.title)}</title>
+    <link rel="alternate" type="text/html" href="${escapeXml(url)}"/>
+    <published>${article.date}</published>
+    <updated>${article.date}</updated>
+    <author><name>${escapeXml(article.authorName ?? SITE_NAME)}</name></author>
+    <summary type="text">${escapeXml(summarise(article.description, 300))}</summary>
+    <content type="text">${escapeXml(article.description)}</content>
+    <link rel="enclosure" href="${escapeXml(article.image)}"/>
+  </entry>
+`;
+  });
+  return `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <id>${escapeXml(home)}</id>
+  <title type="text">${SITE_NAME}</title>
+  <subtitle type="text">${escapeXml(SITE_DESCRIPTION)}</subtitle>
+  <link rel="self" type="application/atom+xml" href="${escapeXml(`${publicUrl}/feed.xml`)}"/>
+  <link rel="alternate" type="text/html" href="${escapeXml(home)}"/>
+  <updated>${updated}</updated>
+  <author><name>${SITE_NAME}</name></author>
+${entries.join('')}</feed>
+`;
+}

@@ -1,0 +1,15 @@
+/**
+ * robots.txt: everything public may be crawled; the signed-in screens and the sign-in service
+ * hold nothing for a search index. The API stays open: crawlers that render the app need it.
+ */
+export function robotsTxt(publicUrl: string): string {
+  return [
+    'User-agent: *',
+    'Disallow: /profile',
+    'Disallow: /article-update',
+    'Disallow: /identity/',
+    '',
+    `Sitemap: ${publicUrl}/sitemap.xml`,
+    '',
+  ].join('\n');
+}

@@ -37,6 +37,26 @@ describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
     }
   });
 
+  it('never compresses identity answers: they carry tokens (BREACH)', async () => {
+    const headers = { 'content-type': 'application/json', 'accept-encoding': 'br, gzip' };
+    const signUp = await fetch(`${server.url}/identity/v1/accounts:signUp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        email: 'compression@example.com',
+        password: 'a long enough password',
+        returnSecureToken: true,
+      }),
+    });
+    const answer = (await signUp.json()) as { idToken: string; refreshToken: string };
+    expect(signUp.status).toBe(200);
+    expect(JSON.stringify(answer).length).toBeGreaterThan(1024);
+    expect(signUp.headers.get('content-encoding')).toBeNull();
+    const jwks = await fetch(`${server.url}/identity/.well-known/jwks.json`, { headers });
+    expect(jwks.headers.get('content-encoding')).toBeNull();
+    // The rest is still compressed: see 'serves hashed assets as immutable and compressed'.
+  });
+
   it("hints the home screen's first API call in the shell, and no other screen's", async () => {
     const home = await (await fetch(`${server.url}/`)).text();
     expect(home).toContain('<link rel="preload" as="fetch" href="/api/articles?limit=20" crossorigin></head>');

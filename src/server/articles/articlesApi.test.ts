@@ -1,9 +1,26 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { articleSchema } from '../../shared/articleSchema.ts';
 import { dialectCases } from '../testing/testDatabases.ts';
 import { articlesTestApp, sampleArticle, type Answer } from './articlesTestClient.ts';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+
+/** A GET that reads the bytes as sent (fetch would decompress them). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+}
 
 function expectProblem(answer: Answer, status: number) {
   expect(answer.status, answer.text).toBe(status);
@@ -347,6 +364,47 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
     expect((await app.api.list('?limit=5', { 'if-none-match': listTag! })).status).toBe(304);
     await app.api.create(app.alice.idToken, sampleArticle('Newer'));
     expect((await app.api.list('?limit=5', { 'if-none-match': listTag! })).status).toBe(200);
+  });
+
+  it('compresses list pages and articles as the client accepts, the same JSON in every coding', async () => {
+    for (let i = 0; i < 3; i++) {
+      await app.api.create(app.alice.idToken, {
+        ...sampleArticle(`Long ${i}`),
+        description: `A long enough description ${i}. `.repeat(40),
+      });
+    }
+    const url = `${app.server.url}/api/articles?limit=5`;
+    const plain = await rawGet(url, {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toMatch(/accept-encoding/i);
+    const json = JSON.parse(plain.body.toString('utf8'));
+    expect(json.articles).toHaveLength(5);
+
+    const cases: [string, string | undefined, (bytes: Buffer) => Buffer][] = [
+      ['br, gzip', 'br', zlib.brotliDecompressSync],
+      ['gzip, deflate, br;q=0.5', 'gzip', zlib.gunzipSync],
+      ['gzip;q=0, br;q=0', undefined, (bytes) => bytes],
+      ['identity', undefined, (bytes) => bytes],
+      ['*', 'br', zlib.brotliDecompressSync],
+    ];
+    for (const [accept, coding, decode] of cases) {
+      // Twice: the first send compresses, the second is served from what the first kept.
+      for (let round = 0; round < 2; round++) {
+        const answer = await rawGet(url, { 'accept-encoding': accept });
+        expect(answer.status, accept).toBe(200);
+        expect(answer.headers['content-encoding'], accept).toBe(coding);
+        expect(answer.headers['content-length'], accept).toBe(String(answer.body.length));
+        expect(answer.headers['etag'], accept).toBe(plain.headers['etag']);
+        expect(answer.headers['x-content-type-options'], accept).toBe('nosniff');
+        expect(JSON.parse(decode(answer.body).toString('utf8')), accept).toEqual(json);
+      }
+    }
+
+    const one = json.articles[0].id as string;
+    const article = await rawGet(`${app.server.url}/api/articles/${one}`, { 'accept-encoding': 'gzip' });
+    expect(article.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(article.body).toString('utf8'))).toEqual(json.articles[0]);
   });
 
   it('answers the article screens with 404 for unknown ids so the app shows its 404 page', async () => {

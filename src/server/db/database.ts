@@ -46,8 +46,10 @@ function openSqlite(file: string): Database {
   // a large database would grow it without bound; pread into the 16 MB cache keeps it flat.
   connection.pragma('temp_store = MEMORY');
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  const dataVersion = connection.prepare('pragma data_version').pluck();
-  const totalChanges = connection.prepare('select total_changes()').pluck();
+  // One statement for both halves of the stamp: it runs on every cached read.
+  const stampQuery = connection
+    .prepare("select data_version || '.' || total_changes() from pragma_data_version")
+    .pluck();
   return {
     db,
     dialect: 'sqlite',
@@ -60,7 +62,7 @@ function openSqlite(file: string): Database {
     // from the connection: it is synchronous, and this runs on every cached read.
     changeStamp: async () => {
       try {
-        return `${dataVersion.get()}.${totalChanges.get()}`;
+        return stampQuery.get() as string;
       } catch {
         return null; // the connection is busy (a streamed read is open): do not use the cache
       }

@@ -15,7 +15,9 @@ export function registerDrainOnClose(app: FastifyInstance) {
     sweeper.unref();
     app.server.once('close', () => clearInterval(sweeper));
   });
-  app.addHook('onSend', async (_request, reply) => {
+  // Callback style: an async hook would cost a promise on every request for a flag read.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 }

@@ -99,7 +99,8 @@ export function createAppMetrics(deps: { config: Config; database: Database }): 
       emails.inc({ result: sent ? 'sent' : 'failed' });
     },
     register(app) {
-      app.addHook('onResponse', async (request, reply) => {
+      // Callback style: an async hook costs a promise on every request.
+      app.addHook('onResponse', (request, reply, done) => {
         // The route pattern (never the raw URL, which would make one series per article id);
         // identity's escaped '::' reads as the path segment ':' it matches.
         const pattern = request.routeOptions.url;
@@ -107,6 +108,7 @@ export function createAppMetrics(deps: { config: Config; database: Database }): 
         const labels = { method: request.method, route, status: `${Math.floor(reply.statusCode / 100)}xx` };
         requests.inc(labels);
         latency.observe(labels, reply.elapsedTime / 1000);
+        done();
       });
 
       app.get('/metrics', async (request, reply) => {

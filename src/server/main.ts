@@ -1,5 +1,3 @@
-// First: may restart the process with a heap flag before anything else is loaded or run.
-import './restartWithHeapFlags.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';

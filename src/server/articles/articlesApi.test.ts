@@ -1,26 +1,11 @@
-import http from 'node:http';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { articleSchema } from '../../shared/articleSchema.ts';
+import { rawGet } from '../testing/rawGet.ts';
 import { dialectCases } from '../testing/testDatabases.ts';
 import { articlesTestApp, sampleArticle, type Answer } from './articlesTestClient.ts';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
-
-/** A GET that reads the bytes as sent (fetch would decompress them). */
-function rawGet(url: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    http
-      .get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
-        );
-      })
-      .on('error', reject);
-  });
-}
 
 function expectProblem(answer: Answer, status: number) {
   expect(answer.status, answer.text).toBe(status);

@@ -1,26 +1,11 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { rawGet } from '../testing/rawGet.ts';
 import { dialectCases } from '../testing/testDatabases.ts';
 import { webDistDir } from './webBuild.ts';
-
-/** A GET with exactly these request headers, the body as raw bytes (fetch would decode it). */
-function rawGet(url: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    http
-      .get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
-        );
-      })
-      .on('error', reject);
-  });
-}
 
 // The build writes .br and .gz beside each asset (scripts/precompressPlugin.ts); the server
 // must send those files, picked by Accept-Encoding, and never compress per request.

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { FormCard } from '../components/FormCard.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { ArticleForm } from './ArticleForm.tsx';
@@ -19,16 +20,9 @@ export function ArticleEditorPage() {
 function EditorSection({ heading, children }: { heading: string; children: ReactNode }) {
   useDocumentTitle(heading);
   return (
-    // The same framed card as the account forms, wider for the description.
-    <section
-      aria-labelledby="editor-heading"
-      className="mx-auto w-full max-w-2xl rounded-lg border border-slate-200 p-5 sm:p-8 dark:border-slate-800"
-    >
-      <h1 id="editor-heading" className="mb-6 text-2xl font-bold tracking-tight">
-        {heading}
-      </h1>
+    <FormCard title={heading} headingId="editor-heading" wide>
       {children}
-    </section>
+    </FormCard>
   );
 }
 

@@ -360,3 +360,15 @@ test('the home page and the form fit a 360 px phone', async ({ page, request }) 
     expect(overflow, route).toBeLessThanOrEqual(0);
   }
 });
+
+test('on a phone every card spans the list, however short its text', async ({ page, request }) => {
+  const author = await signUp(request);
+  await createArticle(request, author, { title: `Tiny ${Date.now()}`, description: 'Short.' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const list = page.getByRole('list').filter({ has: page.getByRole('article') });
+  const card = page.getByRole('article').first();
+  await card.waitFor();
+  const [listBox, cardBox] = [await list.boundingBox(), await card.boundingBox()];
+  expect(cardBox!.width).toBeCloseTo(listBox!.width, 0);
+});

@@ -21,7 +21,7 @@ export function ArticleCard({ article, isAuthor, onDelete }: ArticleCardProps) {
   return (
     <article
       aria-labelledby={titleId}
-      className="relative flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm hover:shadow-md dark:border-slate-800 dark:bg-slate-900"
+      className="relative flex w-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm hover:shadow-md dark:border-slate-800 dark:bg-slate-900"
     >
       <ArticleImage src={article.image} />
       <div className="flex flex-1 flex-col gap-2 p-4">

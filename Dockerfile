@@ -1,7 +1,7 @@
 # Inkwell container image. Not built in CI here (these machines have no Docker engine);
 # see docs/deploy.md. Build: docker build -t inkwell .
 
-# --- build: all dependencies, the web app, then only production dependencies ---
+# --- build: all dependencies, the web app and the server bundle, then only production dependencies ---
 FROM node:24-slim AS build
 WORKDIR /app
 # better-sqlite3 and @node-rs/argon2 ship prebuilt binaries for linux x64/arm64 glibc;
@@ -33,4 +33,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 # Exec form: the server is PID 1's child-free process and receives SIGTERM itself (graceful drain).
-CMD ["node", "src/server/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "dist/server/main.js"]

@@ -54,7 +54,8 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      command: 'node src/server/main.ts',
+      // What production runs: npm start builds what is stale (prestart), then serves the bundle.
+      command: 'npm start',
       url: `${baseURL}/readyz`,
       reuseExistingServer: false,
       timeout: 120_000,

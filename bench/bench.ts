@@ -4,7 +4,7 @@ import path from 'node:path';
 import { hashPassword, verifyPassword } from '../src/server/identity/passwordHashing.ts';
 import { ensureWebBuild } from '../src/server/web/webBuild.ts';
 import { median, runLoad, type LoadResult, type LoadSpec } from './load.ts';
-import { projectRoot, startAppServer, startBareServer, type RunningProcess } from './processes.ts';
+import { projectRoot, saveResponse, startAppServer, startBareServer, type RunningProcess } from './processes.ts';
 import { seedDatabase, type SeedResult } from './seed.ts';
 
 // `npm run bench`: see bench/README.md. Loopback only; stops by itself.
@@ -105,9 +105,9 @@ async function main() {
   }
 
   log('List throughput vs a bare node:http server with the same bytes (A/B rounds)...');
-  const bodyFile = path.join(workDir, 'list-page.json');
-  fs.writeFileSync(bodyFile, Buffer.from(await (await fetch(listUrl(large))).arrayBuffer()));
-  const bare = await startBareServer(bodyFile);
+  const responseFile = path.join(workDir, 'list-page-response.json');
+  await saveResponse(listUrl(large), responseFile);
+  const bare = await startBareServer(responseFile);
   running.push(bare);
   await runLoad({ url: `${bare.origin}/api/articles?limit=20`, seconds: 1 });
   const ab = await alternate(4, { url: listUrl(large) }, { url: `${bare.origin}/api/articles?limit=20` });

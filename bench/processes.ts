@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { ensureServerBuild } from '../scripts/serverBuild.ts';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..');
 
@@ -50,11 +52,25 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** `node src/server/main.ts` on a loopback port with the built web app; resolves once /readyz answers. */
+/** The node arguments of `npm start` (package.json), so the bench measures what production runs. */
+function startArguments(): string[] {
+  const packageJson = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [command, ...args] = packageJson.scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start does not run node: ${packageJson.scripts.start}`);
+  return args;
+}
+
+/**
+ * The production server, as `npm start` runs it (the bundle in dist/server, built here when
+ * stale), on a loopback port; resolves once /readyz answers.
+ */
 export async function startAppServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
+  await ensureServerBuild((line) => console.log(line));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(projectRoot, 'src/server/main.ts')], {
+  const child = spawn(process.execPath, startArguments(), {
     cwd: projectRoot,
     env: {
       ...process.env,
@@ -89,9 +105,36 @@ export async function startAppServer(dataDir: string, extraEnv: Record<string, s
   return { child, origin, ...memoryReaders(child), stop: stopper(child) };
 }
 
-/** The bare node:http baseline serving `bodyFile`'s bytes. */
-export async function startBareServer(bodyFile: string): Promise<RunningProcess> {
-  const child = spawn(process.execPath, [path.join(projectRoot, 'bench/bareServer.ts'), bodyFile], {
+/**
+ * Saves the status, headers and body of a GET as the load generator sends it (no
+ * Accept-Encoding), for the bare server to answer with.
+ */
+export async function saveResponse(url: string, file: string): Promise<void> {
+  const saved = await new Promise<{ status: number; headers: Record<string, string>; bodyBase64: string }>(
+    (resolve, reject) => {
+      http
+        .get(url, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode!,
+              headers: Object.fromEntries(
+                Object.entries(response.headers).map(([name, value]) => [name, String(value)]),
+              ),
+              bodyBase64: Buffer.concat(chunks).toString('base64'),
+            }),
+          );
+        })
+        .on('error', reject);
+    },
+  );
+  fs.writeFileSync(file, JSON.stringify(saved));
+}
+
+/** The bare node:http baseline answering with the status, headers and body saved in `responseFile`. */
+export async function startBareServer(responseFile: string): Promise<RunningProcess> {
+  const child = spawn(process.execPath, [path.join(projectRoot, 'bench/bareServer.ts'), responseFile], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<string>((resolve, reject) => {

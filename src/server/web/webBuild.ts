@@ -1,13 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const projectRoot = path.resolve(import.meta.dirname, '../../..');
+/** The folder holding package.json: found upward, as this code runs from src/ and, bundled, from dist/server/. */
+export const projectRoot = findProjectRoot(import.meta.dirname);
 export const webDistDir = path.join(projectRoot, 'dist/web');
 
 // What the web build is made from; a change to any of these makes the build stale.
 const buildInputs = ['src/web', 'src/shared', 'public', 'vite.config.ts', 'package-lock.json'];
 
-function newestMtime(target: string): number {
+function findProjectRoot(start: string): string {
+  for (let folder = start; ; folder = path.dirname(folder)) {
+    if (fs.existsSync(path.join(folder, 'package.json'))) return folder;
+    if (path.dirname(folder) === folder) throw new Error(`No package.json above ${start}`);
+  }
+}
+
+/** The newest modification time of a file, or of any file under a folder; 0 when missing. */
+export function newestMtime(target: string): number {
   if (!fs.existsSync(target)) return 0;
   const stat = fs.statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;

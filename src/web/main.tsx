@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AuthProvider } from './auth/AuthProvider.tsx';
 import { createBrowserSession } from './auth/browserSession.ts';
@@ -12,10 +12,21 @@ prefetchForPath(window.location.pathname);
 const session = createBrowserSession();
 void session.restore();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AuthProvider session={session}>
-      <AppRouter />
-    </AuthProvider>
-  </StrictMode>,
+/** The shell's static frame (index.html) stands in until React's first commit replaces it, in the same frame. */
+function RemoveBootFrame() {
+  useLayoutEffect(() => document.getElementById('boot-frame')?.remove(), []);
+  return null;
+}
+
+// A transition lets React render the first screen in slices that yield to the browser,
+// instead of one long task right after the bundle's own evaluation (Lighthouse TBT).
+startTransition(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <RemoveBootFrame />
+      <AuthProvider session={session}>
+        <AppRouter />
+      </AuthProvider>
+    </StrictMode>,
+  ),
 );

@@ -45,6 +45,25 @@ function summary(result: RunResult): string {
   );
 }
 
+/**
+ * One Lighthouse run. A run whose trace came back broken (e.g. NO_NAVSTART, seen now and then on
+ * a loaded machine) measured nothing: it is repeated, at most twice, rather than counted as 0.
+ */
+async function runLighthouse(url: string, port: number): Promise<RunResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, {
+      port,
+      output: ['html', 'json'],
+      logLevel: 'error',
+      onlyCategories: Object.keys(MINIMUM),
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const error = result.lhr.runtimeError;
+    if (!error || attempt === 3) return result;
+    console.log(`${url}: ${error.code}, running again`);
+  }
+}
+
 const reportDir = path.join(projectRoot, 'bench/lighthouse');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-lighthouse-'));
 
@@ -67,13 +86,7 @@ async function main(): Promise<boolean> {
     ] as const) {
       const runs: RunResult[] = [];
       for (let run = 1; run <= RUNS; run++) {
-        const result = await lighthouse(url, {
-          port: chrome.port,
-          output: ['html', 'json'],
-          logLevel: 'error',
-          onlyCategories: Object.keys(MINIMUM),
-        });
-        if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+        const result = await runLighthouse(url, chrome.port);
         runs.push(result);
         lines.push(`${name.padEnd(8)} run ${run}: ${summary(result)}`);
       }

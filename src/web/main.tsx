@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AuthProvider } from './auth/AuthProvider.tsx';
 import { createBrowserSession } from './auth/browserSession.ts';
@@ -12,10 +12,24 @@ prefetchForPath(window.location.pathname);
 const session = createBrowserSession();
 void session.restore();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AuthProvider session={session}>
-      <AppRouter />
-    </AuthProvider>
-  </StrictMode>,
+/** The shell's static frame (index.html) stands in until React's first commit replaces it, in the same frame. */
+function RemoveBootFrame() {
+  useLayoutEffect(() => document.getElementById('boot-frame')?.remove(), []);
+  return null;
+}
+
+// In a task of its own, after the bundle's evaluation: createRoot attaches React's event listeners
+// (a few hundred), which would otherwise lengthen that one task. The transition lets React render
+// the first screen in slices that yield to the browser, not as one long task (Lighthouse TBT).
+setTimeout(() =>
+  startTransition(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <RemoveBootFrame />
+        <AuthProvider session={session}>
+          <AppRouter />
+        </AuthProvider>
+      </StrictMode>,
+    ),
+  ),
 );

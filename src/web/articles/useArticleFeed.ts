@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer } from 'react';
+import { startTransition, useCallback, useEffect, useReducer } from 'react';
 import { PAGE_SIZE } from './articlePrefetch.ts';
 import type { Article, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
@@ -64,7 +64,9 @@ export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>) {
   useEffect(() => {
     let current = true;
     void firstPage.then((result) => {
-      if (current) dispatch({ type: 'settled', source: firstPage, more: false, result });
+      // A page of cards is the biggest render of the screen: as a transition React renders it
+      // in slices that let the browser in between, not as one long task (Lighthouse TBT).
+      if (current) startTransition(() => dispatch({ type: 'settled', source: firstPage, more: false, result }));
     });
     return () => {
       current = false;
@@ -77,7 +79,7 @@ export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>) {
     async (more: boolean) => {
       dispatch({ type: 'request', more });
       const result = await settle(articlesApi.list({ limit: PAGE_SIZE, cursor: more ? nextCursor : null }));
-      dispatch({ type: 'settled', source, more, result });
+      startTransition(() => dispatch({ type: 'settled', source, more, result }));
     },
     [source, nextCursor],
   );

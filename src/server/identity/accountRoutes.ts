@@ -3,7 +3,10 @@ import { lookupUser, providerUserInfo } from './accountResponses.ts';
 import { initialValidSince, validSinceAfterChange } from './idTokens.ts';
 import { emailChangedNotice } from './identityEmails.ts';
 import {
+  deliverTokens,
   issueTokens,
+  replacedCookieSession,
+  signIdTokenFor,
   requireRecentSignIn,
   requireUser,
   sendInBackground,
@@ -43,18 +46,26 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         password_updated_at: now,
         valid_since: initialValidSince(now),
       };
+      const replaced = replacedCookieSession(request);
+      let idToken: string;
       let refreshToken: string;
       try {
-        // One transaction: a client told that sign-up failed must not leave an account behind.
-        refreshToken = await context.database.db.transaction().execute(async (trx) => {
-          await users.insert(user, trx);
-          return sessions.create(user.id, now, now, trx);
-        });
+        // The ID token is signed (off the main thread) while the account is written; a token
+        // for an account that then fails to commit is simply dropped.
+        [idToken, refreshToken] = await Promise.all([
+          signIdTokenFor(context, user, now, now),
+          // One transaction: a client told that sign-up failed must not leave an account behind.
+          context.database.db.transaction().execute(async (trx) => {
+            await users.insert(user, trx);
+            if (replaced !== undefined) await sessions.revoke(replaced, trx);
+            return sessions.create(user.id, now, now, trx);
+          }),
+        ]);
       } catch (error) {
         if (error instanceof EmailTakenError) throw new ProtocolError('EMAIL_EXISTS');
         throw error;
       }
-      const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
+      const tokens = deliverTokens(context, request, reply, idToken, refreshToken);
       return {
         kind: 'identitytoolkit#SignupNewUserResponse',
         localId: user.id,
@@ -79,26 +90,43 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       const body = parseBody(signInBody, request.body);
       const perEmail: [RateLimitRule, string] = [rules.signInPerEmail, emailKey(body.email)];
       const perIp: [RateLimitRule, string] = [rules.signInPerIp, request.ip];
-      // Counted before the password is checked: parallel guesses must not all slip past a check
-      // that only counted failures once they had happened.
-      await consumeOrThrow(rateLimiter, [perEmail, perIp]);
-      const user = await users.findByEmail(body.email);
+      // Counted before the password is checked (both counters in one statement): parallel
+      // guesses must not all slip past a check that only counted failures once they had happened.
+      // The user is read meanwhile; nothing about it is revealed before the count refuses or not.
+      const [, user] = await Promise.all([
+        consumeOrThrow(rateLimiter, [perEmail, perIp]),
+        users.findByEmail(body.email),
+      ]);
       // Unknown emails cost one argon2 verification too, so timing does not reveal accounts.
       const valid = user
         ? await verifyPassword(user.password_hash, body.password)
         : await verifyAgainstDummyHash(body.password);
       if (!user || !valid) throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
-      // The limits are on failures: the right password clears this email's earlier typos
-      // and does not use up the address's allowance.
-      await rateLimiter.reset(...perEmail);
-      await rateLimiter.refund(...perIp);
-      if (user.disabled === 1) throw new ProtocolError('USER_DISABLED');
+      const { db } = context.database;
+      if (user.disabled === 1) {
+        // The limits are on failures, and the right password of a disabled account is not one.
+        await db.transaction().execute(async (trx) => {
+          await rateLimiter.reset(...perEmail, trx);
+          await rateLimiter.refund(...perIp, trx);
+        });
+        throw new ProtocolError('USER_DISABLED');
+      }
       const now = context.now();
-      const refreshToken = await context.database.db.transaction().execute(async (trx) => {
-        await users.update(user.id, { last_login_at: now }, trx);
-        return sessions.create(user.id, now, now, trx);
-      });
-      const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
+      const replaced = replacedCookieSession(request);
+      // The ID token is signed off the main thread while the session is written.
+      const [idToken, refreshToken] = await Promise.all([
+        signIdTokenFor(context, user, now, now),
+        db.transaction().execute(async (trx) => {
+          // The limits are on failures: the right password clears this email's earlier typos
+          // and does not use up the address's allowance. Committed with the session, in one transaction.
+          await rateLimiter.reset(...perEmail, trx);
+          await rateLimiter.refund(...perIp, trx);
+          await users.update(user.id, { last_login_at: now }, trx);
+          if (replaced !== undefined) await sessions.revoke(replaced, trx);
+          return sessions.create(user.id, now, now, trx);
+        }),
+      ]);
+      const tokens = deliverTokens(context, request, reply, idToken, refreshToken);
       return {
         kind: 'identitytoolkit#VerifyPasswordResponse',
         localId: user.id,

@@ -70,7 +70,7 @@ export interface IssuedTokens {
   expiresIn: string;
 }
 
-/** Signs an ID token for `user`; WebCrypto signs on the thread pool, so callers may run database writes meanwhile. */
+/** Signs an ID token for `user`, issued at `now`. */
 export function signIdTokenFor(
   context: IdentityContext,
   user: UserRow,

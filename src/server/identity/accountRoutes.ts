@@ -99,24 +99,23 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         : await verifyAgainstDummyHash(body.password);
       if (!user || !valid) throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
       const { db } = context.database;
+      // The limits are on failures: the right password clears this email's earlier typos
+      // and does not use up the address's allowance.
+      const forgive = { reset: [perEmail], refund: [perIp] };
       if (user.disabled === 1) {
-        // The limits are on failures, and the right password of a disabled account is not one.
-        await db.transaction().execute(async (trx) => {
-          await rateLimiter.reset(...perEmail, trx);
-          await rateLimiter.refund(...perIp, trx);
-        });
+        await rateLimiter.settle(forgive);
         throw new ProtocolError('USER_DISABLED');
       }
       const now = context.now();
       const replaced = replacedCookieSession(request);
       const refreshToken = await db.transaction().execute(async (trx) => {
-        // The limits are on failures: the right password clears this email's earlier typos
-        // and does not use up the address's allowance. Committed with the session, in one transaction.
-        await rateLimiter.reset(...perEmail, trx);
-        await rateLimiter.refund(...perIp, trx);
         await users.update(user.id, { last_login_at: now }, trx);
         if (replaced !== undefined) await sessions.revoke(replaced, trx);
-        return sessions.create(user.id, now, now, trx);
+        const created = await sessions.create(user.id, now, now, trx);
+        // Last, so the counters' rows (shared by every sign-in from this address) stay locked
+        // only until the commit right after; settle() takes them in the order consumes do.
+        await rateLimiter.settle(forgive, trx);
+        return created;
       });
       const idToken = await signIdTokenFor(context, user, now, now);
       const tokens = deliverTokens(context, request, reply, idToken, refreshToken);

@@ -200,6 +200,29 @@ describe.each(dialectCases())('rate limiter on $dialect', (dialectCase) => {
     expect(await limiter.peek(b, 'k')).toMatchObject({ remaining: 960 });
   });
 
+  it('settle() in transactions never deadlocks with concurrent consumes of the same counters', async () => {
+    const database = await open();
+    const limiter = createRateLimiter(database);
+    const email: RateLimitRule = { name: 'email', limit: 1000, windowMs: 60_000 };
+    const ip: RateLimitRule = { name: 'ip', limit: 1000, windowMs: 60_000 };
+    // Each "sign-in" counts both, then forgives both inside a transaction that holds its locks a
+    // while; listed in both orders, so one of them is not the counters' lock order.
+    const signIn = async (i: number) => {
+      const checks = [
+        [email, `reader-${i % 3}`],
+        [ip, '203.0.113.9'],
+      ] as const;
+      await limiter.consumeAll(checks);
+      await database.db.transaction().execute(async (trx) => {
+        const changes =
+          i % 2 === 0 ? { reset: [checks[0]], refund: [checks[1]] } : { reset: [checks[1]], refund: [checks[0]] };
+        await limiter.settle(changes, trx);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      });
+    };
+    await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(i)));
+  });
+
   it('consumeAll refuses a counter named twice in one call', async () => {
     const limiter = createRateLimiter(await open());
     await expect(

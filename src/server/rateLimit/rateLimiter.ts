@@ -40,6 +40,18 @@ export interface RateLimiter {
   reset(rule: RateLimitRule, key: string, executor?: RateLimitExecutor): Promise<void>;
   /** Takes back one counted event, for a caller that counts attempts up front but limits only failures. */
   refund(rule: RateLimitRule, key: string, executor?: RateLimitExecutor): Promise<void>;
+  /**
+   * reset() of `reset` and refund() of `refund`, touching the rows in the order consumeAll()
+   * locks them (bucket order): a caller's transaction doing this cannot deadlock with
+   * concurrent consumes on PostgreSQL.
+   */
+  settle(
+    changes: {
+      reset: ReadonlyArray<readonly [RateLimitRule, string]>;
+      refund: ReadonlyArray<readonly [RateLimitRule, string]>;
+    },
+    executor?: RateLimitExecutor,
+  ): Promise<void>;
 }
 
 // Expired rows are deleted every this many consumes, so the table stays the size of the
@@ -104,6 +116,19 @@ export function createRateLimiter(database: Database, clock: () => number = Date
     });
   }
 
+  async function resetBucket(bucket: string, executor: RateLimitExecutor) {
+    await executor.deleteFrom('rate_limit_counters').where('bucket', '=', bucket).execute();
+  }
+
+  async function refundBucket(bucket: string, executor: RateLimitExecutor) {
+    await executor
+      .updateTable('rate_limit_counters')
+      .set({ count: sql<number>`count - 1` })
+      .where('bucket', '=', bucket)
+      .where('count', '>', 0)
+      .execute();
+  }
+
   return {
     async consume(rule, key) {
       return (await consumeAll([[rule, key]]))[0]!;
@@ -124,16 +149,19 @@ export function createRateLimiter(database: Database, clock: () => number = Date
     },
 
     async reset(rule, key, executor = db) {
-      await executor.deleteFrom('rate_limit_counters').where('bucket', '=', bucketOf(rule, key)).execute();
+      await resetBucket(bucketOf(rule, key), executor);
     },
 
     async refund(rule, key, executor = db) {
-      await executor
-        .updateTable('rate_limit_counters')
-        .set({ count: sql<number>`count - 1` })
-        .where('bucket', '=', bucketOf(rule, key))
-        .where('count', '>', 0)
-        .execute();
+      await refundBucket(bucketOf(rule, key), executor);
+    },
+
+    async settle(changes, executor = db) {
+      const steps = [
+        ...changes.reset.map(([rule, key]) => ({ bucket: bucketOf(rule, key), run: resetBucket })),
+        ...changes.refund.map(([rule, key]) => ({ bucket: bucketOf(rule, key), run: refundBucket })),
+      ].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+      for (const step of steps) await step.run(step.bucket, executor);
     },
   };
 }

@@ -3,7 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 
-/** Where reset and refund run: the database, or a caller's transaction so they commit with its writes. */
+/** Where settle() runs: the database, or a caller's transaction so it commits with the caller's writes. */
 export type RateLimitExecutor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 export interface RateLimitRule {
@@ -37,9 +37,9 @@ export interface RateLimiter {
    */
   peek(rule: RateLimitRule, key: string): Promise<RateLimitDecision>;
   /** Forgets the count (e.g. after a successful sign-in, if a caller wants that). */
-  reset(rule: RateLimitRule, key: string, executor?: RateLimitExecutor): Promise<void>;
+  reset(rule: RateLimitRule, key: string): Promise<void>;
   /** Takes back one counted event, for a caller that counts attempts up front but limits only failures. */
-  refund(rule: RateLimitRule, key: string, executor?: RateLimitExecutor): Promise<void>;
+  refund(rule: RateLimitRule, key: string): Promise<void>;
   /**
    * reset() of `reset` and refund() of `refund`, touching the rows in the order consumeAll()
    * locks them (bucket order): a caller's transaction doing this cannot deadlock with
@@ -148,12 +148,12 @@ export function createRateLimiter(database: Database, clock: () => number = Date
       return decide(rule, count, count < rule.limit, windowStart, now);
     },
 
-    async reset(rule, key, executor = db) {
-      await resetBucket(bucketOf(rule, key), executor);
+    async reset(rule, key) {
+      await resetBucket(bucketOf(rule, key), db);
     },
 
-    async refund(rule, key, executor = db) {
-      await refundBucket(bucketOf(rule, key), executor);
+    async refund(rule, key) {
+      await refundBucket(bucketOf(rule, key), db);
     },
 
     async settle(changes, executor = db) {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import pino from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
 import { ProtocolError, sendProtocolError } from './identity/protocolErrors.ts';
 import { accessLogController } from './http/accessLog.ts';
+import { batchedLogDestination } from './http/batchedLogDestination.ts';
 import { loggerOptions } from './http/logging.ts';
 import { createPublishing } from './publishing/createPublishing.ts';
 import { sendProblem } from './http/problem.ts';
@@ -44,7 +44,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? false
       : {
           ...loggerOptions(config.logLevel),
-          stream: typeof deps.logger === 'object' ? deps.logger.stream : bufferedStdout(),
+          stream: typeof deps.logger === 'object' ? deps.logger.stream : batchedLogDestination(),
         };
 
   const app = Fastify({
@@ -117,24 +117,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
-}
-
-const LOG_FLUSH_INTERVAL_MS = 250;
-
-/**
- * Standard output, written in blocks of 12 KiB or every 250 ms, whichever comes first,
- * instead of one write(2) per line: per-line writes were a third of the CPU of a cached
- * list read (bench/README.md). pino flushes what is pending when the process exits; a
- * SIGKILL can lose the last quarter second of lines.
- */
-function bufferedStdout() {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 12288 });
-  const timer = setInterval(() => {
-    try {
-      destination.flush();
-    } catch {
-      clearInterval(timer); // closed at exit
-    }
-  }, LOG_FLUSH_INTERVAL_MS).unref();
-  return destination;
 }

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { sqliteChangeStamp } from './sqliteChangeStamp.ts';
 import { withStatementCache } from './statementCache.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -46,28 +47,18 @@ function openSqlite(file: string): Database {
   // a large database would grow it without bound; pread into the 16 MB cache keeps it flat.
   connection.pragma('temp_store = MEMORY');
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  // One statement for both halves of the stamp: it runs on every cached read.
-  const stampQuery = connection
-    .prepare("select data_version || '.' || total_changes() from pragma_data_version")
-    .pluck();
+  const stamp = sqliteChangeStamp(connection, file);
   return {
     db,
     dialect: 'sqlite',
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    // data_version moves when another connection (another process) commits; total_changes
-    // counts this connection's own inserts, updates and deletes, which data_version ignores
-    // (and keeps counting through a rollback, which only costs a cache miss). Read straight
-    // from the connection: it is synchronous, and this runs on every cached read.
-    changeStamp: async () => {
-      try {
-        return stampQuery.get() as string;
-      } catch {
-        return null; // the connection is busy (a streamed read is open): do not use the cache
-      }
+    changeStamp: async () => stamp.read(),
+    close: async () => {
+      await db.destroy();
+      stamp.close();
     },
-    close: () => db.destroy(),
   };
 }
 

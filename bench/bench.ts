@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { hashPassword, verifyPassword } from '../src/server/identity/passwordHashing.ts';
 import { ensureWebBuild } from '../src/server/web/webBuild.ts';
+import { keepAliveClient } from './keepAliveClient.ts';
 import { median, runLoad, type LoadResult, type LoadSpec } from './load.ts';
 import { projectRoot, saveResponse, startAppServer, startBareServer, type RunningProcess } from './processes.ts';
 import { seedDatabase, type SeedResult } from './seed.ts';
@@ -11,7 +12,8 @@ import { seedDatabase, type SeedResult } from './seed.ts';
 const ROUND_SECONDS = 3;
 const ENDPOINT_SECONDS = 4;
 const HARD_LIMIT_MS = 6 * 60 * 1000;
-const HASH_ROUNDS = 30;
+const HASH_ROUNDS = 40;
+const HASH_WARMUP_ROUNDS = 5;
 
 interface Row {
   name: string;
@@ -154,66 +156,101 @@ async function main() {
     rss.push({ after: name, ...large.rssMb() });
   }
 
-  log('Password hashing share of sign-in and sign-up (paired, one request at a time)...');
-  // Each round times the bare argon2 call and then the endpoint, back to back, so both
-  // see the same machine load; the medians are compared.
+  log('Password hashing share of sign-in and sign-up (paired with argon2 and a bare round trip)...');
+  // Each round times, back to back with one keep-alive node:http connection: a bare round trip
+  // (GET /healthz), the bare argon2 call in this process, then the endpoint; so all three see the
+  // same machine load. Medians are compared. The round trip is the same for every endpoint and
+  // is not the server's sign-in work, so the budget judges the hash's share of endpoint − transport.
   const storedHash = await hashPassword(author.password);
-  const post = (endpoint: string, body: unknown) =>
-    fetch(`${large.origin}/identity/v1/accounts:${endpoint}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(body),
-    }).then(async (response) => {
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`${endpoint} answered ${response.status}`);
-    });
+  // Let the server finish what the load phases left behind (log blocks, garbage) before one-at-a-time rounds.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const client = keepAliveClient(large.origin);
   const timed = async (task: () => Promise<unknown>) => {
     const begun = performance.now();
     await task();
     return performance.now() - begun;
   };
-  const paired = {
-    signIn: { hash: [] as number[], endpoint: [] as number[] },
-    signUp: { hash: [] as number[], endpoint: [] as number[] },
-  };
-  for (let i = 0; i < HASH_ROUNDS; i++) {
-    paired.signIn.hash.push(await timed(() => verifyPassword(storedHash, author.password)));
-    paired.signIn.endpoint.push(
-      await timed(() => post('signInWithPassword', { email: author.email, password: author.password })),
-    );
-    paired.signUp.hash.push(await timed(() => hashPassword('bench-pw-1')));
-    paired.signUp.endpoint.push(
-      await timed(() => post('signUp', { email: `bench-${Date.now()}-${i}@bench.example`, password: 'bench-pw-1' })),
-    );
+  const emptyPairs = () => ({ transport: [] as number[], hash: [] as number[], endpoint: [] as number[] });
+  const paired = { signIn: emptyPairs(), signUp: emptyPairs() };
+  for (let i = 0; i < HASH_ROUNDS + HASH_WARMUP_ROUNDS; i++) {
+    const keep = i >= HASH_WARMUP_ROUNDS;
+    const signInRound = {
+      transport: await client.timed('GET', '/healthz'),
+      hash: await timed(() => verifyPassword(storedHash, author.password)),
+      endpoint: await client.timed('POST', '/identity/v1/accounts:signInWithPassword', {
+        email: author.email,
+        password: author.password,
+        returnSecureToken: true,
+      }),
+    };
+    const signUpRound = {
+      transport: await client.timed('GET', '/healthz'),
+      hash: await timed(() => hashPassword('bench-pw-1')),
+      endpoint: await client.timed('POST', '/identity/v1/accounts:signUp', {
+        email: `bench-${Date.now()}-${i}@bench.example`,
+        password: 'bench-pw-1',
+        returnSecureToken: true,
+      }),
+    };
+    if (!keep) continue;
+    for (const [samples, round] of [
+      [paired.signIn, signInRound],
+      [paired.signUp, signUpRound],
+    ] as const) {
+      samples.transport.push(round.transport);
+      samples.hash.push(round.hash);
+      samples.endpoint.push(round.endpoint);
+    }
   }
+  client.close();
   const percentile = (values: number[], p: number) =>
     [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+  const latencyRow = (values: number[]): LoadResult => {
+    const p50Ms = median(values);
+    return {
+      requestsPerSecond: 1000 / p50Ms,
+      p50Ms,
+      p99Ms: percentile(values, 0.99),
+      requests: values.length,
+      failures: 0,
+    };
+  };
   const hashing = (
     [
       ['Sign-in', 'POST accounts:signInWithPassword (1 client, paired with argon2 verify)', paired.signIn],
       ['Sign-up', 'POST accounts:signUp (1 client, paired with argon2 hash)', paired.signUp],
     ] as const
   ).map(([name, row, samples]) => {
-    const endpointMs = median(samples.endpoint);
+    rows.push({ name: row, result: latencyRow(samples.endpoint) });
     rows.push({
-      name: row,
-      result: {
-        requestsPerSecond: 1000 / endpointMs,
-        p50Ms: endpointMs,
-        p99Ms: percentile(samples.endpoint, 0.99),
-        requests: samples.endpoint.length,
-        failures: 0,
-      },
+      name: `GET /healthz paired with ${name.toLowerCase()} (same client: transport)`,
+      result: latencyRow(samples.transport),
     });
-    return { name, endpointMs, hashMs: median(samples.hash) };
+    const endpointMs = median(samples.endpoint);
+    const hashMs = median(samples.hash);
+    const transportMs = median(samples.transport);
+    const serverMs = endpointMs - transportMs;
+    return {
+      name,
+      rounds: samples.endpoint.length,
+      endpointMs,
+      hashMs,
+      transportMs,
+      serverMs,
+      serverRestMs: serverMs - hashMs,
+      /** The budget's figure: the hash's share of the server's time (endpoint − transport). */
+      serverShare: hashMs / serverMs,
+      endToEndShare: hashMs / endpointMs,
+    };
   });
   for (const item of hashing) {
-    const share = item.hashMs / item.endpointMs;
     budgets.push({
-      name: `${item.name} latency dominated by argon2: bare ${fmt(item.hashMs)} ms of p50 ${fmt(item.endpointMs)} ms`,
-      value: `${fmt(share * 100, 0)} % hash, ${fmt(item.endpointMs - item.hashMs)} ms rest`,
-      limit: '>= 75 % hash',
-      pass: share >= 0.75,
+      name:
+        `${item.name} latency dominated by argon2: p50 ${fmt(item.endpointMs, 2)} ms = ` +
+        `argon2 ${fmt(item.hashMs, 2)} + transport ${fmt(item.transportMs, 2)} + server rest ${fmt(item.serverRestMs, 2)}`,
+      value: `${fmt(item.serverShare * 100, 0)} % of server time (${fmt(item.endToEndShare * 100, 0)} % end to end)`,
+      limit: '>= 75 % of server time',
+      pass: item.serverShare >= 0.75,
     });
   }
   rss.push({ after: 'sign-in and sign-up', ...large.rssMb() });

@@ -3,7 +3,10 @@ import { lookupUser, providerUserInfo } from './accountResponses.ts';
 import { initialValidSince, validSinceAfterChange } from './idTokens.ts';
 import { emailChangedNotice } from './identityEmails.ts';
 import {
+  deliverTokens,
   issueTokens,
+  replacedCookieSession,
+  signIdTokenFor,
   requireRecentSignIn,
   requireUser,
   sendInBackground,
@@ -43,18 +46,22 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         password_updated_at: now,
         valid_since: initialValidSince(now),
       };
+      const replaced = replacedCookieSession(request);
       let refreshToken: string;
       try {
         // One transaction: a client told that sign-up failed must not leave an account behind.
         refreshToken = await context.database.db.transaction().execute(async (trx) => {
           await users.insert(user, trx);
+          if (replaced !== undefined) await sessions.revoke(replaced, trx);
           return sessions.create(user.id, now, now, trx);
         });
       } catch (error) {
         if (error instanceof EmailTakenError) throw new ProtocolError('EMAIL_EXISTS');
         throw error;
       }
-      const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
+      // Signed after the writes, not alongside them: see "Sign-in and sign-up split" in bench/README.md.
+      const idToken = await signIdTokenFor(context, user, now, now);
+      const tokens = deliverTokens(context, request, reply, idToken, refreshToken);
       return {
         kind: 'identitytoolkit#SignupNewUserResponse',
         localId: user.id,
@@ -79,26 +86,39 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       const body = parseBody(signInBody, request.body);
       const perEmail: [RateLimitRule, string] = [rules.signInPerEmail, emailKey(body.email)];
       const perIp: [RateLimitRule, string] = [rules.signInPerIp, request.ip];
-      // Counted before the password is checked: parallel guesses must not all slip past a check
-      // that only counted failures once they had happened.
-      await consumeOrThrow(rateLimiter, [perEmail, perIp]);
-      const user = await users.findByEmail(body.email);
+      // Counted before the password is checked (both counters in one statement): parallel
+      // guesses must not all slip past a check that only counted failures once they had happened.
+      // The user is read meanwhile; nothing about it is revealed before the count refuses or not.
+      const [, user] = await Promise.all([
+        consumeOrThrow(rateLimiter, [perEmail, perIp]),
+        users.findByEmail(body.email),
+      ]);
       // Unknown emails cost one argon2 verification too, so timing does not reveal accounts.
       const valid = user
         ? await verifyPassword(user.password_hash, body.password)
         : await verifyAgainstDummyHash(body.password);
       if (!user || !valid) throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
+      const { db } = context.database;
       // The limits are on failures: the right password clears this email's earlier typos
       // and does not use up the address's allowance.
-      await rateLimiter.reset(...perEmail);
-      await rateLimiter.refund(...perIp);
-      if (user.disabled === 1) throw new ProtocolError('USER_DISABLED');
+      const forgive = { reset: [perEmail], refund: [perIp] };
+      if (user.disabled === 1) {
+        await rateLimiter.settle(forgive);
+        throw new ProtocolError('USER_DISABLED');
+      }
       const now = context.now();
-      const refreshToken = await context.database.db.transaction().execute(async (trx) => {
+      const replaced = replacedCookieSession(request);
+      const refreshToken = await db.transaction().execute(async (trx) => {
         await users.update(user.id, { last_login_at: now }, trx);
-        return sessions.create(user.id, now, now, trx);
+        if (replaced !== undefined) await sessions.revoke(replaced, trx);
+        const created = await sessions.create(user.id, now, now, trx);
+        // Last, so the counters' rows (shared by every sign-in from this address) stay locked
+        // only until the commit right after; settle() takes them in the order consumes do.
+        await rateLimiter.settle(forgive, trx);
+        return created;
       });
-      const tokens = await issueTokens(context, request, reply, user, refreshToken, now);
+      const idToken = await signIdTokenFor(context, user, now, now);
+      const tokens = deliverTokens(context, request, reply, idToken, refreshToken);
       return {
         kind: 'identitytoolkit#VerifyPasswordResponse',
         localId: user.id,

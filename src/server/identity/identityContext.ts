@@ -70,7 +70,44 @@ export interface IssuedTokens {
   expiresIn: string;
 }
 
-/** Signs an ID token for a fresh session and hands out its refresh token the way the client wants it. */
+/** Signs an ID token for `user`, issued at `now`. */
+export function signIdTokenFor(
+  context: IdentityContext,
+  user: UserRow,
+  authTime: number,
+  now: number,
+): Promise<string> {
+  return signIdToken(context.keys, { issuer: context.issuer, audience: context.config.projectId, user, authTime, now });
+}
+
+/**
+ * The refresh token in the browser's session cookie that a new session is about to replace:
+ * nobody holds that session any more once the cookie is overwritten (re-authentication, email
+ * change, another account signing in on the same browser), so the caller ends it.
+ */
+export function replacedCookieSession(request: FastifyRequest): string | undefined {
+  if (!isCookieMode(request)) return undefined;
+  const replaced = readSessionCookie(request);
+  return replaced !== undefined && isOpaqueSecretShaped(replaced) ? replaced : undefined;
+}
+
+/** Hands out a fresh session's tokens the way the client wants them (the replaced cookie session already ended). */
+export function deliverTokens(
+  context: IdentityContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  idToken: string,
+  refreshToken: string,
+): IssuedTokens {
+  const expiresIn = String(ID_TOKEN_LIFETIME_SECONDS);
+  if (isCookieMode(request)) {
+    setSessionCookie(reply, refreshToken, context.config.publicUrl.startsWith('https:'));
+    return { idToken, expiresIn };
+  }
+  return { idToken, refreshToken, expiresIn };
+}
+
+/** Signs an ID token for a fresh session, ends the session its cookie replaces, and hands out the tokens. */
 export async function issueTokens(
   context: IdentityContext,
   request: FastifyRequest,
@@ -79,25 +116,10 @@ export async function issueTokens(
   refreshToken: string,
   authTime: number,
 ): Promise<IssuedTokens> {
-  const idToken = await signIdToken(context.keys, {
-    issuer: context.issuer,
-    audience: context.config.projectId,
-    user,
-    authTime,
-    now: context.now(),
-  });
-  const expiresIn = String(ID_TOKEN_LIFETIME_SECONDS);
-  if (isCookieMode(request)) {
-    // The new cookie replaces the browser's old one, so nobody holds that session any more: end it
-    // (re-authentication, email change, another account signing in on the same browser).
-    const replaced = readSessionCookie(request);
-    if (replaced !== undefined && replaced !== refreshToken && isOpaqueSecretShaped(replaced)) {
-      await context.sessions.revoke(replaced);
-    }
-    setSessionCookie(reply, refreshToken, context.config.publicUrl.startsWith('https:'));
-    return { idToken, expiresIn };
-  }
-  return { idToken, refreshToken, expiresIn };
+  const idToken = await signIdTokenFor(context, user, authTime, context.now());
+  const replaced = replacedCookieSession(request);
+  if (replaced !== undefined && replaced !== refreshToken) await context.sessions.revoke(replaced);
+  return deliverTokens(context, request, reply, idToken, refreshToken);
 }
 
 /** Sends an email without holding up the response; failures are logged without the message body. */

@@ -24,11 +24,10 @@ export function emailKey(normalizedEmail: string): string {
   return hashSecret(normalizedEmail);
 }
 
-/** Counts one attempt against every rule; throws 429 when any is over. */
+/** Counts one attempt against every rule (one statement); throws 429 when any is over. */
 export async function consumeOrThrow(limiter: RateLimiter, checks: [RateLimitRule, string][]): Promise<void> {
   let retryAfter = 0;
-  for (const [rule, key] of checks) {
-    const decision = await limiter.consume(rule, key);
+  for (const decision of await limiter.consumeAll(checks)) {
     if (!decision.allowed) retryAfter = Math.max(retryAfter, decision.retryAfterSeconds);
   }
   if (retryAfter > 0) throw tooManyAttempts(retryAfter);

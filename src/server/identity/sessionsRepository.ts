@@ -45,8 +45,8 @@ export function createSessionsRepository(db: Kysely<DatabaseSchema>) {
       return row;
     },
 
-    async revoke(refreshToken: string): Promise<void> {
-      await db.deleteFrom('identity_sessions').where('token_hash', '=', hashSecret(refreshToken)).execute();
+    async revoke(refreshToken: string, trx: Db = db): Promise<void> {
+      await trx.deleteFrom('identity_sessions').where('token_hash', '=', hashSecret(refreshToken)).execute();
     },
 
     async revokeAllOfUser(userId: string, trx: Db = db): Promise<void> {

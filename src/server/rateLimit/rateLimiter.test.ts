@@ -149,6 +149,90 @@ describe.each(dialectCases())('rate limiter on $dialect', (dialectCase) => {
     }
   });
 
+  it('consumeAll counts several rules in one call, each with its own limit and window', async () => {
+    const clock = manualClock();
+    const limiter = createRateLimiter(await open(), clock.now);
+    const short: RateLimitRule = { name: 'short', limit: 2, windowMs: 1000 };
+    const checks = [
+      [signIn, 'reader@example.com'],
+      [short, 'reader@example.com'],
+    ] as const;
+    expect(await limiter.consumeAll(checks)).toEqual([
+      { allowed: true, remaining: 2, retryAfterSeconds: 0 },
+      { allowed: true, remaining: 1, retryAfterSeconds: 0 },
+    ]);
+    await limiter.consumeAll(checks);
+    clock.advance(400);
+    expect(await limiter.consumeAll(checks)).toEqual([
+      { allowed: true, remaining: 0, retryAfterSeconds: 0 },
+      { allowed: false, remaining: 0, retryAfterSeconds: 1 },
+    ]);
+    // The short window has passed, the long one has not.
+    clock.advance(600);
+    expect(await limiter.consumeAll(checks)).toEqual([
+      { allowed: false, remaining: 0, retryAfterSeconds: 899 },
+      { allowed: true, remaining: 1, retryAfterSeconds: 0 },
+    ]);
+    expect(await limiter.peek(signIn, 'reader@example.com')).toMatchObject({ allowed: false, remaining: 0 });
+    expect(await limiter.peek(short, 'reader@example.com')).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('consumeAll counts concurrent calls naming the same counters in either order exactly once each', async () => {
+    const limiter = createRateLimiter(await open());
+    const a: RateLimitRule = { name: 'a', limit: 1000, windowMs: 60_000 };
+    const b: RateLimitRule = { name: 'b', limit: 1000, windowMs: 60_000 };
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        limiter.consumeAll(
+          i % 2 === 0
+            ? [
+                [a, 'k'],
+                [b, 'k'],
+              ]
+            : [
+                [b, 'k'],
+                [a, 'k'],
+              ],
+        ),
+      ),
+    );
+    expect(await limiter.peek(a, 'k')).toMatchObject({ remaining: 960 });
+    expect(await limiter.peek(b, 'k')).toMatchObject({ remaining: 960 });
+  });
+
+  it('settle() in transactions never deadlocks with concurrent consumes of the same counters', async () => {
+    const database = await open();
+    const limiter = createRateLimiter(database);
+    const email: RateLimitRule = { name: 'email', limit: 1000, windowMs: 60_000 };
+    const ip: RateLimitRule = { name: 'ip', limit: 1000, windowMs: 60_000 };
+    // Each "sign-in" counts both, then forgives both inside a transaction that holds its locks a
+    // while; listed in both orders, so one of them is not the counters' lock order.
+    const signIn = async (i: number) => {
+      const checks = [
+        [email, `reader-${i % 3}`],
+        [ip, '203.0.113.9'],
+      ] as const;
+      await limiter.consumeAll(checks);
+      await database.db.transaction().execute(async (trx) => {
+        const changes =
+          i % 2 === 0 ? { reset: [checks[0]], refund: [checks[1]] } : { reset: [checks[1]], refund: [checks[0]] };
+        await limiter.settle(changes, trx);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      });
+    };
+    await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(i)));
+  });
+
+  it('consumeAll refuses a counter named twice in one call', async () => {
+    const limiter = createRateLimiter(await open());
+    await expect(
+      limiter.consumeAll([
+        [signIn, 'reader@example.com'],
+        [signIn, 'reader@example.com'],
+      ]),
+    ).rejects.toThrow(/only once/);
+  });
+
   it('removes expired counters as it goes, so the table does not grow forever', async () => {
     const database = await open();
     const clock = manualClock();

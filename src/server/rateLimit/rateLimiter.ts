@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+
+/** Where settle() runs: the database, or a caller's transaction so it commits with the caller's writes. */
+export type RateLimitExecutor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 export interface RateLimitRule {
   /** Names the counter family, e.g. 'signIn:email'; part of the stored bucket. */
@@ -22,6 +26,11 @@ export interface RateLimiter {
   /** Counts one event for `key` under `rule`; allowed=false once the count exceeds rule.limit within the window. */
   consume(rule: RateLimitRule, key: string): Promise<RateLimitDecision>;
   /**
+   * consume() for several (rule, key) pairs in one statement, decisions in the same order.
+   * Each pair must name a different counter.
+   */
+  consumeAll(checks: ReadonlyArray<readonly [RateLimitRule, string]>): Promise<RateLimitDecision[]>;
+  /**
    * The current decision without counting: allowed=false once `limit` events have been counted
    * in the window, i.e. when the next consume() would be refused. Not a guard for concurrent
    * attempts (they all peek before any counts): count those up front with consume().
@@ -31,6 +40,18 @@ export interface RateLimiter {
   reset(rule: RateLimitRule, key: string): Promise<void>;
   /** Takes back one counted event, for a caller that counts attempts up front but limits only failures. */
   refund(rule: RateLimitRule, key: string): Promise<void>;
+  /**
+   * reset() of `reset` and refund() of `refund`, touching the rows in the order consumeAll()
+   * locks them (bucket order): a caller's transaction doing this cannot deadlock with
+   * concurrent consumes on PostgreSQL.
+   */
+  settle(
+    changes: {
+      reset: ReadonlyArray<readonly [RateLimitRule, string]>;
+      refund: ReadonlyArray<readonly [RateLimitRule, string]>;
+    },
+    executor?: RateLimitExecutor,
+  ): Promise<void>;
 }
 
 // Expired rows are deleted every this many consumes, so the table stays the size of the
@@ -50,33 +71,70 @@ export function createRateLimiter(database: Database, clock: () => number = Date
     }
   }
 
-  return {
-    async consume(rule, key) {
-      const now = clock();
-      const bucket = bucketOf(rule, key);
-      const windowEnd = now + rule.windowMs;
-      // One statement, so concurrent requests (and processes) each see a distinct count:
-      // the row lock of ON CONFLICT DO UPDATE (PostgreSQL) or the write lock (SQLite) orders them.
-      const expired = sql<boolean>`rate_limit_counters.window_start <= ${now - rule.windowMs}`;
-      const row = await db
-        .insertInto('rate_limit_counters')
-        .values({ bucket, count: 1, window_start: now, expires_at: windowEnd })
-        .onConflict((conflict) =>
-          conflict.column('bucket').doUpdateSet({
-            count: sql<number>`case when ${expired} then 1 else rate_limit_counters.count + 1 end`,
-            window_start: sql<number>`case when ${expired} then ${now} else rate_limit_counters.window_start end`,
-            expires_at: sql<number>`case when ${expired} then ${windowEnd} else rate_limit_counters.window_start + ${rule.windowMs} end`,
-          }),
-        )
-        .returning(['count', 'window_start'])
-        .executeTakeFirstOrThrow();
+  async function consumeAll(checks: ReadonlyArray<readonly [RateLimitRule, string]>): Promise<RateLimitDecision[]> {
+    const now = clock();
+    const rows = checks.map(([rule, key]) => ({
+      bucket: bucketOf(rule, key),
+      count: 1,
+      window_start: now,
+      expires_at: now + rule.windowMs,
+    }));
+    // Rows are written (and, on PostgreSQL, locked) in bucket order, so two requests counting
+    // overlapping buckets always take the locks in the same order and cannot deadlock.
+    const values = [...rows].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+    if (values.some((row, i) => i > 0 && row.bucket === values[i - 1]!.bucket)) {
+      throw new Error('consumeAll: a counter may be named only once per call');
+    }
+    // One statement, so concurrent requests (and processes) each see a distinct count:
+    // the row lock of ON CONFLICT DO UPDATE (PostgreSQL) or the write lock (SQLite) orders them.
+    // Each row carries its own rule's window: excluded.window_start is now and
+    // excluded.expires_at - excluded.window_start the window's length.
+    const windowMs = sql<number>`(excluded.expires_at - excluded.window_start)`;
+    const expired = sql<boolean>`rate_limit_counters.window_start <= excluded.window_start - ${windowMs}`;
+    const counted = await db
+      .insertInto('rate_limit_counters')
+      .values(values)
+      .onConflict((conflict) =>
+        conflict.column('bucket').doUpdateSet({
+          count: sql<number>`case when ${expired} then 1 else rate_limit_counters.count + 1 end`,
+          window_start: sql<number>`case when ${expired} then excluded.window_start else rate_limit_counters.window_start end`,
+          expires_at: sql<number>`case when ${expired} then excluded.expires_at else rate_limit_counters.window_start + ${windowMs} end`,
+        }),
+      )
+      .returning(['bucket', 'count', 'window_start'])
+      .execute();
 
-      consumes += 1;
-      if (consumes % CLEANUP_EVERY === 0) await removeExpired(now);
+    consumes += 1;
+    if (consumes % CLEANUP_EVERY === 0) await removeExpired(now);
 
+    const byBucket = new Map(counted.map((row) => [row.bucket, row]));
+    return checks.map(([rule], i) => {
+      const row = byBucket.get(rows[i]!.bucket);
+      if (!row) throw new Error('rate limit counter not returned');
       const count = Number(row.count);
       return decide(rule, count, count <= rule.limit, Number(row.window_start), now);
+    });
+  }
+
+  async function resetBucket(bucket: string, executor: RateLimitExecutor) {
+    await executor.deleteFrom('rate_limit_counters').where('bucket', '=', bucket).execute();
+  }
+
+  async function refundBucket(bucket: string, executor: RateLimitExecutor) {
+    await executor
+      .updateTable('rate_limit_counters')
+      .set({ count: sql<number>`count - 1` })
+      .where('bucket', '=', bucket)
+      .where('count', '>', 0)
+      .execute();
+  }
+
+  return {
+    async consume(rule, key) {
+      return (await consumeAll([[rule, key]]))[0]!;
     },
+
+    consumeAll,
 
     async peek(rule, key) {
       const now = clock();
@@ -91,16 +149,19 @@ export function createRateLimiter(database: Database, clock: () => number = Date
     },
 
     async reset(rule, key) {
-      await db.deleteFrom('rate_limit_counters').where('bucket', '=', bucketOf(rule, key)).execute();
+      await resetBucket(bucketOf(rule, key), db);
     },
 
     async refund(rule, key) {
-      await db
-        .updateTable('rate_limit_counters')
-        .set({ count: sql<number>`count - 1` })
-        .where('bucket', '=', bucketOf(rule, key))
-        .where('count', '>', 0)
-        .execute();
+      await refundBucket(bucketOf(rule, key), db);
+    },
+
+    async settle(changes, executor = db) {
+      const steps = [
+        ...changes.reset.map(([rule, key]) => ({ bucket: bucketOf(rule, key), run: resetBucket })),
+        ...changes.refund.map(([rule, key]) => ({ bucket: bucketOf(rule, key), run: refundBucket })),
+      ].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+      for (const step of steps) await step.run(step.bucket, executor);
     },
   };
 }

@@ -33,4 +33,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 # Exec form: the server is PID 1's child-free process and receives SIGTERM itself (graceful drain).
-CMD ["node", "--max-semi-space-size=16", "dist/server/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=256", "dist/server/main.js"]

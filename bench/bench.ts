@@ -12,7 +12,7 @@ import { seedDatabase, type SeedResult } from './seed.ts';
 const ROUND_SECONDS = 3;
 const ENDPOINT_SECONDS = 4;
 const HARD_LIMIT_MS = 6 * 60 * 1000;
-const HASH_ROUNDS = 40;
+const HASH_ROUNDS = 80;
 const HASH_WARMUP_ROUNDS = 5;
 
 interface Row {

@@ -10,6 +10,12 @@ const WAL_INDEX_VERSION = 3007000;
 const WAL_INDEX_HEADER_BYTES = 48;
 const IS_INIT_OFFSET = 12;
 
+/** Database.changeStamp for SQLite; close() with the connection. */
+export interface ChangeStamp {
+  read(): string | null;
+  close(): void;
+}
+
 /**
  * A change stamp for one SQLite connection (see Database.changeStamp): a string that differs
  * whenever a write transaction has committed since the last call, by this connection or any
@@ -24,11 +30,6 @@ const IS_INIT_OFFSET = 12;
  * Where the header cannot be read (not in WAL mode, an unknown layout) it falls back to
  * `data_version` (changes by other connections) and `total_changes()` (this one's).
  */
-export interface ChangeStamp {
-  read(): string | null;
-  close(): void;
-}
-
 export function sqliteChangeStamp(connection: BetterSqlite3.Database, file: string): ChangeStamp {
   return walIndexStamp(connection, file) ?? dataVersionStamp(connection);
 }

@@ -18,8 +18,8 @@ const FLUSH_INTERVAL_MS = 250;
  * string and measures it in bytes, which flattens it each time: at 14,000 lines a second
  * that was a quarter of the list's throughput and 30 MB of RSS (bench/README.md). Here a
  * batch is an array of lines joined once. Memory stays bounded: when the reader of the
- * descriptor stalls, the write waits for it (sonic-boom retries EAGAIN) instead of
- * queueing lines without limit, as pino's default synchronous destination does.
+ * descriptor stalls, the write waits for it (sonic-boom retries EAGAIN), as with pino's
+ * default synchronous destination, instead of queueing lines without limit.
  * Pending lines are written at exit; a SIGKILL can lose the last quarter second.
  */
 export function batchedLogDestination(fd = 1): BatchedLogDestination {

@@ -32,6 +32,20 @@ export class AuthorGoneError extends Error {
   override name = 'AuthorGoneError';
 }
 
+/** An article as written: its fields plus what the server decides (id, author, date). */
+export type NewArticle = ArticleFields & { id: string; authorId: string; date: number };
+
+function articleRecord(article: NewArticle) {
+  return {
+    id: article.id,
+    image: article.image,
+    title: article.title,
+    description: article.description,
+    author_id: article.authorId,
+    date: article.date,
+  };
+}
+
 function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
@@ -91,19 +105,9 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
 
   return {
     /** Throws AuthorGoneError when the author's account does not exist (any more). */
-    async insert(article: ArticleFields & { id: string; authorId: string; date: number }): Promise<void> {
+    async insert(article: NewArticle): Promise<void> {
       try {
-        await db
-          .insertInto('articles')
-          .values({
-            id: article.id,
-            image: article.image,
-            title: article.title,
-            description: article.description,
-            author_id: article.authorId,
-            date: article.date,
-          })
-          .execute();
+        await db.insertInto('articles').values(articleRecord(article)).execute();
       } catch (error) {
         // author_id is the table's only foreign key.
         if (isForeignKeyViolation(error)) throw new AuthorGoneError();
@@ -115,21 +119,9 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
      * Many articles in one statement (seeding, imports). The caller wraps batches in a
      * transaction; 500 rows x 6 values stays under every SQLite build's parameter limit.
      */
-    async insertBatch(articles: Array<ArticleFields & { id: string; authorId: string; date: number }>): Promise<void> {
+    async insertBatch(articles: NewArticle[]): Promise<void> {
       if (articles.length === 0) return;
-      await db
-        .insertInto('articles')
-        .values(
-          articles.map((article) => ({
-            id: article.id,
-            image: article.image,
-            title: article.title,
-            description: article.description,
-            author_id: article.authorId,
-            date: article.date,
-          })),
-        )
-        .execute();
+      await db.insertInto('articles').values(articles.map(articleRecord)).execute();
     },
 
     async find(id: string): Promise<ArticleRow | undefined> {

@@ -6,7 +6,6 @@ import {
   deliverTokens,
   issueTokens,
   replacedCookieSession,
-  signIdTokenFor,
   requireRecentSignIn,
   requireUser,
   sendInBackground,
@@ -60,8 +59,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         throw error;
       }
       // Signed after the writes, not alongside them: see "Sign-in and sign-up split" in bench/README.md.
-      const idToken = await signIdTokenFor(context, user, now, now);
-      const tokens = deliverTokens(context, request, reply, idToken, refreshToken);
+      const tokens = await deliverTokens(context, request, reply, user, refreshToken, now);
       return {
         kind: 'identitytoolkit#SignupNewUserResponse',
         localId: user.id,
@@ -117,8 +115,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         await rateLimiter.settle(forgive, trx);
         return created;
       });
-      const idToken = await signIdTokenFor(context, user, now, now);
-      const tokens = deliverTokens(context, request, reply, idToken, refreshToken);
+      const tokens = await deliverTokens(context, request, reply, user, refreshToken, now);
       return {
         kind: 'identitytoolkit#VerifyPasswordResponse',
         localId: user.id,

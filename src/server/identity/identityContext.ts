@@ -70,16 +70,6 @@ export interface IssuedTokens {
   expiresIn: string;
 }
 
-/** Signs an ID token for `user`, issued at `now`. */
-export function signIdTokenFor(
-  context: IdentityContext,
-  user: UserRow,
-  authTime: number,
-  now: number,
-): Promise<string> {
-  return signIdToken(context.keys, { issuer: context.issuer, audience: context.config.projectId, user, authTime, now });
-}
-
 /**
  * The refresh token in the browser's session cookie that a new session is about to replace:
  * nobody holds that session any more once the cookie is overwritten (re-authentication, email
@@ -91,14 +81,25 @@ export function replacedCookieSession(request: FastifyRequest): string | undefin
   return replaced !== undefined && isOpaqueSecretShaped(replaced) ? replaced : undefined;
 }
 
-/** Hands out a fresh session's tokens the way the client wants them (the replaced cookie session already ended). */
-export function deliverTokens(
+/**
+ * Signs an ID token for a fresh session and hands out its tokens the way the client wants them.
+ * The caller has already ended the cookie session this one replaces (replacedCookieSession).
+ */
+export async function deliverTokens(
   context: IdentityContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  idToken: string,
+  user: UserRow,
   refreshToken: string,
-): IssuedTokens {
+  authTime: number,
+): Promise<IssuedTokens> {
+  const idToken = await signIdToken(context.keys, {
+    issuer: context.issuer,
+    audience: context.config.projectId,
+    user,
+    authTime,
+    now: context.now(),
+  });
   const expiresIn = String(ID_TOKEN_LIFETIME_SECONDS);
   if (isCookieMode(request)) {
     setSessionCookie(reply, refreshToken, context.config.publicUrl.startsWith('https:'));
@@ -116,10 +117,9 @@ export async function issueTokens(
   refreshToken: string,
   authTime: number,
 ): Promise<IssuedTokens> {
-  const idToken = await signIdTokenFor(context, user, authTime, context.now());
   const replaced = replacedCookieSession(request);
   if (replaced !== undefined && replaced !== refreshToken) await context.sessions.revoke(replaced);
-  return deliverTokens(context, request, reply, idToken, refreshToken);
+  return deliverTokens(context, request, reply, user, refreshToken, authTime);
 }
 
 /** Sends an email without holding up the response; failures are logged without the message body. */

@@ -81,7 +81,7 @@ export function createRateLimiter(database: Database, clock: () => number = Date
     }));
     // Rows are written (and, on PostgreSQL, locked) in bucket order, so two requests counting
     // overlapping buckets always take the locks in the same order and cannot deadlock.
-    const values = [...rows].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+    const values = [...rows].sort(inBucketOrder);
     if (values.some((row, i) => i > 0 && row.bucket === values[i - 1]!.bucket)) {
       throw new Error('consumeAll: a counter may be named only once per call');
     }
@@ -160,10 +160,15 @@ export function createRateLimiter(database: Database, clock: () => number = Date
       const steps = [
         ...changes.reset.map(([rule, key]) => ({ bucket: bucketOf(rule, key), run: resetBucket })),
         ...changes.refund.map(([rule, key]) => ({ bucket: bucketOf(rule, key), run: refundBucket })),
-      ].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+      ].sort(inBucketOrder);
       for (const step of steps) await step.run(step.bucket, executor);
     },
   };
+}
+
+// The one order every statement touches counter rows in, so PostgreSQL row locks cannot deadlock.
+function inBucketOrder(a: { bucket: string }, b: { bucket: string }): number {
+  return a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0;
 }
 
 /** Emails and IP addresses are not kept in plain text: the row is named by a hash. */

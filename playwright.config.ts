@@ -46,7 +46,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `node src/server/testing/smtpSinkServer.ts --port ${smtpSinkPort} --http-port ${smtpSinkHttpPort}`,
+      command: `node test/support/smtpSinkServer.ts --port ${smtpSinkPort} --http-port ${smtpSinkHttpPort}`,
       url: process.env.E2E_MAILBOX_URL,
       reuseExistingServer: false,
       timeout: 30_000,

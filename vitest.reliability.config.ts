@@ -7,8 +7,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['src/**/*.reliability.test.ts'],
-    globalSetup: ['src/server/testing/globalSetup.ts'],
+    include: ['test/reliability/*.reliability.test.ts'],
+    globalSetup: ['test/support/globalSetup.ts'],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 60_000,

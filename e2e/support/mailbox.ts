@@ -1,6 +1,6 @@
 import { expect } from '@playwright/test';
 // The SMTP sink's own mail shape: src/server/testing/smtpSinkServer.ts serves these as JSON.
-import type { ReceivedMail } from '../../src/server/testing/smtpSink.ts';
+import type { ReceivedMail } from '../../test/support/smtpSink.ts';
 
 function mailboxUrl(): string {
   const url = process.env.E2E_MAILBOX_URL;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from './http/securityHeaders.ts';
-import { startTestApp, type TestApp } from './testing/testApp.ts';
-import { dialectCases } from './testing/testDatabases.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
+import { dialectCases } from '../../test/support/testDatabases.ts';
 
 describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
   let server: TestApp;

@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServerProcess } from './testing/serverProcess.ts';
+import { startServerProcess } from '../../test/support/serverProcess.ts';
 
 const dataDirs: string[] = [];
 

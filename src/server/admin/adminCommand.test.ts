@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesApi, sampleArticle, signUp } from '../articles/articlesTestClient.ts';
-import { identityClient, protocolError } from '../identity/identityTestClient.ts';
-import { databaseUrl, runAdmin } from '../testing/adminProcess.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { articlesApi, sampleArticle, signUp } from '../../../test/support/articlesTestClient.ts';
+import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
+import { databaseUrl, runAdmin } from '../../../test/support/adminProcess.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
 
 const kidOf = (token: string) =>
   (JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as { kid: string }).kid;

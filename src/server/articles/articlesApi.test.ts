@@ -1,9 +1,9 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { articleSchema } from '../../shared/articleSchema.ts';
-import { rawGet } from '../testing/rawGet.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
-import { articlesTestApp, sampleArticle, type Answer } from './articlesTestClient.ts';
+import { rawGet } from '../../../test/support/rawGet.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { articlesTestApp, sampleArticle, type Answer } from '../../../test/support/articlesTestClient.ts';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 

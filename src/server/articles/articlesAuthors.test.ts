@@ -1,8 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
-import { articlesApi, identityCall, sampleArticle, signUp, type TestUser } from './articlesTestClient.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
+import {
+  articlesApi,
+  identityCall,
+  sampleArticle,
+  signUp,
+  type TestUser,
+} from '../../../test/support/articlesTestClient.ts';
 
 describe.each(dialectCases())('articles and their authors on $dialect', (dialectCase) => {
   let server: TestApp;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { articlePageSchema, type Article } from '../../shared/articleSchema.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
 import { encodeArticleCursor } from './articleCursor.ts';
 import { newArticleId } from './articleId.ts';
 import { createArticlesRepository } from './articlesRepository.ts';
-import { articlesTestApp, sampleArticle, type Answer } from './articlesTestClient.ts';
+import { articlesTestApp, sampleArticle, type Answer } from '../../../test/support/articlesTestClient.ts';
 
 /** Newest first: date descending, then id descending. */
 function isStrictlyBefore(a: Article, b: Article): boolean {

@@ -2,7 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
+import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { newArticleId } from './articleId.ts';
 import { createArticlesRepository, listPageQuery } from './articlesRepository.ts';
 

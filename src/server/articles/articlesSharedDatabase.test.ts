@@ -2,10 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { openDatabase, type Database } from '../db/database.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
 import { webDistDir } from '../web/webBuild.ts';
-import { articlesApi, identityCall, sampleArticle, signUp, type TestUser } from './articlesTestClient.ts';
+import {
+  articlesApi,
+  identityCall,
+  sampleArticle,
+  signUp,
+  type TestUser,
+} from '../../../test/support/articlesTestClient.ts';
 
 // Two servers on one database, as two processes behind a load balancer would be. Reads
 // are cached in memory (articleReads.ts); a write through the other server must show at

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
+import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { openDatabase, type Database } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
-import { identityTestApp, protocolError, uniqueEmail } from './identityTestClient.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { identityTestApp, protocolError, uniqueEmail } from '../../../test/support/identityTestClient.ts';
 
 /** Makes the real database refuse every new session, the way a full disk or a lost connection would. */
 async function failSessionInserts(database: Database): Promise<void> {

@@ -21,10 +21,10 @@ import {
 import { PassThrough } from 'node:stream';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../testing/smtpSink.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
-import { uniqueEmail } from './identityTestClient.ts';
+import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { uniqueEmail } from '../../../test/support/identityTestClient.ts';
 
 /** The error code a Firebase SDK call fails with. */
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {

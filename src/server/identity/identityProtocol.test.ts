@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { decodeJwt, decodeProtectedHeader, createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
-import { identityClient, protocolError, uniqueEmail } from './identityTestClient.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { identityClient, protocolError, uniqueEmail } from '../../../test/support/identityTestClient.ts';
 
 describe.each(dialectCases())('the /identity protocol on $dialect', (dialectCase) => {
   let server: TestApp;

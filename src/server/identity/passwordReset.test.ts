@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../testing/smtpSink.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
-import { identityClient, protocolError, uniqueEmail } from './identityTestClient.ts';
+import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { identityClient, protocolError, uniqueEmail } from '../../../test/support/identityTestClient.ts';
 
 function codeFrom(text: string): string {
   const match = /\/reset-password\?oobCode=([A-Za-z0-9_-]+)/.exec(text);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
-import { identityClient, identityTestApp, protocolError, uniqueEmail } from './identityTestClient.ts';
+import { startTestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
+import {
+  identityClient,
+  identityTestApp,
+  protocolError,
+  uniqueEmail,
+} from '../../../test/support/identityTestClient.ts';
 import { readCookie } from './sessionCookie.ts';
 
 const cookieMode = { 'x-inkwell-session': 'cookie' };

@@ -9,9 +9,9 @@ import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { createRateLimiter } from '../rateLimit/rateLimiter.ts';
-import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
+import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { createIdentity, IdTokenError, type Identity } from './createIdentity.ts';
-import { identityClient, protocolError, uniqueEmail } from './identityTestClient.ts';
+import { identityClient, protocolError, uniqueEmail } from '../../../test/support/identityTestClient.ts';
 import { createSigningKeys } from './signingKeys.ts';
 
 const silentLog = { info: () => {}, warn: () => {}, error: () => {} };

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../testing/smtpSink.ts';
+import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { createMailer, MailDeliveryError, type Mailer, type MailerLog, type MailMessage } from './mailer.ts';
 
 const SECRET_CODE = 'oob-secret-9f8e7d6c5b4a';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesApi, identityCall, signUp } from '../articles/articlesTestClient.ts';
+import { articlesApi, identityCall, signUp } from '../../../test/support/articlesTestClient.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { identityClient } from '../identity/identityTestClient.ts';
-import { startSmtpSink, type SmtpSink } from '../testing/smtpSink.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { identityClient } from '../../../test/support/identityTestClient.ts';
+import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 

@@ -1,8 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesApi, signUp, type TestUser } from '../articles/articlesTestClient.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { articlesApi, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
 
 // What a crawler, a feed reader or a link preview sees: plain HTTP, no JavaScript.
 

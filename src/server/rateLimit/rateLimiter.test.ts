@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
+import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { createRateLimiter, type RateLimitRule } from './rateLimiter.ts';
 
 const signIn: RateLimitRule = { name: 'signIn:email', limit: 3, windowMs: 15 * 60_000 };

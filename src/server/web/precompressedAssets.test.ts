@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { rawGet } from '../testing/rawGet.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { rawGet } from '../../../test/support/rawGet.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
 import { webDistDir } from './webBuild.ts';
 
 // The build writes .br and .gz beside each asset (scripts/precompressPlugin.ts); the server

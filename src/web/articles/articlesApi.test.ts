@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { startTestApp, type TestApp } from '../../server/testing/testApp.ts';
-import { dialectCases } from '../../server/testing/testDatabases.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
 import { createArticlesApi, type ArticlesApi } from './articlesApi.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
 

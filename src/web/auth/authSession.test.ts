@@ -9,7 +9,7 @@ import {
 import { AUTH_CHANNEL_NAME, AuthSession } from './authSession.ts';
 import { AuthError } from './errorCodes.ts';
 import { createIdentityClient } from './identityClient.ts';
-import { createFakeIdentityFetch, errorAnswer, fakeIdToken } from './testing/fakeIdentityFetch.ts';
+import { createFakeIdentityFetch, errorAnswer, fakeIdToken } from '../../../test/support/fakeIdentityFetch.ts';
 
 const uid = 'user-1';
 const email = 'ada@example.com';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_TIMEOUT_DESKTOP_MS, REQUEST_TIMEOUT_MOBILE_MS, requestTimeoutFor } from './authTiming.ts';
 import { AuthError } from './errorCodes.ts';
 import { createIdentityClient } from './identityClient.ts';
-import { createFakeIdentityFetch, errorAnswer } from './testing/fakeIdentityFetch.ts';
+import { createFakeIdentityFetch, errorAnswer } from '../../../test/support/fakeIdentityFetch.ts';
 
 const desktopChrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { articlesApi, sampleArticle, signUp } from '../articles/articlesTestClient.ts';
-import { identityClient } from '../identity/identityTestClient.ts';
-import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
-import { databaseUrl, runAdmin } from '../testing/adminProcess.ts';
-import { startServerProcess, type ServerProcess } from '../testing/serverProcess.ts';
+import { articlesApi, sampleArticle, signUp } from '../support/articlesTestClient.ts';
+import { identityClient } from '../support/identityTestClient.ts';
+import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
+import { databaseUrl, runAdmin } from '../support/adminProcess.ts';
+import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
 
 const run = promisify(execFile);
 

@@ -1,4 +1,4 @@
-import type { FetchFunction } from '../identityClient.ts';
+import type { FetchFunction } from '../../src/web/auth/identityClient.ts';
 
 /** One recorded request to the fake /identity endpoint. */
 export interface RecordedCall {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { Database as DatabaseConfig } from '../config.ts';
+import type { Database as DatabaseConfig } from '../../src/server/config.ts';
 
 /** A throwaway database: its configuration and how to remove it. */
 export interface TestDatabase {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../testing/smtpSink.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { dialectCases } from '../support/testDatabases.ts';
 import { signUpUser, type LoadUser } from './loadClient.ts';
 
 /**

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesApi, identityCall, signUp } from '../articles/articlesTestClient.ts';
-import { openDatabase, type Database } from '../db/database.ts';
-import { identityClient, protocolError, uniqueEmail } from '../identity/identityTestClient.ts';
-import { startSmtpSink, type SmtpSink } from '../testing/smtpSink.ts';
-import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
-import { databaseUrl, runAdmin } from '../testing/adminProcess.ts';
-import { startServerProcess, type ServerProcess } from '../testing/serverProcess.ts';
+import { articlesApi, identityCall, signUp } from '../support/articlesTestClient.ts';
+import { openDatabase, type Database } from '../../src/server/db/database.ts';
+import { identityClient, protocolError, uniqueEmail } from '../support/identityTestClient.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
+import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
+import { databaseUrl, runAdmin } from '../support/adminProcess.ts';
+import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
 
 // Two real server processes on one database: PostgreSQL (when TEST_DATABASE_URL is set, as
 // in CI) is the deployment this is about; a shared SQLite file is a real multi-process set-up

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../testing/smtpSink.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { dialectCases } from '../support/testDatabases.ts';
 
 /**
  * No secret in any log line: a full account and article flow runs with the app's logger at

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../testing/serverProcess.ts';
-import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
+import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
+import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
 import { call, failureCode, inBatches, sampleArticle, signUpUser, type LoadUser } from './loadClient.ts';
 
 /**

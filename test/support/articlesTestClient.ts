@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import type { DialectCase } from '../testing/testDatabases.ts';
+import { startTestApp, type TestApp } from './testApp.ts';
+import type { DialectCase } from './testDatabases.ts';
 
 /** Test helper: a signed-up user and the articles API over real HTTP. */
 export interface Answer {

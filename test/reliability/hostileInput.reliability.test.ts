@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { MAX_DISPLAY_NAME_LENGTH } from '../../src/shared/identityProtocol.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { dialectCases } from '../support/testDatabases.ts';
 import {
   expectCleanRefusal,
   expectNoServerFault,

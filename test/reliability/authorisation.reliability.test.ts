@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUsersRepository } from '../identity/usersRepository.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { createUsersRepository } from '../../src/server/identity/usersRepository.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { dialectCases } from '../support/testDatabases.ts';
 import { call, sampleArticle, signUpUser, type CallOutcome, type LoadUser } from './loadClient.ts';
 
 /**

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
-import { loadConfig, type Config } from '../config.ts';
-import { openDatabase, type Database } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { webDistDir } from '../web/webBuild.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
+import { openDatabase, type Database } from '../../src/server/db/database.ts';
+import { migrateToLatest } from '../../src/server/db/migrate.ts';
+import { webDistDir } from '../../src/server/web/webBuild.ts';
 import type { DialectCase } from './testDatabases.ts';
 
 export interface TestApp {

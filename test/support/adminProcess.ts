@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { Database as DatabaseConfig } from '../config.ts';
+import type { Database as DatabaseConfig } from '../../src/server/config.ts';
 
-const adminFile = path.join(import.meta.dirname, '..', 'admin', 'adminCommand.ts');
+const adminFile = path.join(import.meta.dirname, '..', '..', 'src', 'server', 'admin', 'adminCommand.ts');
 
 /** The DATABASE_URL an operator would set for this database. */
 export function databaseUrl(config: DatabaseConfig): string {

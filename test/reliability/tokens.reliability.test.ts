@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUsersRepository } from '../identity/usersRepository.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { dialectCases } from '../testing/testDatabases.ts';
+import { createUsersRepository } from '../../src/server/identity/usersRepository.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { dialectCases } from '../support/testDatabases.ts';
 import { call, signUpUser, type LoadUser } from './loadClient.ts';
 
 /**

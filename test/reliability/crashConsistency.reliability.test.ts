@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Database as DatabaseConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
-import { runSeed, seededRandom, startServerProcess, type ServerProcess } from '../testing/serverProcess.ts';
-import { dialectCases, type TestDatabase } from '../testing/testDatabases.ts';
+import type { Database as DatabaseConfig } from '../../src/server/config.ts';
+import { openDatabase } from '../../src/server/db/database.ts';
+import { runSeed, seededRandom, startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
+import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
 
 /**
  * Crash consistency: a write load runs against the real server process, which is killed with

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import type { DialectCase } from '../testing/testDatabases.ts';
+import { startTestApp, type TestApp } from './testApp.ts';
+import type { DialectCase } from './testDatabases.ts';
 
 /** Test helper: calls the /identity protocol over real HTTP. */
 export interface ProtocolAnswer {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 
-const mainFile = path.join(import.meta.dirname, '..', 'main.ts');
+const mainFile = path.join(import.meta.dirname, '..', '..', 'src', 'server', 'main.ts');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

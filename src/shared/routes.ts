@@ -9,6 +9,9 @@ export const paths = {
   profile: '/profile',
   newArticle: '/article-update',
   editArticle: (id: string) => `/article-update/${encodeURIComponent(id)}`,
+  author: (uid: string) => `/author/${encodeURIComponent(uid)}`,
+  /** Where email action links land (verify, change and recover an email; DESIGN.md §5). */
+  action: '/action',
 } as const;
 
 const appRoutePatterns: RegExp[] = [
@@ -21,6 +24,8 @@ const appRoutePatterns: RegExp[] = [
   /^\/profile$/,
   /^\/article-update$/,
   /^\/article-update\/[^/]+$/,
+  /^\/author\/[^/]+$/,
+  /^\/action$/,
 ];
 
 /** True when the path (no query string) is one of the app's screens. */
@@ -31,6 +36,7 @@ export function isAppRoute(pathname: string): boolean {
 
 const ARTICLE_PATH = /^\/article\/([^/]+)\/*$/;
 const EDIT_ARTICLE_PATH = /^\/article-update\/([^/]+)\/*$/;
+const AUTHOR_PATH = /^\/author\/([^/]+)\/*$/;
 
 /**
  * The article id of an article screen's path (`/article/:id`), or null for other paths.
@@ -43,6 +49,11 @@ export function matchArticlePath(pathname: string): string | null {
 /** The article id of the editor's path for an existing article (`/article-update/:id`), or null. */
 export function matchEditArticlePath(pathname: string): string | null {
   return idFrom(EDIT_ARTICLE_PATH.exec(pathname));
+}
+
+/** The uid of an author page's path (`/author/:uid`), or null. */
+export function matchAuthorPath(pathname: string): string | null {
+  return idFrom(AUTHOR_PATH.exec(pathname));
 }
 
 function idFrom(match: RegExpExecArray | null): string | null {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import module from 'node:module';
-import { ADMIN_USAGE, COMMAND_NAMES, type CommandName } from './adminUsage.ts';
+import { ADMIN_USAGE, COMMAND_NAMES, VALUE_OPTIONS, type CommandName, type ValueOption } from './adminUsage.ts';
 
 // A short-lived command loads most of the server each run; Node's on-disk compile cache
 // (in the OS temp directory) roughly halves that on later runs.
@@ -10,16 +10,31 @@ const EXIT_OK = 0;
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
 
-type Parsed = { help: true } | { help: false; json: boolean; name: CommandName; argument: string };
+type Parsed =
+  | { help: true }
+  | { help: false; json: boolean; name: CommandName; argument: string; options: Partial<Record<ValueOption, string>> };
 
 class UsageError extends Error {}
 
 function parse(argv: string[]): Parsed {
   if (argv.includes('--help') || argv.includes('-h')) return { help: true };
   const json = argv.includes('--json');
-  const unknownOption = argv.find((word) => word.startsWith('-') && word !== '--json');
-  if (unknownOption) throw new UsageError(`Unknown option ${unknownOption}.`);
-  const words = argv.filter((word) => word !== '--json');
+  const options: Partial<Record<ValueOption, string>> = {};
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--json') continue;
+    if (Object.hasOwn(VALUE_OPTIONS, word)) {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('-')) throw new UsageError(`${word} needs a value.`);
+      options[word as ValueOption] = value;
+      i++;
+    } else if (word.startsWith('-')) {
+      throw new UsageError(`Unknown option ${word}.`);
+    } else {
+      words.push(word);
+    }
+  }
   if (words.length === 0) throw new UsageError('No command given.');
   const name = (Object.keys(COMMAND_NAMES) as CommandName[]).find((candidate) =>
     candidate.split(' ').every((word, i) => words[i] === word),
@@ -29,7 +44,13 @@ function parse(argv: string[]): Parsed {
   const argument = COMMAND_NAMES[name];
   if (argument && rest.length !== 1) throw new UsageError(`"${name}" needs one ${argument}.`);
   if (!argument && rest.length > 0) throw new UsageError(`"${name}" takes no arguments.`);
-  return { help: false, json, name, argument: rest[0] ?? '' };
+  for (const option of Object.keys(options) as ValueOption[]) {
+    if (VALUE_OPTIONS[option] !== name) throw new UsageError(`${option} is not an option of "${name}".`);
+  }
+  if (name === 'import-firebase' && (!options['--users'] || !options['--hash-config'])) {
+    throw new UsageError('"import-firebase" needs --users FILE and --hash-config FILE.');
+  }
+  return { help: false, json, name, argument: rest[0] ?? '', options };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -55,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
   const { ConfigError, loadConfig } = await import('../config.ts');
   const { openDatabase } = await import('../db/database.ts');
   const { commands, CommandFailure } = await import('./adminCommands.ts');
+  const { ImportFileError } = await import('../firebaseImport/importFileError.ts');
   let config;
   try {
     config = loadConfig();
@@ -62,17 +84,24 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof ConfigError) return fail(error.message);
     throw error;
   }
-  // A mistyped DATA_DIR must not quietly create an empty database; only migrate creates one.
-  if (config.database.kind === 'sqlite' && parsed.name !== 'migrate' && !fs.existsSync(config.database.file)) {
+  // A mistyped DATA_DIR must not quietly create an empty database; only migrate and an
+  // import (which migrates first, as npm start does) create one.
+  const creates = parsed.name === 'migrate' || parsed.name === 'import-firebase';
+  if (config.database.kind === 'sqlite' && !creates && !fs.existsSync(config.database.file)) {
     return fail(`No database at ${config.database.file} (check DATA_DIR or DATABASE_URL).`);
   }
   const database = openDatabase(config.database);
   try {
-    const result = await commands[parsed.name]({ config, database }, parsed.argument);
+    const result = await commands[parsed.name]({ config, database, options: parsed.options }, parsed.argument);
     process.stdout.write(parsed.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof CommandFailure) return fail(error.message);
+    // A file unusable as a whole: one line naming it, nothing on stdout, nothing written.
+    if (error instanceof ImportFileError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT_USAGE;
+    }
     // Unexpected (database unreachable, disk full): the message only, no stack trace.
     return fail(`Failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {

@@ -4,7 +4,7 @@ import type { Database } from '../db/database.ts';
 import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
 import type { AdminUserView } from '../identity/createIdentity.ts';
 import type { Services } from '../services.ts';
-import type { CommandName } from './adminUsage.ts';
+import type { CommandName, ValueOption } from './adminUsage.ts';
 import { backupSqlite, pgDumpCommand } from './databaseBackup.ts';
 
 /** What a command prints: `text` for people, `json` with --json. */
@@ -21,6 +21,8 @@ export class CommandFailure extends Error {
 export interface CommandContext {
   config: Config;
   database: Database;
+  /** Values of the options that take one (--users FILE ...). */
+  options: Partial<Record<ValueOption, string>>;
 }
 
 type Command = (context: CommandContext, argument: string) => Promise<CommandResult>;
@@ -40,6 +42,7 @@ function userLines(user: AdminUserView): string {
     `Email verified: ${user.emailVerified ? 'yes' : 'no'}`,
     `Created:       ${iso(user.createdAt)}`,
     `Last sign-in:  ${iso(user.lastLoginAt) ?? 'never'}`,
+    `Password:      ${user.passwordAlgorithm ?? 'none (set one through a password reset)'}`,
   ].join('\n');
 }
 
@@ -150,6 +153,19 @@ export const commands: Record<CommandName, Command> = {
       text: `Backed up ${database.file} to ${destination} (${bytes} bytes).`,
       json: { dialect: 'sqlite', source: database.file, file: destination, bytes },
     };
+  },
+  'import-firebase': async (context) => {
+    const { runFirebaseImport } = await import('../firebaseImport/importCommand.ts');
+    const { terminalProgress } = await import('../firebaseImport/terminalProgress.ts');
+    return runFirebaseImport(
+      context.database,
+      {
+        users: context.options['--users']!,
+        hashConfig: context.options['--hash-config']!,
+        articles: context.options['--articles'],
+      },
+      { now: Date.now(), progress: terminalProgress(process.stderr) },
+    );
   },
   migrate: async (context) => {
     const result = await migrateToLatest(context.database);

@@ -1,3 +1,12 @@
+/** Options that take a value, and the commands they belong to. */
+export const VALUE_OPTIONS = {
+  '--users': 'import-firebase',
+  '--hash-config': 'import-firebase',
+  '--articles': 'import-firebase',
+} as const satisfies Record<string, CommandName>;
+
+export type ValueOption = keyof typeof VALUE_OPTIONS;
+
 /** The command line's grammar; kept apart from the implementations so --help and misuse answer at once. */
 export const COMMAND_NAMES = {
   'users list': undefined,
@@ -8,6 +17,7 @@ export const COMMAND_NAMES = {
   'keys rotate': undefined,
   backup: 'FILE',
   migrate: undefined,
+  'import-firebase': undefined,
 } as const satisfies Record<string, 'EMAIL' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
@@ -30,10 +40,16 @@ Commands:
   backup FILE             SQLite: write a consistent copy of the database to FILE (safe
                           while the server runs). PostgreSQL: print the pg_dump command.
   migrate                 Apply pending database migrations.
+  import-firebase --users USERS.json --hash-config HASH.json [--articles ARTICLES.json]
+                          Move in from Firebase: accounts from "firebase auth:export
+                          --format=json" keep their uid and password (verified at first
+                          sign-in, then re-hashed), articles keep their id and date.
+                          A re-run skips what is there. See docs/migrating-from-firebase.md.
 
 Options:
   --json                  Print the result as JSON (for scripts).
   -h, --help              Show this help.
 
-Exit status: 0 done, 1 failed (e.g. no such account), 2 usage error.
+Exit status: 0 done, 1 failed (e.g. no such account), 2 usage error or an unusable
+import file.
 `;

@@ -15,7 +15,7 @@ import {
 import type { RateLimitRule } from '../rateLimit/rateLimiter.ts';
 import { consumeOrThrow, emailKey } from './identityRateLimits.ts';
 import { newId } from './opaqueSecrets.ts';
-import { hashPassword, verifyAgainstDummyHash, verifyPassword } from './passwordHashing.ts';
+import { checkPassword, hashPassword, verifyAgainstDummyHash } from './passwordHashing.ts';
 import { ProtocolError } from './protocolErrors.ts';
 import { checkPasswordStrength, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
@@ -92,10 +92,10 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         users.findByEmail(body.email),
       ]);
       // Unknown emails cost one argon2 verification too, so timing does not reveal accounts.
-      const valid = user
-        ? await verifyPassword(user.password_hash, body.password)
-        : await verifyAgainstDummyHash(body.password);
-      if (!user || !valid) throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
+      const checked = user
+        ? await checkPassword(user.password_hash, body.password)
+        : { ok: await verifyAgainstDummyHash(body.password), needsRehash: false };
+      if (!user || !checked.ok) throw new ProtocolError('INVALID_LOGIN_CREDENTIALS');
       const { db } = context.database;
       // The limits are on failures: the right password clears this email's earlier typos
       // and does not use up the address's allowance.
@@ -106,8 +106,10 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       }
       const now = context.now();
       const replaced = replacedCookieSession(request);
+      // A hash imported from Firebase becomes argon2id in the sign-in's own transaction.
+      const rehashed = checked.needsRehash ? { password_hash: await hashPassword(body.password) } : {};
       const refreshToken = await db.transaction().execute(async (trx) => {
-        await users.update(user.id, { last_login_at: now }, trx);
+        await users.update(user.id, { last_login_at: now, ...rehashed }, trx);
         if (replaced !== undefined) await sessions.revoke(replaced, trx);
         const created = await sessions.create(user.id, now, now, trx);
         // Last, so the counters' rows (shared by every sign-in from this address) stay locked

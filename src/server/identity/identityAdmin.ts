@@ -1,4 +1,5 @@
 import type { IdentityContext } from './identityContext.ts';
+import { passwordAlgorithm, type PasswordAlgorithm } from './passwordHashing.ts';
 import { deleteUserEverywhere } from './userDeletion.ts';
 import type { UserRow } from './usersRepository.ts';
 
@@ -11,6 +12,8 @@ export interface AdminUserView {
   disabled: boolean;
   createdAt: number;
   lastLoginAt: number | null;
+  /** null: no password yet (imported from a federated-only Firebase account; set one through reset). */
+  passwordAlgorithm: PasswordAlgorithm | null;
 }
 
 /** Operator actions on accounts and keys (the admin command); each finds the account by email. */
@@ -36,6 +39,7 @@ function view(user: UserRow): AdminUserView {
     disabled: user.disabled === 1,
     createdAt: user.created_at,
     lastLoginAt: user.last_login_at,
+    passwordAlgorithm: passwordAlgorithm(user.password_hash),
   };
 }
 

@@ -15,7 +15,7 @@ const missingOr = (missing: IdentityErrorCode, invalid: IdentityErrorCode) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? missing : invalid),
 });
 
-const emailField = z
+export const emailField = z
   .string(missingOr('MISSING_EMAIL', 'INVALID_EMAIL'))
   .trim()
   .min(1, 'MISSING_EMAIL')
@@ -27,14 +27,14 @@ const emailField = z
 // would fail to store (a 500) or come back changed, so it is refused.
 const isStorableText = (value: string) => !value.includes('\u0000') && value.isWellFormed();
 
-const displayNameField = z
+export const displayNameField = z
   .string({ error: 'INVALID_DISPLAY_NAME' })
   .max(1000, 'INVALID_DISPLAY_NAME')
   .refine(isStorableText, 'INVALID_DISPLAY_NAME')
   .transform((name) => name.trim())
   .refine((name) => name.length <= MAX_DISPLAY_NAME_LENGTH, 'INVALID_DISPLAY_NAME');
 
-const photoUrlField = z
+export const photoUrlField = z
   .string({ error: 'INVALID_PHOTO_URL' })
   .max(2048, 'INVALID_PHOTO_URL')
   .refine((url) => url === '' || /^https?:\/\/[^\s\p{Cc}]+$/iu.test(url), 'INVALID_PHOTO_URL')

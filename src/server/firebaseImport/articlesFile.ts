@@ -1,0 +1,55 @@
+import { parseArticleInput } from '../../shared/articleSchema.ts';
+import type { Skip } from './usersFile.ts';
+import { parseFirebaseDate } from './firebaseDates.ts';
+import { ImportFileError } from './importFileError.ts';
+import { readJsonFile } from './readJsonFile.ts';
+
+export interface ImportedArticle {
+  id: string;
+  image: string;
+  title: string;
+  description: string;
+  authorId: string;
+  date: number;
+}
+
+// Firestore document ids are 20 characters of [A-Za-z0-9]; ids chosen by hand are kept if
+// they are URL-path safe, since /article/:id links must keep working.
+const ARTICLE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * The spec's `articles` collection: an array of {id, image, title, description, authorId, date}
+ * or an object keyed by document id. Each document is validated as the API validates a body;
+ * whether its author exists is decided at import time.
+ */
+export async function readArticlesFile(file: string): Promise<{ articles: ImportedArticle[]; skipped: Skip[] }> {
+  const root = await readJsonFile(file);
+  let documents: [string | undefined, unknown][];
+  if (Array.isArray(root)) documents = root.map((document) => [undefined, document]);
+  else if (typeof root === 'object' && root !== null) documents = Object.entries(root);
+  else throw new ImportFileError(file, 'not an array of articles or an object keyed by document id');
+  const articles: ImportedArticle[] = [];
+  const skipped: Skip[] = [];
+  documents.forEach(([key, document], index) => {
+    if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+      throw new ImportFileError(file, `article ${key ?? `[${index}]`} is not an object`);
+    }
+    const record = document as Record<string, unknown>;
+    const id = key ?? record.id;
+    if (typeof id !== 'string' || id === '') throw new ImportFileError(file, `article [${index}] has no id`);
+    const outcome = readArticle(id, record);
+    if (typeof outcome === 'string') skipped.push({ id, reason: outcome });
+    else articles.push(outcome);
+  });
+  return { articles, skipped };
+}
+
+function readArticle(id: string, record: Record<string, unknown>): ImportedArticle | string {
+  if (!ARTICLE_ID.test(id)) return 'id is not 1-128 characters of A-Z, a-z, 0-9, _ and -';
+  const fields = parseArticleInput({ image: record.image, title: record.title, description: record.description });
+  if (!fields.success) return fields.errors.map((error) => error.message).join(' ');
+  if (typeof record.authorId !== 'string' || record.authorId === '') return 'no authorId';
+  const date = parseFirebaseDate(record.date);
+  if (date === undefined) return 'date is missing or not a date';
+  return { id, ...fields.data, authorId: record.authorId, date };
+}

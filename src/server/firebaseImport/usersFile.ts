@@ -1,0 +1,107 @@
+import { displayNameField, emailField, photoUrlField } from '../identity/requestSchemas.ts';
+import { decodeBase64 } from './base64.ts';
+import { parseFirebaseDate } from './firebaseDates.ts';
+import { encodeFirebaseHash, type FirebaseHashParameters } from './firebaseScrypt.ts';
+import { ImportFileError } from './importFileError.ts';
+import { readJsonFile } from './readJsonFile.ts';
+
+/** An account ready to insert; `passwordHash` is the stored form ('' without a password). */
+export interface ImportedUser {
+  uid: string;
+  email: string;
+  passwordHash: string;
+  displayName: string | null;
+  photoUrl: string | null;
+  emailVerified: boolean;
+  disabled: boolean;
+  createdAt: number;
+  lastLoginAt: number | null;
+}
+
+export interface Skip {
+  id: string;
+  reason: string;
+}
+
+export interface UsersFile {
+  users: ImportedUser[];
+  skipped: Skip[];
+}
+
+const UID = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * The output of `firebase auth:export FILE --format=json`: {"users": [{localId, email,
+ * emailVerified, passwordHash, salt, displayName, photoUrl, createdAt, lastSignedInAt,
+ * disabled, providerUserInfo...}]}. A record that is not an account at all (no localId) makes
+ * the file unusable; a record Inkwell cannot take (no or invalid email) is skipped.
+ */
+export async function readUsersFile(
+  file: string,
+  hashParameters: FirebaseHashParameters,
+  now: number,
+): Promise<UsersFile> {
+  const root = await readJsonFile(file);
+  const list = (root as { users?: unknown } | null)?.users;
+  if (typeof root !== 'object' || root === null || !Array.isArray(list)) {
+    throw new ImportFileError(file, 'no "users" list (expected the output of firebase auth:export --format=json)');
+  }
+  const users: ImportedUser[] = [];
+  const skipped: Skip[] = [];
+  list.forEach((entry: unknown, index: number) => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw new ImportFileError(file, `users[${index}] is not an object`);
+    }
+    const record = entry as Record<string, unknown>;
+    if (typeof record.localId !== 'string' || !UID.test(record.localId)) {
+      throw new ImportFileError(file, `users[${index}] has no valid localId`);
+    }
+    const outcome = readUser(record, hashParameters, now);
+    if (typeof outcome === 'string') skipped.push({ id: record.localId, reason: outcome });
+    else users.push(outcome);
+  });
+  return { users, skipped };
+}
+
+/** The account, or why it is skipped. */
+function readUser(
+  record: Record<string, unknown>,
+  hashParameters: FirebaseHashParameters,
+  now: number,
+): ImportedUser | string {
+  const uid = record.localId as string;
+  if (record.email === undefined || record.email === null || record.email === '') return 'no email address';
+  const email = emailField.safeParse(record.email);
+  if (!email.success) return 'invalid email address';
+  const displayName =
+    record.displayName === undefined
+      ? { success: true as const, data: '' }
+      : displayNameField.safeParse(record.displayName);
+  if (!displayName.success) return 'invalid display name';
+  const photoUrl =
+    record.photoUrl === undefined ? { success: true as const, data: '' } : photoUrlField.safeParse(record.photoUrl);
+  if (!photoUrl.success) return 'invalid photo URL';
+  let passwordHash = '';
+  if (record.passwordHash !== undefined && record.passwordHash !== '') {
+    const hash = typeof record.passwordHash === 'string' ? decodeBase64(record.passwordHash) : undefined;
+    const salt = typeof record.salt === 'string' ? decodeBase64(record.salt) : undefined;
+    if (!hash || hash.length === 0 || hash.length > 1024) return 'password hash is not base64';
+    if (!salt || salt.length > 1024) return 'password salt is missing or not base64';
+    passwordHash = encodeFirebaseHash(hashParameters, salt, hash);
+  }
+  const createdAt = record.createdAt === undefined ? now : parseFirebaseDate(record.createdAt);
+  if (createdAt === undefined) return 'invalid createdAt';
+  const lastLoginAt = record.lastSignedInAt === undefined ? null : parseFirebaseDate(record.lastSignedInAt);
+  if (lastLoginAt === undefined) return 'invalid lastSignedInAt';
+  return {
+    uid,
+    email: email.data,
+    passwordHash,
+    displayName: displayName.data === '' ? null : displayName.data,
+    photoUrl: photoUrl.data === '' ? null : photoUrl.data,
+    emailVerified: record.emailVerified === true,
+    disabled: record.disabled === true,
+    createdAt,
+    lastLoginAt,
+  };
+}

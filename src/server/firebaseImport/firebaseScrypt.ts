@@ -23,7 +23,11 @@ const MAX_PART_BYTES = 1024;
 export const FIREBASE_SCRYPT_PREFIX = '$firebase-scrypt$';
 
 /** The raw modified-scrypt hash of a password. */
-export function firebaseScryptHash(params: FirebaseHashParameters, salt: Buffer, password: string): Promise<Buffer> {
+export async function firebaseScryptHash(
+  params: FirebaseHashParameters,
+  salt: Buffer,
+  password: string,
+): Promise<Buffer> {
   checkBounds(params);
   const N = 2 ** params.memCost;
   const r = params.rounds;

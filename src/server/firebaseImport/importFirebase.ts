@@ -63,7 +63,9 @@ export async function importUsers(
       const emailOwners = new Map(byEmail.map((row) => [row.email, row.id]));
       const rows = [];
       for (const user of batch) {
-        if (existingIds.has(user.uid) || seenIds.has(user.uid)) {
+        if (seenIds.has(user.uid)) {
+          skipped.push({ id: user.uid, reason: 'this uid appears earlier in the file' });
+        } else if (existingIds.has(user.uid)) {
           skipped.push({ id: user.uid, reason: 'already imported (this uid exists)' });
         } else if (emailOwners.has(user.email) || seenEmails.has(user.email)) {
           skipped.push({ id: user.uid, reason: 'its email address belongs to another account' });
@@ -129,7 +131,9 @@ export async function importArticles(
       const knownAuthors = new Set(authors.map((row) => row.id));
       const rows = [];
       for (const article of batch) {
-        if (existingIds.has(article.id) || seenIds.has(article.id)) {
+        if (seenIds.has(article.id)) {
+          skipped.push({ id: article.id, reason: 'this id appears earlier in the file' });
+        } else if (existingIds.has(article.id)) {
           skipped.push({ id: article.id, reason: 'already imported (this id exists)' });
         } else if (!knownAuthors.has(article.authorId)) {
           skipped.push({ id: article.id, reason: `unknown author ${article.authorId}` });

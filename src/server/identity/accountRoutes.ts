@@ -107,9 +107,10 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       const now = context.now();
       const replaced = replacedCookieSession(request);
       // A hash imported from Firebase becomes argon2id in the sign-in's own transaction.
-      const rehashed = checked.needsRehash ? { password_hash: await hashPassword(body.password) } : {};
+      const rehashed = checked.needsRehash ? await hashPassword(body.password) : undefined;
       const refreshToken = await db.transaction().execute(async (trx) => {
-        await users.update(user.id, { last_login_at: now, ...rehashed }, trx);
+        await users.update(user.id, { last_login_at: now }, trx);
+        if (rehashed !== undefined) await users.replacePasswordHash(user.id, user.password_hash, rehashed, trx);
         if (replaced !== undefined) await sessions.revoke(replaced, trx);
         const created = await sessions.create(user.id, now, now, trx);
         // Last, so the counters' rows (shared by every sign-in from this address) stay locked

@@ -49,6 +49,19 @@ export function createUsersRepository(db: Kysely<DatabaseSchema>) {
       }
     },
 
+    /**
+     * Replaces a hash that verified with its argon2id re-hash, only if it is still the stored
+     * one: a password reset committed meanwhile must not be undone by the old password.
+     */
+    async replacePasswordHash(id: string, verified: string, rehashed: string, trx: Db = db): Promise<void> {
+      await trx
+        .updateTable('users')
+        .set({ password_hash: rehashed })
+        .where('id', '=', id)
+        .where('password_hash', '=', verified)
+        .execute();
+    },
+
     async delete(id: string, trx: Db = db): Promise<void> {
       await trx.deleteFrom('users').where('id', '=', id).execute();
     },

@@ -74,24 +74,24 @@ function readUser(
   const email = emailField.safeParse(record.email);
   if (!email.success) return 'invalid email address';
   const displayName =
-    record.displayName === undefined
+    record.displayName == null
       ? { success: true as const, data: '' }
       : displayNameField.safeParse(record.displayName);
   if (!displayName.success) return 'invalid display name';
   const photoUrl =
-    record.photoUrl === undefined ? { success: true as const, data: '' } : photoUrlField.safeParse(record.photoUrl);
+    record.photoUrl == null ? { success: true as const, data: '' } : photoUrlField.safeParse(record.photoUrl);
   if (!photoUrl.success) return 'invalid photo URL';
   let passwordHash = '';
-  if (record.passwordHash !== undefined && record.passwordHash !== '') {
+  if (record.passwordHash != null && record.passwordHash !== '') {
     const hash = typeof record.passwordHash === 'string' ? decodeBase64(record.passwordHash) : undefined;
     const salt = typeof record.salt === 'string' ? decodeBase64(record.salt) : undefined;
     if (!hash || hash.length === 0 || hash.length > 1024) return 'password hash is not base64';
     if (!salt || salt.length > 1024) return 'password salt is missing or not base64';
     passwordHash = encodeFirebaseHash(hashParameters, salt, hash);
   }
-  const createdAt = record.createdAt === undefined ? now : parseFirebaseDate(record.createdAt);
+  const createdAt = record.createdAt == null ? now : parseFirebaseDate(record.createdAt);
   if (createdAt === undefined) return 'invalid createdAt';
-  const lastLoginAt = record.lastSignedInAt === undefined ? null : parseFirebaseDate(record.lastSignedInAt);
+  const lastLoginAt = record.lastSignedInAt == null ? null : parseFirebaseDate(record.lastSignedInAt);
   if (lastLoginAt === undefined) return 'invalid lastSignedInAt';
   return {
     uid,

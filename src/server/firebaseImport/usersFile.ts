@@ -74,9 +74,7 @@ function readUser(
   const email = emailField.safeParse(record.email);
   if (!email.success) return 'invalid email address';
   const displayName =
-    record.displayName == null
-      ? { success: true as const, data: '' }
-      : displayNameField.safeParse(record.displayName);
+    record.displayName == null ? { success: true as const, data: '' } : displayNameField.safeParse(record.displayName);
   if (!displayName.success) return 'invalid display name';
   const photoUrl =
     record.photoUrl == null ? { success: true as const, data: '' } : photoUrlField.safeParse(record.photoUrl);

@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
+import { ArticleBody } from './ArticleBody.tsx';
 import { ArticleByline } from './ArticleByline.tsx';
 import { ArticleImage } from './ArticleImage.tsx';
 import { useArticleCall } from './articlePrefetch.ts';
@@ -40,8 +41,7 @@ export function ArticlePage() {
       <div className="mt-2">
         <ArticleByline authorName={article.authorName} date={article.date} />
       </div>
-      {/* Plain text with its line breaks kept; React escapes it, nothing is parsed as HTML. */}
-      <p className="mt-6 text-lg leading-relaxed whitespace-pre-wrap [overflow-wrap:anywhere]">{article.description}</p>
+      <ArticleBody html={article.descriptionHtml} className="mt-6" />
     </article>
   );
 }

@@ -36,7 +36,12 @@ export function ArticlePage() {
   const article = result.value;
   return (
     <article className="mx-auto max-w-3xl">
-      <ArticleImage src={article.image} loading="eager" className="rounded-lg" />
+      <ArticleImage
+        src={article.image}
+        loading="eager"
+        sizes="(min-width: 800px) 768px, 100vw"
+        className="rounded-lg"
+      />
       <h1 className="mt-6 text-3xl font-bold [overflow-wrap:anywhere] sm:text-4xl">{article.title}</h1>
       <div className="mt-2">
         <ArticleByline authorName={article.authorName} date={article.date} />

@@ -1,52 +1,63 @@
+import { LimitNote, type LimitNoteState } from './LimitNote.tsx';
+
 interface ArticleFormFieldProps {
   id: string;
   label: string;
   value: string;
   error: string | undefined;
   onChange: (value: string) => void;
-  multiline?: boolean;
   type?: 'text' | 'url';
+  /** The title's look: large, bold type on a quiet underline. */
+  large?: boolean;
+  /** Characters left, once the text nears its limit; tied to the input. */
+  note?: LimitNoteState | null;
 }
 
-const inputClass =
+export const fieldInputClass =
   'mt-1 block w-full rounded-md border bg-white px-3 py-2 text-base text-slate-900 shadow-sm dark:bg-slate-900 dark:text-slate-100 ' +
   'border-slate-300 dark:border-slate-700 aria-invalid:border-red-600 dark:aria-invalid:border-red-500';
 
-/** A labelled input (or textarea) with its error message tied to it for assistive technology. */
+const largeInputClass =
+  'mt-1 block w-full border-0 border-b-2 bg-transparent px-0 py-2 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl dark:text-slate-100 ' +
+  'border-slate-300 focus:border-blue-600 dark:border-slate-700 aria-invalid:border-red-600 dark:aria-invalid:border-red-500';
+
+/** A labelled input with its error message (and note) tied to it for assistive technology. */
 export function ArticleFormField({
   id,
   label,
   value,
   error,
   onChange,
-  multiline,
   type = 'text',
+  large,
+  note,
 }: ArticleFormFieldProps) {
   const errorId = `${id}-error`;
-  const shared = {
-    id,
-    name: id,
-    value,
-    required: true,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? errorId : undefined,
-    className: inputClass,
-  };
+  const noteId = `${id}-note`;
+  const describedBy = [error ? errorId : '', note ? noteId : ''].join(' ').trim();
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
       </label>
-      {multiline ? (
-        <textarea {...shared} rows={10} onChange={(event) => onChange(event.target.value)} />
-      ) : (
-        <input {...shared} type={type} onChange={(event) => onChange(event.target.value)} />
-      )}
+      <input
+        id={id}
+        name={id}
+        value={value}
+        required
+        type={type}
+        dir={type === 'text' ? 'auto' : undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        className={large ? largeInputClass : fieldInputClass}
+        onChange={(event) => onChange(event.target.value)}
+      />
       {error && (
         <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
           {error}
         </p>
       )}
+      {note && <LimitNote id={noteId} note={note} />}
     </div>
   );
 }

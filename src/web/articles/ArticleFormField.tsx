@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import { LimitNote, type LimitNoteState } from './LimitNote.tsx';
 
 interface ArticleFormFieldProps {
@@ -7,7 +8,7 @@ interface ArticleFormFieldProps {
   error: string | undefined;
   onChange: (value: string) => void;
   type?: 'text' | 'url';
-  /** The title's look: large, bold type on a quiet underline. */
+  /** The title's look: large, bold type on a quiet underline, wrapping onto more lines as it grows. */
   large?: boolean;
   /** Characters left, once the text nears its limit; tied to the input. */
   note?: LimitNoteState | null;
@@ -18,7 +19,7 @@ export const fieldInputClass =
   'border-slate-300 dark:border-slate-700 aria-invalid:border-red-600 dark:aria-invalid:border-red-500';
 
 const largeInputClass =
-  'mt-1 block w-full border-0 border-b-2 bg-transparent px-0 py-2 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl dark:text-slate-100 ' +
+  'mt-1 block w-full resize-none overflow-hidden border-0 border-b-2 bg-transparent px-0 py-2 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl dark:text-slate-100 ' +
   'border-slate-300 focus:border-blue-600 dark:border-slate-700 aria-invalid:border-red-600 dark:aria-invalid:border-red-500';
 
 /** A labelled input with its error message (and note) tied to it for assistive technology. */
@@ -40,18 +41,29 @@ export function ArticleFormField({
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
       </label>
-      <input
-        id={id}
-        name={id}
-        value={value}
-        required
-        type={type}
-        dir={type === 'text' ? 'auto' : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        className={large ? largeInputClass : fieldInputClass}
-        onChange={(event) => onChange(event.target.value)}
-      />
+      {large ? (
+        <LargeTextLine
+          id={id}
+          value={value}
+          invalid={!!error}
+          describedBy={describedBy}
+          onChange={onChange}
+          className={largeInputClass}
+        />
+      ) : (
+        <input
+          id={id}
+          name={id}
+          value={value}
+          required
+          type={type}
+          dir={type === 'text' ? 'auto' : undefined}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy || undefined}
+          className={fieldInputClass}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
       {error && (
         <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
           {error}
@@ -59,5 +71,47 @@ export function ArticleFormField({
       )}
       {note && <LimitNote id={noteId} note={note} />}
     </div>
+  );
+}
+
+/**
+ * One line of text that wraps instead of scrolling sideways (a long title stays readable on a
+ * phone): a text box as tall as its text, where Enter and pasted line breaks add no new line.
+ */
+function LargeTextLine(props: {
+  id: string;
+  value: string;
+  invalid: boolean;
+  describedBy: string;
+  className: string;
+  onChange: (value: string) => void;
+}) {
+  const box = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    element.style.height = 'auto';
+    element.style.height = `${element.scrollHeight + 2}px`;
+  }, [props.value]);
+  return (
+    <textarea
+      ref={box}
+      id={props.id}
+      name={props.id}
+      rows={1}
+      required
+      dir="auto"
+      value={props.value}
+      aria-invalid={props.invalid ? true : undefined}
+      aria-describedby={props.describedBy || undefined}
+      className={props.className}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          event.currentTarget.form?.requestSubmit();
+        }
+      }}
+      onChange={(event) => props.onChange(event.target.value.replace(/[\r\n]+/g, ' '))}
+    />
   );
 }

@@ -223,7 +223,7 @@ export function DescriptionEditor({ id, label, value, error, note, onChange }: D
             onInvalid={() => setTab('write')}
             aria-invalid={error ? true : undefined}
             aria-describedby={describedBy}
-            className="block min-h-64 w-full resize-none overflow-hidden rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-base leading-relaxed text-slate-900 shadow-sm aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-500"
+            className="block min-h-64 w-full resize-none overflow-hidden rounded-md border border-slate-300 bg-white px-3 py-2 text-lg leading-relaxed text-slate-900 shadow-sm aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-500"
           />
         </div>
         {showPreview && (

@@ -1,10 +1,10 @@
-import { migrations as allMigrations } from '../../src/server/db/migrations/index.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, identityCall, signUp } from '../support/articlesTestClient.ts';
 import { openDatabase, type Database } from '../../src/server/db/database.ts';
+import { migrations as allMigrations } from '../../src/server/db/migrations/index.ts';
 import { identityClient, protocolError, uniqueEmail } from '../support/identityTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
 import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';

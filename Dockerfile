@@ -16,7 +16,9 @@ RUN npm run build && npm prune --omit=dev
 
 # --- runtime: Node and the app, running as the unprivileged "node" user ---
 FROM node:24-slim
+# MALLOC_ARENA_MAX: image decoding in libuv's threads fragments glibc's per-thread arenas (decision 0042).
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     INKWELL_SKIP_WEB_BUILD=true \
     HOST=0.0.0.0 \
     PORT=3000 \

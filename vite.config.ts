@@ -8,6 +8,12 @@ export default defineConfig({
   root: 'src/web',
   publicDir: '../../public',
   plugins: [react(), tailwindcss(), bundleBudget(), precompress()],
+  resolve: {
+    // markdown-it's prebuilt browser module (same version, its dependencies inside): bundled from
+    // its sources instead, its namespace imports made rolldown split out a runtime chunk that the
+    // home page then loaded too.
+    alias: [{ find: /^markdown-it$/, replacement: 'markdown-it/browser' }],
+  },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

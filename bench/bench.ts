@@ -7,6 +7,7 @@ import { keepAliveClient } from './keepAliveClient.ts';
 import { median, runLoad, type LoadResult, type LoadSpec } from './load.ts';
 import { projectRoot, saveResponse, startAppServer, startBareServer, type RunningProcess } from './processes.ts';
 import { seedDatabase, type SeedResult } from './seed.ts';
+import { benchUploads, describeUploads, UPLOAD_RSS_BUDGET_MB } from './uploads.ts';
 
 // `npm run bench`: see bench/README.md. Loopback only; stops by itself.
 const ROUND_SECONDS = 3;
@@ -279,6 +280,15 @@ async function main() {
   await small.stop();
   await large.stop();
 
+  // Its own server, so the articles server's peak above is not mixed with image decoding.
+  const uploads = await benchUploads(workDir, log);
+  budgets.push({
+    name: `Server peak RSS with 4 concurrent 12-megapixel uploads (p50 ${fmt(uploads.concurrentMs.median, 0)} ms each; one alone ${fmt(uploads.singleMs.median, 0)} ms)`,
+    value: `${fmt(uploads.peakRssMb, 0)} MB`,
+    limit: `<= ${UPLOAD_RSS_BUDGET_MB} MB`,
+    pass: uploads.peakRssMb <= UPLOAD_RSS_BUDGET_MB,
+  });
+
   log('');
   log(`| Endpoint | req/s | p50 ms | p99 ms | requests | non-2xx/errors |`);
   log(`|---|---:|---:|---:|---:|---:|`);
@@ -289,6 +299,8 @@ async function main() {
   }
   log('');
   log(`Server memory (100,000 articles): ${rss.map((r) => `${r.after} ${fmt(r.rssMb, 0)}`).join(', ')} MB RSS`);
+  log('');
+  for (const line of describeUploads(uploads)) log(line);
   log('');
   log(`| Budget | Measured | Limit | Result |`);
   log(`|---|---|---|---|`);
@@ -307,6 +319,7 @@ async function main() {
     passwordHashing: hashing,
     peakRssMb: peakRss,
     rssByPhase: rss,
+    uploads,
     budgets,
   };
   fs.writeFileSync(path.join(projectRoot, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');

@@ -52,14 +52,23 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** The node arguments of `npm start` (package.json), so the bench measures what production runs. */
-function startArguments(): string[] {
+/**
+ * The environment assignments and node arguments of `npm start` (package.json), so the bench
+ * measures what production runs.
+ */
+function startCommand(): { env: Record<string, string>; args: string[] } {
   const packageJson = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  const [command, ...args] = packageJson.scripts.start.split(/\s+/);
+  const words = packageJson.scripts.start.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+    const [name, value] = words.shift()!.split('=') as [string, string];
+    env[name] = value;
+  }
+  const [command, ...args] = words;
   if (command !== 'node') throw new Error(`npm start does not run node: ${packageJson.scripts.start}`);
-  return args;
+  return { env, args };
 }
 
 /**
@@ -70,10 +79,12 @@ export async function startAppServer(dataDir: string, extraEnv: Record<string, s
   await ensureServerBuild((line) => console.log(line));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, startArguments(), {
+  const start = startCommand();
+  const child = spawn(process.execPath, start.args, {
     cwd: projectRoot,
     env: {
       ...process.env,
+      ...start.env,
       DATABASE_URL: '',
       HOST: '127.0.0.1',
       PORT: String(port),

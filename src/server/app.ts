@@ -16,6 +16,7 @@ import { registerResponseHeaders } from './http/securityHeaders.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createAppMetrics } from './metrics/appMetrics.ts';
 import { countingMailer } from './metrics/countingMailer.ts';
+import { CLEANUP_INTERVAL_MS } from './images/createImages.ts';
 import { createServices } from './services.ts';
 import { webPlugin } from './web/webPlugin.ts';
 
@@ -34,6 +35,8 @@ export interface AppDeps {
   clock?: () => number;
   /** URLs per sitemap file (default 50,000); tests make it small to see the paging. */
   sitemapPageSize?: number;
+  /** How often unused uploads are looked for (default hourly); tests make it short. */
+  imageCleanupIntervalMs?: number;
 }
 
 /** Composes the whole server. The caller owns the database and closes it after the app. */
@@ -90,10 +93,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, (sent) => metrics.countEmail(sent));
 
-  const { identity, articles } = createServices({ config, database, mailer, clock: deps.clock });
+  const { identity, articles, images } = createServices({ config, database, mailer, clock: deps.clock });
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
   await app.register(articles.routes, { prefix: '/api' });
+  await app.register(images.routes);
+  // Unused uploads are looked for while the server runs (not by the admin command's services).
+  let stopImageCleanup = () => {};
+  app.addHook('onReady', async () => {
+    stopImageCleanup = images.startCleanup(deps.imageCleanupIntervalMs ?? CLEANUP_INTERVAL_MS, app.log);
+  });
+  app.addHook('onClose', async () => stopImageCleanup());
 
   // Publishing: what crawlers and link previews read (page metadata, feed, sitemaps, robots.txt).
   const publishing = createPublishing({

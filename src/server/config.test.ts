@@ -55,6 +55,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SMTP_URL: 'smtp//user:secret@host' })).toThrow(/^(?!.*secret).*SMTP_URL/);
   });
 
+  it('reads IMAGE_MAX_BYTES, 10 MiB by default, and refuses bad values', () => {
+    expect(loadConfig({}).imageMaxBytes).toBe(10_485_760);
+    expect(loadConfig({ IMAGE_MAX_BYTES: '2000000' }).imageMaxBytes).toBe(2_000_000);
+    expect(() => loadConfig({ IMAGE_MAX_BYTES: '0' })).toThrow(/^Invalid configuration: IMAGE_MAX_BYTES/);
+    expect(() => loadConfig({ IMAGE_MAX_BYTES: '10MB' })).toThrow(/IMAGE_MAX_BYTES must be a number/);
+  });
+
   it('reads the rate limits, with the documented defaults, and refuses bad ones', () => {
     expect(loadConfig({}).rateLimits).toEqual({
       signInPerEmail: 10,
@@ -64,6 +71,7 @@ describe('loadConfig', () => {
       resetEmailPerIp: 50,
       resetCodePerIp: 100,
       articleCreatePerUser: 60,
+      imageUploadPerUser: 60,
     });
     expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_EMAIL: '3' }).rateLimits.signInPerEmail).toBe(3);
     expect(() => loadConfig({ RATE_LIMIT_SIGNUP_PER_IP: '0' })).toThrow(

@@ -56,6 +56,8 @@ const envSchema = z.object({
   RATE_LIMIT_RESET_EMAIL_PER_IP: positiveInt(1_000_000).default(50),
   RATE_LIMIT_RESET_CODE_PER_IP: positiveInt(1_000_000).default(100),
   RATE_LIMIT_ARTICLE_CREATE_PER_USER: positiveInt(1_000_000).default(60),
+  RATE_LIMIT_IMAGE_UPLOAD_PER_USER: positiveInt(1_000_000).default(60),
+  IMAGE_MAX_BYTES: positiveInt(256 * 1024 * 1024).default(10 * 1024 * 1024),
   METRICS_TOKEN: z
     .string()
     .regex(/^[\x21-\x7e]{16,512}$/, 'must be 16-512 printable characters without spaces')
@@ -85,6 +87,8 @@ export interface Config {
   logLevel: string;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** Largest accepted image upload, in bytes. */
+  imageMaxBytes: number;
   /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
   rateLimits: {
     /** Failed sign-ins per email per 15 minutes. */
@@ -101,6 +105,8 @@ export interface Config {
     resetCodePerIp: number;
     /** Articles created per user per 10 minutes. */
     articleCreatePerUser: number;
+    /** Image uploads per user per hour. */
+    imageUploadPerUser: number;
   };
 }
 
@@ -144,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
+    imageMaxBytes: e.IMAGE_MAX_BYTES,
     rateLimits: {
       signInPerEmail: e.RATE_LIMIT_SIGNIN_PER_EMAIL,
       signInPerIp: e.RATE_LIMIT_SIGNIN_PER_IP,
@@ -152,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resetEmailPerIp: e.RATE_LIMIT_RESET_EMAIL_PER_IP,
       resetCodePerIp: e.RATE_LIMIT_RESET_CODE_PER_IP,
       articleCreatePerUser: e.RATE_LIMIT_ARTICLE_CREATE_PER_USER,
+      imageUploadPerUser: e.RATE_LIMIT_IMAGE_UPLOAD_PER_USER,
     },
   };
 }

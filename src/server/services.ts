@@ -2,12 +2,14 @@ import { createArticles, type Articles } from './articles/createArticles.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createIdentity, type Identity } from './identity/createIdentity.ts';
+import { createImages, type Images } from './images/createImages.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createRateLimiter, type RateLimiter } from './rateLimit/rateLimiter.ts';
 
 export interface Services {
   identity: Identity;
   articles: Articles;
+  images: Images;
   rateLimiter: RateLimiter;
 }
 
@@ -29,5 +31,10 @@ export function createServices(deps: {
   // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
   const articles = createArticles({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter });
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
-  return { identity, articles, rateLimiter };
+  // Uploaded images: a deleted user's go with the account; an article's cover and body images
+  // are recorded as used in the transaction that writes it (unused uploads go after a day).
+  const images = createImages({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter, clock });
+  identity.onUserDeleting((uid, trx) => images.deleteByOwner(uid, trx));
+  articles.onWritten((article, trx) => images.recordUses(article.id, [article.image, article.description], trx));
+  return { identity, articles, images, rateLimiter };
 }

@@ -90,7 +90,10 @@ export const articleSchema = z.object({
   id: z.string(),
   image: z.string(),
   title: z.string(),
+  /** Markdown (DESIGN.md §4). */
   description: z.string(),
+  /** The description's rendered text without markup, at most 300 characters: cards and summaries. */
+  excerpt: z.string(),
   authorId: z.string(),
   /** The author's current display name; null when they have not set one. */
   authorName: z.string().nullable(),
@@ -98,6 +101,13 @@ export const articleSchema = z.object({
   date: z.iso.datetime(),
 });
 export type Article = z.infer<typeof articleSchema>;
+
+/**
+ * One article as GET /api/articles/:id (and a create or update) returns it: with its body
+ * rendered to safe HTML on the server (decision 0040). Lists leave the body out.
+ */
+export const articleDetailSchema = articleSchema.extend({ descriptionHtml: z.string() });
+export type ArticleDetail = z.infer<typeof articleDetailSchema>;
 
 /** One page of GET /api/articles: pass nextCursor back as `cursor` for the next page; null on the last. */
 export const articlePageSchema = z.object({

@@ -25,6 +25,8 @@ export interface TestAppOptions {
   clock?: () => number;
   /** URLs per sitemap file (default 50,000). */
   sitemapPageSize?: number;
+  /** How often unused uploads are looked for (default hourly). */
+  imageCleanupIntervalMs?: number;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function startTestApp(
     logger: options.logStream ? { stream: options.logStream } : false,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.sitemapPageSize ? { sitemapPageSize: options.sitemapPageSize } : {}),
+    ...(options.imageCleanupIntervalMs ? { imageCleanupIntervalMs: options.imageCleanupIntervalMs } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

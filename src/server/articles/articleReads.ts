@@ -1,8 +1,8 @@
-import type { Article, ArticlePage } from '../../shared/articleSchema.ts';
+import type { Article, ArticleDetail, ArticlePage } from '../../shared/articleSchema.ts';
 import type { Database } from '../db/database.ts';
 import { createStampedCache } from '../db/stampedCache.ts';
 import { encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
-import type { ArticleRow, ArticlesRepository } from './articlesRepository.ts';
+import type { ArticleDetailRow, ArticleRow, ArticlesRepository } from './articlesRepository.ts';
 import { toJsonResource, type JsonResource } from './cachedJson.ts';
 
 export interface ArticleReads {
@@ -18,10 +18,16 @@ export function toArticleJson(row: ArticleRow): Article {
     image: row.image,
     title: row.title,
     description: row.description,
+    excerpt: row.excerpt,
     authorId: row.authorId,
     authorName: row.authorName,
     date: new Date(row.date).toISOString(),
   };
+}
+
+/** The article page's read: the article and its rendered body. */
+export function toArticleDetailJson(row: ArticleDetailRow): ArticleDetail {
+  return { ...toArticleJson(row), descriptionHtml: row.descriptionHtml };
 }
 
 /**
@@ -49,7 +55,7 @@ export function createArticleReads(repository: ArticlesRepository, database: Dat
     async article(id) {
       return cache.get(`article:${id}`, async () => {
         const row = await repository.find(id);
-        return row ? toJsonResource(toArticleJson(row)) : null;
+        return row ? toJsonResource(toArticleDetailJson(row)) : null;
       });
     },
   };

@@ -1,4 +1,5 @@
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import { renderMarkdown } from '../../shared/markdown/renderMarkdown.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { ArticleCursor } from './articleCursor.ts';
 
@@ -15,10 +16,17 @@ export interface ArticleRow {
   image: string;
   title: string;
   description: string;
+  /** The description's rendered text, at most 300 characters. */
+  excerpt: string;
   authorId: string;
   authorName: string | null;
   /** Epoch milliseconds. */
   date: number;
+}
+
+/** One article with its rendered body: what the article page shows. */
+export interface ArticleDetailRow extends ArticleRow {
+  descriptionHtml: string;
 }
 
 export interface ArticleFields {
@@ -35,12 +43,31 @@ export class AuthorGoneError extends Error {
 /** An article as written: its fields plus what the server decides (id, author, date). */
 export type NewArticle = ArticleFields & { id: string; authorId: string; date: number };
 
+/**
+ * Told of every article written through the API (created or changed), inside the writing
+ * transaction: a failing listener undoes the write. `trx` is for the listener's own tables.
+ */
+export type ArticleWrittenListener = (
+  article: { id: string } & ArticleFields,
+  trx: Transaction<DatabaseSchema>,
+) => Promise<void>;
+
+/** The stored columns of an article's fields: the Markdown and what it renders to (decision 0040). */
+function fieldColumns(fields: ArticleFields) {
+  const { html, excerpt } = renderMarkdown(fields.description);
+  return {
+    image: fields.image,
+    title: fields.title,
+    description: fields.description,
+    description_html: html,
+    excerpt,
+  };
+}
+
 function articleRecord(article: NewArticle) {
   return {
     id: article.id,
-    image: article.image,
-    title: article.title,
-    description: article.description,
+    ...fieldColumns(article),
     author_id: article.authorId,
     date: article.date,
   };
@@ -64,6 +91,7 @@ function selectWithAuthors(db: Kysely<DatabaseSchema>) {
       'articles.image',
       'articles.title',
       'articles.description',
+      'articles.excerpt',
       'articles.author_id as authorId',
       'users.display_name as authorName',
       'articles.date',
@@ -95,8 +123,11 @@ export function listPageQuery(db: Kysely<DatabaseSchema>, limit: number, after: 
     .limit(limit + 1);
 }
 
-export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
+export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: ArticleWrittenListener[] = []) {
   const withAuthors = () => selectWithAuthors(db);
+  const tellWritten = async (article: { id: string } & ArticleFields, trx: Transaction<DatabaseSchema>) => {
+    for (const listener of onWritten) await listener(article, trx);
+  };
 
   const exists = async (id: string): Promise<boolean> => {
     const row = await db.selectFrom('articles').select('id').where('id', '=', id).executeTakeFirst();
@@ -107,7 +138,10 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
     /** Throws AuthorGoneError when the author's account does not exist (any more). */
     async insert(article: NewArticle): Promise<void> {
       try {
-        await db.insertInto('articles').values(articleRecord(article)).execute();
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('articles').values(articleRecord(article)).execute();
+          await tellWritten(article, trx);
+        });
       } catch (error) {
         // author_id is the table's only foreign key.
         if (isForeignKeyViolation(error)) throw new AuthorGoneError();
@@ -117,15 +151,19 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
 
     /**
      * Many articles in one statement (seeding, imports). The caller wraps batches in a
-     * transaction; 500 rows x 6 values stays under every SQLite build's parameter limit.
+     * transaction; 500 rows x 8 values stays under every SQLite build's parameter limit.
+     * Written-listeners are not told: imported and seeded articles use no uploaded image.
      */
     async insertBatch(articles: NewArticle[]): Promise<void> {
       if (articles.length === 0) return;
       await db.insertInto('articles').values(articles.map(articleRecord)).execute();
     },
 
-    async find(id: string): Promise<ArticleRow | undefined> {
-      return withAuthors().where('articles.id', '=', id).executeTakeFirst();
+    async find(id: string): Promise<ArticleDetailRow | undefined> {
+      return withAuthors()
+        .select('articles.description_html as descriptionHtml')
+        .where('articles.id', '=', id)
+        .executeTakeFirst();
     },
 
     /**
@@ -161,13 +199,19 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>) {
 
     /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
     async update(id: string, authorId: string, fields: ArticleFields): Promise<AuthorWriteOutcome> {
-      const result = await db
-        .updateTable('articles')
-        .set({ image: fields.image, title: fields.title, description: fields.description })
-        .where('id', '=', id)
-        .where('author_id', '=', authorId)
-        .executeTakeFirst();
-      if (result.numUpdatedRows > 0n) return 'done';
+      const columns = fieldColumns(fields);
+      const updated = await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('articles')
+          .set(columns)
+          .where('id', '=', id)
+          .where('author_id', '=', authorId)
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) return false;
+        await tellWritten({ id, ...fields }, trx);
+        return true;
+      });
+      if (updated) return 'done';
       return (await exists(id)) ? 'not-author' : 'not-found';
     },
 

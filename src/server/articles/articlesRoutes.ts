@@ -7,11 +7,11 @@ import {
 } from '../../shared/articleSchema.ts';
 import { sendProblem } from '../http/problem.ts';
 import { decodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
-import { toArticleJson, type ArticleReads } from './articleReads.ts';
+import { toArticleDetailJson, type ArticleReads } from './articleReads.ts';
 import { isArticleId, newArticleId } from './articleId.ts';
 import {
   AuthorGoneError,
-  type ArticleRow,
+  type ArticleDetailRow,
   type ArticlesRepository,
   type AuthorWriteOutcome,
 } from './articlesRepository.ts';
@@ -134,10 +134,10 @@ function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<AuthorWriteO
   return outcome === 'not-found' ? sendProblem(reply, 404, NOT_FOUND) : sendProblem(reply, 403, NOT_AUTHOR);
 }
 
-function sendWritten(reply: FastifyReply, row: ArticleRow | undefined) {
+function sendWritten(reply: FastifyReply, row: ArticleDetailRow | undefined) {
   // Deleted by its author between our write and this read: it is gone, say so.
   if (!row) return sendProblem(reply.removeHeader('location'), 404, NOT_FOUND);
-  return reply.header('cache-control', 'no-store').send(toArticleJson(row));
+  return reply.header('cache-control', 'no-store').send(toArticleDetailJson(row));
 }
 
 function readArticleInput(request: FastifyRequest, reply: FastifyReply): ArticleInput | undefined {

@@ -8,7 +8,12 @@ export interface ArticlesTable {
   id: string;
   image: string;
   title: string;
+  /** Markdown, as the author wrote it. */
   description: string;
+  /** `description` rendered (src/shared/markdown), stored on every write: reads never render. */
+  description_html: string;
+  /** The rendered text without markup, at most 300 characters: cards, meta descriptions, feeds. */
+  excerpt: string;
   /** users.id of the creator; the row must be removed (through the user-deleting hook) before the user. */
   author_id: string;
   /** Creation time, epoch milliseconds; never changes. */

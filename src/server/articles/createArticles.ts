@@ -9,7 +9,7 @@ import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId } from './articleId.ts';
 import { createArticleReads, toArticleJson } from './articleReads.ts';
-import { createArticlesRepository, deleteArticlesByAuthor } from './articlesRepository.ts';
+import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import type { Article } from '../../shared/articleSchema.ts';
@@ -19,6 +19,8 @@ export interface Articles {
   routes: FastifyPluginAsync;
   /** Removes an author's articles inside the transaction that deletes the user. */
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
+  /** Calls `listener` inside the transaction of every article created or changed through the API. */
+  onWritten(listener: ArticleWrittenListener): void;
   /** The API calls the home and article screens make first, for the shell to preload. */
   dataPreloads(pathname: string): string[];
   /** 404 for the screens of an article that does not exist; no opinion on other paths. */
@@ -61,7 +63,8 @@ export interface ArticlesDeps {
 const CREATE_WINDOW_MS = 10 * 60 * 1000;
 
 export function createArticles(deps: ArticlesDeps): Articles {
-  const repository = createArticlesRepository(deps.database.db);
+  const writtenListeners: ArticleWrittenListener[] = [];
+  const repository = createArticlesRepository(deps.database.db, writtenListeners);
   const reads = createArticleReads(repository, deps.database);
   const createRule = {
     name: 'articles:create',
@@ -78,6 +81,9 @@ export function createArticles(deps: ArticlesDeps): Articles {
   return {
     routes: articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }),
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
+    onWritten: (listener) => {
+      writtenListeners.push(listener);
+    },
     dataPreloads(pathname) {
       // Exactly the URLs the web app asks for (src/web/articles/articlePrefetch.ts).
       if (pathname === '/') return [`/api/articles?limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];

@@ -1,5 +1,5 @@
 import type { Article } from '../../shared/articleSchema.ts';
-import { escapeXml, summarise } from './markupText.ts';
+import { escapeXml } from './markupText.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from './pageHeadTags.ts';
 
 /** An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a trailing slash. */
@@ -16,7 +16,7 @@ export function atomFeed(publicUrl: string, articles: Article[]): string {
     <published>${article.date}</published>
     <updated>${article.date}</updated>
     <author><name>${escapeXml(article.authorName ?? SITE_NAME)}</name></author>
-    <summary type="text">${escapeXml(summarise(article.description, 300))}</summary>
+    <summary type="text">${escapeXml(article.excerpt)}</summary>
     <content type="text">${escapeXml(article.description)}</content>
     <link rel="enclosure" href="${escapeXml(article.image)}"/>
   </entry>

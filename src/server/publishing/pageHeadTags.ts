@@ -30,7 +30,7 @@ export function homeHeadTags(publicUrl: string): string {
 /** One article's title, description, canonical URL, Open Graph, Twitter card and JSON-LD. */
 export function articleHeadTags(publicUrl: string, article: Article): string {
   const url = `${publicUrl}/article/${encodeURIComponent(article.id)}`;
-  const description = summarise(article.description);
+  const description = summarise(article.excerpt);
   const structured = {
     '@context': 'https://schema.org',
     '@type': 'BlogPosting',

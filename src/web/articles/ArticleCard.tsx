@@ -35,9 +35,7 @@ export function ArticleCard({ article, isAuthor, onDelete }: ArticleCardProps) {
             {article.title}
           </Link>
         </h2>
-        <p className="line-clamp-3 text-slate-700 [overflow-wrap:anywhere] dark:text-slate-300">
-          {article.description}
-        </p>
+        <p className="line-clamp-3 text-slate-700 [overflow-wrap:anywhere] dark:text-slate-300">{article.excerpt}</p>
         <ArticleByline authorName={article.authorName} date={article.date} />
         {isAuthor && (
           <div className="relative z-10 mt-auto flex gap-2 pt-2">

@@ -3,7 +3,6 @@ import { Link, useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { FormCard } from '../components/FormCard.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { ArticleForm } from './ArticleForm.tsx';
@@ -17,12 +16,16 @@ export function ArticleEditorPage() {
   return id ? <EditArticle key={id} id={id} /> : <AddArticle />;
 }
 
+/** A writing layout across the main column, not a form in a card. */
 function EditorSection({ heading, children }: { heading: string; children: ReactNode }) {
   useDocumentTitle(heading);
   return (
-    <FormCard title={heading} headingId="editor-heading" wide>
+    <section aria-labelledby="editor-heading" className="w-full">
+      <h1 id="editor-heading" className="mb-6 text-lg font-semibold text-slate-600 dark:text-slate-400">
+        {heading}
+      </h1>
       {children}
-    </FormCard>
+    </section>
   );
 }
 

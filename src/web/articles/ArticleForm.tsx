@@ -1,11 +1,14 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useNavigate } from 'react-router';
-import { parseArticleInput } from '../../shared/articleSchema.ts';
+import { DESCRIPTION_MAX_LENGTH, parseArticleInput, TITLE_MAX_LENGTH } from '../../shared/articleSchema.ts';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { ArticleFormField } from './ArticleFormField.tsx';
+import { CoverImageField } from './CoverImageField.tsx';
+import { DescriptionEditor } from './DescriptionEditor.tsx';
+import { limitNote } from './LimitNote.tsx';
 import type { Article, ArticleField, ArticleInput } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
@@ -24,7 +27,11 @@ interface ArticleFormProps {
   article?: Article;
 }
 
-/** The add / edit form: checks with the server's own rules first, then saves and opens the article. */
+/**
+ * The add / edit form as a writing layout: the cover (address or upload), a large title, and
+ * the Markdown body with its toolbar and preview. Checks with the server's own rules first,
+ * then saves and opens the article.
+ */
 export function ArticleForm({ article }: ArticleFormProps) {
   const navigate = useNavigate();
   const { state: auth, getIdToken } = useAuth();
@@ -85,7 +92,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
   };
 
   return (
-    <form onSubmit={onSubmit} className="space-y-5" aria-busy={busy}>
+    <form onSubmit={onSubmit} className="space-y-6" aria-busy={busy}>
       {shownError && (
         <p
           ref={alertRef}
@@ -96,10 +103,8 @@ export function ArticleForm({ article }: ArticleFormProps) {
           {shownError}
         </p>
       )}
-      <ArticleFormField
+      <CoverImageField
         id={fieldId('image')}
-        label={messages.imageUrlLabel}
-        type="url"
         value={draft.values.image}
         error={errorFor('image')}
         onChange={update('image')}
@@ -110,13 +115,15 @@ export function ArticleForm({ article }: ArticleFormProps) {
         value={draft.values.title}
         error={errorFor('title')}
         onChange={update('title')}
+        large
+        note={limitNote(draft.values.title.trim(), TITLE_MAX_LENGTH)}
       />
-      <ArticleFormField
+      <DescriptionEditor
         id={fieldId('description')}
         label={messages.descriptionLabel}
-        multiline
         value={draft.values.description}
         error={errorFor('description')}
+        note={limitNote(draft.values.description.trim(), DESCRIPTION_MAX_LENGTH)}
         onChange={update('description')}
       />
       <div className="flex flex-wrap items-center gap-4">

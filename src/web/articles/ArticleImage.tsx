@@ -1,20 +1,31 @@
 import { useState } from 'react';
+import { parseUploadedImageUrl, uploadedImageSrcset } from '../../shared/imageUrls.ts';
 
 interface ArticleImageProps {
   src: string;
   /** Eager for the one image a page is about; lazy for list cards. */
   loading?: 'lazy' | 'eager';
+  /** How wide the frame is shown (the `sizes` attribute); the default fits the home page's card grid. */
+  sizes?: string;
   className?: string;
 }
+
+/** One to three columns in the 64rem-wide main column (HomePage's grid). */
+export const CARD_IMAGE_SIZES = '(min-width: 1024px) 310px, (min-width: 640px) 50vw, 100vw';
 
 /**
  * The article's picture in a fixed 16:9 frame (no layout shift while it loads). An image
  * that fails shows a neutral placeholder instead of the browser's broken-image icon.
  * The title next to it says what the article is, so the picture itself is decorative.
  */
-export function ArticleImage({ src, loading = 'lazy', className = '' }: ArticleImageProps) {
+export function ArticleImage({ src, loading = 'lazy', sizes = CARD_IMAGE_SIZES, className = '' }: ArticleImageProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const failed = failedSrc === src || src === '';
+  // An image uploaded here names its size and has resized copies; a cover from another host is used as it is.
+  const uploaded = parseUploadedImageUrl(src);
+  const responsive = uploaded
+    ? { srcSet: uploadedImageSrcset(uploaded), sizes, width: uploaded.width, height: uploaded.height }
+    : {};
   return (
     <div className={`aspect-video w-full overflow-hidden bg-slate-200 dark:bg-slate-800 ${className}`}>
       {failed ? (
@@ -29,6 +40,7 @@ export function ArticleImage({ src, loading = 'lazy', className = '' }: ArticleI
       ) : (
         <img
           src={src}
+          {...responsive}
           alt=""
           loading={loading}
           decoding="async"

@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
+import { ArticleBody } from './ArticleBody.tsx';
 import { ArticleByline } from './ArticleByline.tsx';
 import { ArticleImage } from './ArticleImage.tsx';
 import { useArticleCall } from './articlePrefetch.ts';
@@ -35,13 +36,17 @@ export function ArticlePage() {
   const article = result.value;
   return (
     <article className="mx-auto max-w-3xl">
-      <ArticleImage src={article.image} loading="eager" className="rounded-lg" />
+      <ArticleImage
+        src={article.image}
+        loading="eager"
+        sizes="(min-width: 800px) 768px, 100vw"
+        className="rounded-lg"
+      />
       <h1 className="mt-6 text-3xl font-bold [overflow-wrap:anywhere] sm:text-4xl">{article.title}</h1>
       <div className="mt-2">
         <ArticleByline authorName={article.authorName} date={article.date} />
       </div>
-      {/* Plain text with its line breaks kept; React escapes it, nothing is parsed as HTML. */}
-      <p className="mt-6 text-lg leading-relaxed whitespace-pre-wrap [overflow-wrap:anywhere]">{article.description}</p>
+      <ArticleBody html={article.descriptionHtml} className="mt-6" />
     </article>
   );
 }

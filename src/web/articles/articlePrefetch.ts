@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { matchArticlePath } from '../../shared/routes.ts';
-import type { Article, ArticlesPage } from './articleTypes.ts';
+import type { ArticleDetail, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { settle, type Settled } from './settled.ts';
 
@@ -54,7 +54,7 @@ export function useFirstPageCall(): Promise<Settled<ArticlesPage>> {
 }
 
 /** The article `id`: one call per id shown. */
-export function useArticleCall(id: string): Promise<Settled<Article>> {
+export function useArticleCall(id: string): Promise<Settled<ArticleDetail>> {
   const [current, setCurrent] = useState(() => ({ id, call: take(articleKey(id), () => fetchArticle(id)) }));
   if (current.id === id) return current.call;
   const next = { id, call: take(articleKey(id), () => fetchArticle(id)) };

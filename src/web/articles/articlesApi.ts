@@ -1,4 +1,4 @@
-import type { Article, ArticleInput, ArticlesPage } from './articleTypes.ts';
+import type { ArticleDetail, ArticleInput, ArticlesPage } from './articleTypes.ts';
 import { ArticlesApiError, errorFromResponse } from './articlesApiError.ts';
 
 /** Supplies the signed-in user's ID token (useAuth().getIdToken), or null when signed out. */
@@ -52,14 +52,14 @@ export function createArticlesApi(baseUrl = '') {
       const search = query.size > 0 ? `?${query}` : '';
       return call<ArticlesPage>('GET', `/articles${search}`);
     },
-    get(id: string): Promise<Article> {
-      return call<Article>('GET', `/articles/${encodeURIComponent(id)}`);
+    get(id: string): Promise<ArticleDetail> {
+      return call<ArticleDetail>('GET', `/articles/${encodeURIComponent(id)}`);
     },
-    create(input: ArticleInput, token: TokenSource): Promise<Article> {
-      return call<Article>('POST', '/articles', { body: input, token });
+    create(input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
+      return call<ArticleDetail>('POST', '/articles', { body: input, token });
     },
-    update(id: string, input: ArticleInput, token: TokenSource): Promise<Article> {
-      return call<Article>('PUT', `/articles/${encodeURIComponent(id)}`, { body: input, token });
+    update(id: string, input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
+      return call<ArticleDetail>('PUT', `/articles/${encodeURIComponent(id)}`, { body: input, token });
     },
     delete(id: string, token: TokenSource): Promise<void> {
       return call<void>('DELETE', `/articles/${encodeURIComponent(id)}`, { token });

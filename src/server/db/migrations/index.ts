@@ -3,6 +3,7 @@ import { identityMigration } from './0001_identity.ts';
 import { rateLimits } from './0002_rate_limits.ts';
 import { articlesMigration } from './0003_articles.ts';
 import { signingKeyRotationMigration } from './0004_signing_key_rotation.ts';
+import { markdownAndImagesMigration } from './0006_markdown_and_images.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002_rate_limits': rateLimits,
   '0003_articles': articlesMigration,
   '0004_signing_key_rotation': signingKeyRotationMigration,
+  '0006_markdown_and_images': markdownAndImagesMigration,
 };

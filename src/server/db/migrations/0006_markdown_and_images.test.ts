@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dialectCases, type TestDatabase } from '../../../../test/support/testDatabases.ts';
+import { openDatabase, type Database } from '../database.ts';
+import { migrateToLatest } from '../migrate.ts';
+import { migrations } from './index.ts';
+
+describe.each(dialectCases())('migration 0006 on $dialect', (dialectCase) => {
+  let testDatabase: TestDatabase | undefined;
+  let database: Database | undefined;
+
+  afterEach(async () => {
+    await database?.close();
+    await testDatabase?.dispose();
+  });
+
+  it('renders the articles written before Markdown: they read as they did, line breaks and all', async () => {
+    testDatabase = await dialectCase.create();
+    database = openDatabase(testDatabase.config);
+    // The schema as it was before this migration.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old schema is not the typed one
+    const db = database.db as unknown as Kysely<any>;
+    const before = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const { error } = await before.migrateTo('0004_signing_key_rotation');
+    expect(error).toBeUndefined();
+
+    await db
+      .insertInto('users')
+      .values({
+        id: 'u1',
+        email: 'old@example.com',
+        password_hash: 'x',
+        created_at: 1,
+        password_updated_at: 1,
+        valid_since: 1,
+      })
+      .execute();
+    const plain = 'Line one\nLine two\n\nSecond paragraph with <b>tags</b> & a link: https://example.com';
+    // More rows than one backfill batch, so the walk over the key is exercised.
+    const ids = Array.from({ length: 450 }, (_, i) => `article${String(i).padStart(13, '0')}`);
+    for (let start = 0; start < ids.length; start += 100) {
+      await db
+        .insertInto('articles')
+        .values(
+          ids.slice(start, start + 100).map((id, i) => ({
+            id,
+            image: 'https://pictures.example/p.jpg',
+            title: `Old ${start + i}`,
+            description: id === ids[0] ? plain : `Body of ${id}`,
+            author_id: 'u1',
+            date: start + i,
+          })),
+        )
+        .execute();
+    }
+
+    await migrateToLatest(database);
+
+    const first = await database.db
+      .selectFrom('articles')
+      .select(['description', 'description_html', 'excerpt'])
+      .where('id', '=', ids[0]!)
+      .executeTakeFirstOrThrow();
+    expect(first.description).toBe(plain);
+    expect(first.description_html).toBe(
+      '<p>Line one<br>\nLine two</p>\n<p>Second paragraph with &lt;b&gt;tags&lt;/b&gt; &amp; a link: ' +
+        '<a href="https://example.com" rel="nofollow ugc noopener">https://example.com</a></p>\n',
+    );
+    expect(first.excerpt).toBe('Line one Line two Second paragraph with <b>tags</b> & a link: https://example.com');
+
+    const rows = await database.db.selectFrom('articles').select(['id', 'description_html', 'excerpt']).execute();
+    expect(rows).toHaveLength(450);
+    for (const row of rows.filter((r) => r.id !== ids[0])) {
+      expect(row.description_html).toBe(`<p>Body of ${row.id}</p>\n`);
+      expect(row.excerpt).toBe(`Body of ${row.id}`);
+    }
+  });
+});

@@ -1,0 +1,139 @@
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import { IMAGE_MAX_SIDE, imageFileName, variantFileName, variantWidths } from '../../shared/imageUrls.ts';
+
+/** DESIGN.md §4: larger images are refused (413) before any pixel is decoded. */
+export const IMAGE_MAX_PIXELS = 40_000_000;
+
+/** The upload types DESIGN.md §4 accepts, and the format sharp must find in the bytes. */
+export const ACCEPTED_IMAGE_TYPES = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/avif': 'heif',
+  'image/gif': 'gif',
+} as const;
+export type AcceptedImageType = keyof typeof ACCEPTED_IMAGE_TYPES;
+
+// libvips caches operations for reuse: for one-off uploads it only holds memory. One thread per
+// pipeline: uploads run side by side in libuv's pool (bounded by the caller), each on one core.
+sharp.cache(false);
+sharp.concurrency(1);
+
+// Seconds after which libvips abandons a pipeline: no upload may hold a slot for ever.
+const PIPELINE_TIMEOUT_SECONDS = 60;
+const JPEG_OPTIONS = { quality: 82, mozjpeg: true } as const;
+const WEBP_OPTIONS = { quality: 80 } as const;
+
+/** An upload refused for what it is: the status (413 or 415) and a sentence for the person. */
+export class ImageRejectedError extends Error {
+  override name = 'ImageRejectedError';
+  readonly status: 413 | 415;
+  constructor(status: 413 | 415, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** One file of a processed image, as it is stored and served. */
+export interface ImageFile {
+  /** The last segment of its URL (imageUrls.ts). */
+  name: string;
+  contentType: 'image/jpeg' | 'image/png' | 'image/webp';
+  bytes: Buffer;
+}
+
+export interface ProcessedImage {
+  width: number;
+  height: number;
+  /** The file at the image's URL (JPEG, or PNG when it has transparency): what any client can read. */
+  main: ImageFile;
+  /** One copy per width of variantWidths(width), each WebP or the main format, whichever is smaller. */
+  variants: ImageFile[];
+}
+
+/**
+ * Reads only the header: the format must be the declared one and the picture at most
+ * IMAGE_MAX_PIXELS, so a small file claiming 20000x20000 pixels is refused before decoding.
+ */
+export async function inspectImage(bytes: Buffer, declaredType: AcceptedImageType): Promise<void> {
+  let metadata: Metadata;
+  try {
+    // The pixel limit is checked below from the header, with a message of its own.
+    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw notDecodable(declaredType);
+  }
+  const expected = ACCEPTED_IMAGE_TYPES[declaredType];
+  const avifMismatch = declaredType === 'image/avif' && metadata.compression !== 'av1';
+  if (metadata.format !== expected || avifMismatch || !(metadata.width > 0 && metadata.height > 0)) {
+    throw notDecodable(declaredType);
+  }
+  if (metadata.width * metadata.height > IMAGE_MAX_PIXELS) {
+    throw new ImageRejectedError(
+      413,
+      `The image is ${metadata.width}×${metadata.height} pixels; at most ${IMAGE_MAX_PIXELS / 1_000_000} megapixels are accepted.`,
+    );
+  }
+}
+
+function notDecodable(declaredType: AcceptedImageType): ImageRejectedError {
+  return new ImageRejectedError(
+    415,
+    `The body is not a readable ${declaredType.slice('image/'.length).toUpperCase()} image.`,
+  );
+}
+
+/**
+ * Decodes an upload that passed inspectImage and re-encodes it: orientation applied, no
+ * metadata block kept (sharp writes none unless asked: no EXIF, GPS, XMP, IPTC or ICC), long
+ * side at most IMAGE_MAX_SIDE, and the resized copies for srcset. Runs in libuv's thread pool.
+ * Animated images keep their first frame.
+ */
+export async function processImage(bytes: Buffer, declaredType: AcceptedImageType): Promise<ProcessedImage> {
+  let pixels: { data: Buffer; info: OutputInfo };
+  try {
+    pixels = await sharp(bytes, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error', autoOrient: true })
+      .timeout({ seconds: PIPELINE_TIMEOUT_SECONDS })
+      .resize({ width: IMAGE_MAX_SIDE, height: IMAGE_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .toColourspace('srgb')
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw notDecodable(declaredType);
+  }
+  const { width, height } = pixels.info;
+  let channels = pixels.info.channels as 1 | 2 | 3 | 4;
+  const raw = () =>
+    sharp(pixels.data, { raw: { width, height, channels } }).timeout({ seconds: PIPELINE_TIMEOUT_SECONDS });
+
+  // An alpha channel that hides nothing is dropped: the picture is then a (much smaller) JPEG.
+  let keepsAlpha = channels === 2 || channels === 4;
+  if (keepsAlpha && (await raw().stats()).isOpaque) {
+    pixels = await raw().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    channels = pixels.info.channels as 1 | 3;
+    keepsAlpha = false;
+  }
+
+  const encodeMain = (image: Sharp) =>
+    keepsAlpha ? image.png({ compressionLevel: 8, adaptiveFiltering: true }) : image.jpeg(JPEG_OPTIONS);
+  const mainType = keepsAlpha ? 'image/png' : 'image/jpeg';
+  const main: ImageFile = {
+    name: imageFileName(width, height, keepsAlpha ? 'png' : 'jpg'),
+    contentType: mainType,
+    bytes: await encodeMain(raw()).toBuffer(),
+  };
+
+  const variants: ImageFile[] = [];
+  for (const variantWidth of variantWidths(width)) {
+    const resized = () => (variantWidth === width ? raw() : raw().resize({ width: variantWidth }));
+    const webp = await resized().webp(WEBP_OPTIONS).toBuffer();
+    const fallback = variantWidth === width ? main.bytes : await encodeMain(resized()).toBuffer();
+    const name = variantFileName(variantWidth);
+    variants.push(
+      webp.length < fallback.length
+        ? { name, contentType: 'image/webp', bytes: webp }
+        : { name, contentType: mainType, bytes: fallback },
+    );
+  }
+  return { width, height, main, variants };
+}

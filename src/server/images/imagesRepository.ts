@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { ImageFile } from './imageProcessing.ts';
+
+/** A stored file as it is served. */
+export interface StoredImageFile {
+  contentType: string;
+  etag: string;
+  bytes: Buffer;
+}
+
+export interface NewImage {
+  id: string;
+  ownerId: string;
+  width: number;
+  height: number;
+  createdAt: number;
+  files: ImageFile[];
+}
+
+/** The owner's account no longer exists (deleted after the upload's token was checked). */
+export class OwnerGoneError extends Error {
+  override name = 'OwnerGoneError';
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+const etagOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
+
+/** All SQL of the images feature. */
+export function createImagesRepository(db: Kysely<DatabaseSchema>) {
+  return {
+    /** The image and all its files in one transaction: an image is served whole or not at all. */
+    async insert(image: NewImage): Promise<void> {
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('images')
+            .values({
+              id: image.id,
+              owner_id: image.ownerId,
+              width: image.width,
+              height: image.height,
+              created_at: image.createdAt,
+            })
+            .execute();
+          // One file per statement: a statement holding every file would need them all encoded at once.
+          for (const file of image.files) {
+            await trx
+              .insertInto('image_files')
+              .values({
+                image_id: image.id,
+                name: file.name,
+                content_type: file.contentType,
+                etag: etagOf(file.bytes),
+                bytes: file.bytes,
+              })
+              .execute();
+          }
+        });
+      } catch (error) {
+        if (isForeignKeyViolation(error)) throw new OwnerGoneError();
+        throw error;
+      }
+    },
+
+    async findFile(imageId: string, name: string): Promise<StoredImageFile | undefined> {
+      return db
+        .selectFrom('image_files')
+        .select(['content_type as contentType', 'etag', 'bytes'])
+        .where('image_id', '=', imageId)
+        .where('name', '=', name)
+        .executeTakeFirst();
+    },
+
+    /**
+     * Deletes the images created before `cutoff` that no article uses, in one statement: several
+     * processes may run it at once, and each row goes once. Returns how many went.
+     */
+    async deleteUnusedCreatedBefore(cutoff: number): Promise<number> {
+      const result = await db
+        .deleteFrom('images')
+        .where('created_at', '<', cutoff)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('image_uses').select('image_uses.image_id').whereRef('image_uses.image_id', '=', 'images.id'),
+            ),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type ImagesRepository = ReturnType<typeof createImagesRepository>;
+
+/** Removes every image of an owner (files and uses cascade) inside the caller's transaction. */
+export async function deleteImagesByOwner(trx: Transaction<DatabaseSchema>, ownerId: string): Promise<void> {
+  await trx.deleteFrom('images').where('owner_id', '=', ownerId).execute();
+}
+
+/**
+ * Records which of `imageIds` the article shows, replacing what it showed before, inside the
+ * transaction that writes the article. Ids of images that do not exist are ignored.
+ */
+export async function replaceImageUses(
+  trx: Transaction<DatabaseSchema>,
+  articleId: string,
+  imageIds: string[],
+): Promise<void> {
+  await trx.deleteFrom('image_uses').where('article_id', '=', articleId).execute();
+  if (imageIds.length === 0) return;
+  await trx
+    .insertInto('image_uses')
+    .columns(['image_id', 'article_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('images')
+        .select((inner) => ['images.id', inner.val(articleId).as('article_id')])
+        .where('images.id', 'in', imageIds),
+    )
+    .execute();
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { EXCERPT_MAX_LENGTH } from './markdownExcerpt.ts';
+import { renderMarkdown } from './renderMarkdown.ts';
+
+const html = (source: string) => renderMarkdown(source).html;
+
+/** Every href and src the HTML would make a browser follow. */
+const urlsIn = (markup: string) => [...markup.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((match) => match[1]);
+
+describe('article Markdown', () => {
+  it('formats what a writer writes: emphasis, headings, lists, quotes, code, strikethrough', () => {
+    const out = html('**bold** *italic* ~~gone~~ `code`\n\n## Part\n\n- one\n- two\n\n> quoted\n\n```\nx < 1\n```');
+    expect(out).toContain('<strong>bold</strong>');
+    expect(out).toContain('<em>italic</em>');
+    expect(out).toContain('<s>gone</s>');
+    expect(out).toContain('<code>code</code>');
+    expect(out).toContain('<ul>\n<li>one</li>\n<li>two</li>\n</ul>');
+    expect(out).toContain('<blockquote>\n<p>quoted</p>\n</blockquote>');
+    expect(out).toContain('<pre><code>x &lt; 1\n</code></pre>');
+  });
+
+  it('puts body headings below the page title: never a second h1', () => {
+    const out = html('# One\n\n## Two\n\n###### Six\n\nSetext\n===');
+    expect(out).not.toMatch(/<h1/);
+    expect(out).toContain('<h2>One</h2>');
+    expect(out).toContain('<h3>Two</h3>');
+    expect(out).toContain('<h6>Six</h6>');
+    expect(out).toContain('<h2>Setext</h2>');
+  });
+
+  it('keeps plain text written before Markdown reading as it did: paragraphs and single line breaks', () => {
+    expect(html('First line\nsecond line\n\nNew paragraph')).toBe(
+      '<p>First line<br>\nsecond line</p>\n<p>New paragraph</p>\n',
+    );
+  });
+
+  it('links web addresses, with rel="nofollow ugc noopener"', () => {
+    expect(html('[Inkwell](https://example.com/a?b=1)')).toBe(
+      '<p><a href="https://example.com/a?b=1" rel="nofollow ugc noopener">Inkwell</a></p>\n',
+    );
+    // Addresses with their scheme only: markdown-it's linkify leaves bare names like file.sh alone.
+    expect(html('see https://example.com/page and file.sh')).toBe(
+      '<p>see <a href="https://example.com/page" rel="nofollow ugc noopener">https://example.com/page</a> and file.sh</p>\n',
+    );
+    expect(html('<https://example.com>')).toContain('<a href="https://example.com" rel="nofollow ugc noopener">');
+  });
+
+  it('shows raw HTML as text', () => {
+    const out = html('<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\nHi <b onclick="x()">there</b>');
+    expect(out).not.toMatch(/<script|<img|<b[ >]/);
+    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it.each([
+    '[click](javascript:alert(1))',
+    '[click](JavaScript:alert(1))',
+    '[click](java&#x73;cript:alert(1))',
+    '[click](  javascript:alert(1) )',
+    '<javascript:alert(1)>',
+    '[click][r]\n\n[r]: javascript:alert(1)',
+    '[click](vbscript:msgbox(1))',
+    '[click](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+    '![x](data:image/png;base64,iVBORw0KGgo=)',
+    '![x](javascript:alert(1))',
+    '![x](file:///etc/passwd)',
+    '[mail](mailto:someone@example.com) someone@example.com',
+    '[rel](/relative/path) [proto](//evil.example/x)',
+  ])('lets no URL but http(s) through: %s', (source) => {
+    const out = html(source);
+    expect(urlsIn(out)).toEqual([]);
+    expect(out).not.toMatch(/<a |<img /);
+  });
+
+  it('renders images with http(s) addresses, lazily and without a referrer', () => {
+    expect(html('![A cat](https://pictures.example/cat.jpg "Cat")')).toBe(
+      '<p><img src="https://pictures.example/cat.jpg" alt="A cat" title="Cat" loading="lazy" decoding="async" referrerpolicy="no-referrer"></p>\n',
+    );
+  });
+
+  it('escapes attribute breakouts in URLs and titles', () => {
+    const out = html('[x](https://example.com/"onmouseover="alert(1) "a\\"b")');
+    expect(out).not.toMatch(/"onmouseover=/);
+    expect(out).not.toMatch(/ onmouseover/);
+  });
+
+  describe('excerpt', () => {
+    it('is the rendered text without markup', () => {
+      expect(
+        renderMarkdown(
+          '# Title\n\nSome **bold** and [a link](https://example.com).\n\n- one\n- two\n\n![pic](https://e.x/p.png)',
+        ).excerpt,
+      ).toBe('Title Some bold and a link. one two');
+      expect(renderMarkdown('<b>tags</b> stay visible').excerpt).toBe('<b>tags</b> stay visible');
+    });
+
+    it(`is at most ${EXCERPT_MAX_LENGTH} characters, cut at a word with an ellipsis`, () => {
+      const source = `${'word '.repeat(100)}\n\n${'more '.repeat(100)}`;
+      const { excerpt } = renderMarkdown(source);
+      expect([...excerpt].length).toBeLessThanOrEqual(EXCERPT_MAX_LENGTH);
+      expect(excerpt).toMatch(/^word word .* word…$|^word .* more…$/);
+      expect(excerpt).not.toMatch(/\s…$/);
+    });
+
+    it('counts characters as a person does (emoji are one) and never splits one', () => {
+      const { excerpt } = renderMarkdown('😀'.repeat(400));
+      expect([...excerpt].length).toBe(EXCERPT_MAX_LENGTH);
+      expect(excerpt.isWellFormed()).toBe(true);
+    });
+  });
+});

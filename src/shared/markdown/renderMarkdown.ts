@@ -1,0 +1,74 @@
+import MarkdownIt from 'markdown-it';
+import { excerptOf } from './markdownExcerpt.ts';
+
+/**
+ * Article bodies as DESIGN.md §4 fixes them: CommonMark plus autolinks and strikethrough,
+ * rendered by markdown-it (docs/decisions/0040). The server renders on every write and stores
+ * the result; the editor's preview loads this same module lazily, so what a writer previews is
+ * byte for byte what readers get.
+ */
+
+/** What an article's description renders to. */
+export interface RenderedMarkdown {
+  /** Safe HTML: no raw HTML from the source, only http(s) links and images. */
+  html: string;
+  /** The rendered text without markup, at most EXCERPT_MAX_LENGTH characters. */
+  excerpt: string;
+}
+
+export const LINK_REL = 'nofollow ugc noopener';
+
+function isWebUrl(url: string): boolean {
+  // Relative and protocol-relative URLs fail to parse without a base: only absolute http(s) survive.
+  if (!URL.canParse(url)) return false;
+  const { protocol, hostname } = new URL(url);
+  return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
+}
+
+function createRenderer() {
+  // 'commonmark' is the strict spec preset; html: false makes tags in the source plain text.
+  // breaks: true keeps a single newline a line break, as it was in the plain-text articles
+  // written before Markdown and as people expect from a text box (decision 0040).
+  const markdown = new MarkdownIt('commonmark', { html: false, linkify: true, breaks: true, xhtmlOut: false });
+  markdown.enable(['linkify', 'strikethrough']);
+  // Replaces markdown-it's own blocklist (javascript:, vbscript:, file:, most data:) with an
+  // allowlist: a link or image whose URL fails this is left as the text it was written as.
+  markdown.validateLink = isWebUrl;
+
+  // The page's <h1> is the article's title: body headings start one level below it.
+  markdown.core.ruler.push('shift_headings', (state) => {
+    for (const token of state.tokens) {
+      if (token.type === 'heading_open' || token.type === 'heading_close') {
+        token.tag = `h${Math.min(Number(token.tag.slice(1)) + 1, 6)}`;
+      }
+    }
+  });
+
+  const rules = markdown.renderer.rules;
+  // Links people write in articles are theirs, not the site's endorsement; noopener in case a
+  // reader opens one in a new tab.
+  rules.link_open = (tokens, index, options, _env, self) => {
+    tokens[index]!.attrSet('rel', LINK_REL);
+    return self.renderToken(tokens, index, options);
+  };
+
+  const renderImage = rules.image!;
+  rules.image = (tokens, index, options, env, self) => {
+    const token = tokens[index]!;
+    token.attrSet('loading', 'lazy');
+    token.attrSet('decoding', 'async');
+    // As for covers: a reader's visit is not announced to the host of a hot-linked picture.
+    token.attrSet('referrerpolicy', 'no-referrer');
+    return renderImage(tokens, index, options, env, self);
+  };
+  return markdown;
+}
+
+const renderer = createRenderer();
+
+/** Renders an article's Markdown description to safe HTML and its plain-text excerpt. */
+export function renderMarkdown(source: string): RenderedMarkdown {
+  const env = {};
+  const tokens = renderer.parse(source, env);
+  return { html: renderer.renderer.render(tokens, renderer.options, env), excerpt: excerptOf(tokens) };
+}

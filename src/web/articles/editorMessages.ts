@@ -1,0 +1,32 @@
+/**
+ * Texts of the writing tools the spec does not have (toolbar, preview, uploads, counters).
+ * Not spec wording; the spec's own labels and messages stay in src/shared/messages.ts.
+ */
+export const editorMessages = {
+  toolbarLabel: 'Formatting',
+  bold: 'Bold',
+  italic: 'Italic',
+  heading: 'Heading',
+  link: 'Link',
+  list: 'Bulleted list',
+  quote: 'Quote',
+  code: 'Code',
+  image: 'Insert an image',
+  write: 'Write',
+  preview: 'Preview',
+  previewEmpty: 'Nothing to preview yet.',
+  previewLoading: 'Loading the preview…',
+  previewFailed: 'The preview could not be loaded. Your text is safe; saving still works.',
+  upload: 'Upload',
+  uploading: 'Uploading…',
+  uploadingImage: 'Uploading the image…',
+  coverPreview: 'Cover preview',
+  coverDidNotLoad: 'The image at this address could not be loaded. Check the address, or upload the image.',
+  markdownHint:
+    'Markdown works here: **bold**, _italic_, ## headings, - lists, > quotes, [links](https://…). Paste or drop an image to upload it.',
+  uploadTooLarge: 'This image is too large.',
+  uploadWrongType: 'This file is not an image Inkwell can read. Use JPEG, PNG, WebP, AVIF or GIF.',
+  uploadRateLimited: 'You have uploaded many images just now. Please wait a moment and try again.',
+  uploadFailed: 'The image could not be uploaded. Please try again.',
+  charactersLeft: (left: number) => (left >= 0 ? `${left} characters left` : `${-left} characters over the limit`),
+} as const;

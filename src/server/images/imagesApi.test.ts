@@ -1,3 +1,4 @@
+import http from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUploadedImageUrl, uploadedImageSrcset } from '../../shared/imageUrls.ts';
@@ -163,6 +164,14 @@ describe.each(dialectCases())('image uploads on $dialect', (dialectCase) => {
     }
   });
 
+  it('reads the media type whatever its case and parameters', async () => {
+    const photo = await plainJpeg(64, 48);
+    for (const type of ['image/jpeg; name="a.jpg"', 'Image/JPEG']) {
+      const created = await upload(server.url, alice.idToken, photo, type);
+      expect(created.status, `${type}: ${created.text}`).toBe(201);
+    }
+  });
+
   it('answers with an ETag and 304 to a client that has the file', async () => {
     const created = await upload(server.url, alice.idToken, await plainJpeg(500, 400), 'image/jpeg');
     const first = await download(local(created.json.url));
@@ -232,6 +241,49 @@ describe.each(dialectCases())('image uploads on $dialect', (dialectCase) => {
     for (const path of [`${base}/960w`, `${base}/501x400.jpg`, `${base}/../x`, `${base}x/500w`]) {
       expect((await download(local(path))).status, path).toBe(404);
     }
+  });
+
+  it('turns uploads away with 429 while 8 are already in progress, and takes them again after', async () => {
+    const frank = await signUp(server.url, 'Frank');
+    const port = new URL(server.url).port;
+    // An upload whose body never finishes arriving: it holds a place until its connection closes.
+    // Only a refused upload is answered before its body ends, so the answers are the refusals.
+    const stalled: http.ClientRequest[] = [];
+    const answers: number[] = [];
+    const stall = () => {
+      const request = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/images',
+        headers: {
+          authorization: `Bearer ${frank.idToken}`,
+          'content-type': 'image/jpeg',
+          'content-length': '100000',
+        },
+      });
+      stalled.push(request);
+      request.on('error', () => {});
+      request.on('response', (response) => answers.push(response.statusCode ?? 0));
+      request.write(Buffer.alloc(10));
+    };
+    const photo = await plainJpeg(60, 40);
+    try {
+      for (let i = 0; i < 12; i++) stall();
+      // Eight are admitted and wait for their bodies; the other four are turned away.
+      await expect.poll(() => answers.length, { timeout: 20_000 }).toBe(4);
+      expect(answers).toEqual([429, 429, 429, 429]);
+      const busy = await upload(server.url, frank.idToken, photo, 'image/jpeg');
+      expectProblem(busy, 429);
+      expect(busy.json.detail).toMatch(/busy/);
+      expect(busy.headers.get('retry-after')).toBe('5');
+      expect(answers).toHaveLength(4);
+    } finally {
+      for (const request of stalled) request.destroy();
+    }
+    await expect
+      .poll(async () => (await upload(server.url, frank.idToken, photo, 'image/jpeg')).status, { timeout: 10_000 })
+      .toBe(201);
   });
 
   it("removes an account's images with the account", async () => {

@@ -4,13 +4,17 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { ensureWebBuild } from '../src/server/web/webBuild.ts';
+import { phonePhoto } from './phonePhoto.ts';
 import { projectRoot, startAppServer } from './processes.ts';
 import { seedDatabase } from './seed.ts';
+import { publishArticle, signUpWriter, uploadImage } from './writer.ts';
 
-// `npm run lighthouse`: the production build with 100 articles, mobile emulation (Lighthouse's
+// `npm run lighthouse`: the production build with 100 articles and one with an uploaded cover, mobile emulation (Lighthouse's
 // default), the system Chromium, each page RUNS times, judged on the median run. Reports (of the
 // median run) go to bench/lighthouse/. See bench/README.md.
 const MINIMUM = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 95 } as const;
+// Images carry their width and height, so nothing should move once painted (issue 16: no layout shift).
+const MAX_LAYOUT_SHIFT = 0.01;
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -36,12 +40,15 @@ function medianRun(runs: RunResult[]): RunResult {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** Cumulative layout shift of a run, to three decimals (images without sizes would show here). */
+const layoutShift = (result: RunResult) => result.lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN;
+
 function summary(result: RunResult): string {
   const scores = Object.keys(MINIMUM).map((category) => `${category} ${categoryScore(result, category)}`);
   const metric = (id: string) => Math.round(result.lhr.audits[id]?.numericValue ?? NaN);
   return (
     `${scores.join(', ')} (FCP ${metric('first-contentful-paint')} ms, LCP ${metric('largest-contentful-paint')} ms, ` +
-    `TBT ${metric('total-blocking-time')} ms, SI ${metric('speed-index')} ms)`
+    `TBT ${metric('total-blocking-time')} ms, SI ${metric('speed-index')} ms, CLS ${layoutShift(result).toFixed(3)})`
   );
 }
 
@@ -77,12 +84,20 @@ async function main(): Promise<boolean> {
   try {
     // Images are the app's own icon, served by this server: nothing leaves the machine.
     const seed = await seedDatabase({ dataDir, articles: 100, imageOrigin: server.origin });
+    // And one article as a writer makes it today: a phone photo uploaded as its cover.
+    const writer = await signUpWriter(server.origin);
+    const uploadedArticleId = await publishArticle(server.origin, writer, {
+      image: await uploadImage(server.origin, writer, await phonePhoto()),
+      title: 'An article with an uploaded cover',
+      description: 'A cover taken with a phone, uploaded through the editor.\n\nIt is served resized, with a srcset.',
+    });
     fs.mkdirSync(reportDir, { recursive: true });
     let allPass = true;
     const lines: string[] = [];
     for (const [name, url] of [
       ['home', `${server.origin}/`],
       ['article', `${server.origin}/article/${seed.firstArticleId}`],
+      ['uploaded', `${server.origin}/article/${uploadedArticleId}`],
     ] as const) {
       const runs: RunResult[] = [];
       for (let run = 1; run <= RUNS; run++) {
@@ -99,6 +114,11 @@ async function main(): Promise<boolean> {
         if (score < minimum) allPass = false;
         return `${category} ${score}${score < minimum ? ` (FAIL, needs ${minimum})` : ''}`;
       });
+      const shift = layoutShift(median);
+      if (!(shift <= MAX_LAYOUT_SHIFT)) {
+        allPass = false;
+        scores.push(`layout shift ${shift.toFixed(3)} (FAIL, needs <= ${MAX_LAYOUT_SHIFT})`);
+      }
       lines.push(`${name.padEnd(8)} ${url.replace(server.origin, '')}, median of ${RUNS}: ${scores.join(', ')}`);
       // What cost points in the median run, so a failure says where to look.
       for (const category of Object.keys(MINIMUM)) {

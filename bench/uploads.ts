@@ -1,16 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import { median } from './load.ts';
+import { phonePhoto, PHOTO_HEIGHT, PHOTO_WIDTH } from './phonePhoto.ts';
 import { startAppServer } from './processes.ts';
+import { signUpWriter, uploadImage } from './writer.ts';
 
 // Image uploads against DESIGN.md §6: server RSS with 4 concurrent 12-megapixel uploads
 // <= 350 MB, and how long an upload takes. Run alone with `npm run bench:uploads`; `npm run bench`
 // runs it as its last step.
 
-const PHOTO_WIDTH = 4000;
-const PHOTO_HEIGHT = 3000;
 const SINGLE_ROUNDS = 3;
 const CONCURRENT_ROUNDS = 2;
 const CONCURRENCY = 4;
@@ -27,58 +26,9 @@ export interface UploadBenchResult {
   peakRssMb: number;
 }
 
-/**
- * A 12-megapixel stand-in for a phone photo: smooth light and shade with fine grain, so it
- * encodes to a few MB of JPEG as real photos do (a flat colour would be a few KB).
- */
-async function phonePhoto(): Promise<Buffer> {
-  const grain = await sharp({
-    create: {
-      width: PHOTO_WIDTH,
-      height: PHOTO_HEIGHT,
-      channels: 3,
-      background: { r: 128, g: 128, b: 128 },
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .blur(0.6)
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-  const shade = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${PHOTO_WIDTH}" height="${PHOTO_HEIGHT}">` +
-      '<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e8a04a"/>' +
-      '<stop offset="1" stop-color="#2a4d6e"/></linearGradient></defs>' +
-      `<rect width="100%" height="100%" fill="url(#g)"/><circle cx="2900" cy="800" r="420" fill="#fbe7b5"/></svg>`,
-  );
-  return sharp(shade)
-    .composite([{ input: grain, blend: 'soft-light' }])
-    .jpeg({ quality: 88 })
-    .toBuffer();
-}
-
-async function signUp(origin: string): Promise<string> {
-  const response = await fetch(`${origin}/identity/v1/accounts:signUp?key=bench`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: `uploader-${Date.now()}@example.com`,
-      password: 'correct horse battery staple',
-      returnSecureToken: true,
-    }),
-  });
-  if (!response.ok) throw new Error(`sign-up failed: ${response.status}`);
-  return ((await response.json()) as { idToken: string }).idToken;
-}
-
 async function timedUpload(origin: string, token: string, photo: Buffer): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${origin}/api/images`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'image/jpeg' },
-    body: new Uint8Array(photo),
-  });
-  const text = await response.text();
-  if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${text}`);
+  await uploadImage(origin, token, photo);
   return performance.now() - started;
 }
 
@@ -88,7 +38,7 @@ export async function benchUploads(workDir: string, log: (line: string) => void)
   const server = await startAppServer(path.join(workDir, 'uploads'), { RATE_LIMIT_IMAGE_UPLOAD_PER_USER: '1000000' });
   try {
     const idleRssMb = server.rssMb().rssMb;
-    const token = await signUp(server.origin);
+    const token = await signUpWriter(server.origin);
     const single: number[] = [];
     for (let i = 0; i < SINGLE_ROUNDS; i++) single.push(await timedUpload(server.origin, token, photo));
     const each: number[] = [];

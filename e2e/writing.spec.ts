@@ -209,3 +209,17 @@ test('the preview tab renders on a phone, and the toolbar and shortcuts format t
   await page.getByRole('button', { name: 'Write' }).click();
   await expect(body).toBeVisible();
 });
+
+test('a long title shows every line, also after the window narrows to a phone', async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await logIn(page, await signUp(request));
+  await page.goto('/article-update');
+  const title = page.getByLabel('Title');
+  await title.fill('Compilers, explained slowly: what happens between the text you type and the program that runs');
+  const cutOff = () => title.evaluate((field: HTMLTextAreaElement) => field.scrollHeight - field.clientHeight);
+  await expect.poll(cutOff).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Three lines or more on a phone, and none of them hidden.
+  await expect.poll(() => title.evaluate((field: HTMLTextAreaElement) => field.clientHeight)).toBeGreaterThan(80);
+  await expect.poll(cutOff).toBeLessThanOrEqual(0);
+});

@@ -90,8 +90,21 @@ function LargeTextLine(props: {
   useLayoutEffect(() => {
     const element = box.current;
     if (!element) return;
-    element.style.height = 'auto';
-    element.style.height = `${element.scrollHeight + 2}px`;
+    const fit = () => {
+      element.style.height = 'auto';
+      element.style.height = `${element.scrollHeight + 2}px`;
+    };
+    fit();
+    // The same title takes more lines on a narrower box (a phone turned, a window resized, fonts
+    // arriving): fit again whenever the width changes, or its last line is cut off.
+    let width = element.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (element.clientWidth === width) return;
+      width = element.clientWidth;
+      fit();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
   }, [props.value]);
   return (
     <textarea

@@ -1,47 +1,22 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp } from '../support/articlesTestClient.ts';
 import { identityClient } from '../support/identityTestClient.ts';
-import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
-import { databaseUrl, runAdmin } from '../support/adminProcess.ts';
-import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
-
-const run = promisify(execFile);
+import { databaseUrl } from '../support/adminProcess.ts';
+import { restoreBackup, scratchInstallations, takeBackup } from '../support/operatorBackup.ts';
+import { dialectCases } from '../support/testDatabases.ts';
 
 // SQLite: the admin command's online backup, restored by copying the file into a new data
 // directory. PostgreSQL: the pg_dump command the admin command prints, restored with
 // pg_restore into a new database, as docs/deploy.md tells operators to do.
 describe.each(dialectCases())('backup while writing, then restore, on $dialect', (dialectCase) => {
-  const dirs: string[] = [];
-  const databases: TestDatabase[] = [];
-  const servers: ServerProcess[] = [];
-  const tempDir = (label: string) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `inkwell-${label}-`));
-    dirs.push(dir);
-    return dir;
-  };
-  const newDatabase = async () => {
-    const database = await dialectCase.create();
-    databases.push(database);
-    return database;
-  };
-
-  afterAll(async () => {
-    for (const server of servers) await server.stop();
-    for (const database of databases) await database.dispose();
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const { tempDir, newDatabase, startServer } = scratchInstallations(dialectCase);
 
   it('restores every article acknowledged before the backup began', async () => {
     const live = await newDatabase();
     const common = { PUBLIC_URL: 'http://inkwell.test', RATE_LIMIT_ARTICLE_CREATE_PER_USER: '100000' };
     const env = { ...common, DATA_DIR: tempDir('live'), DATABASE_URL: databaseUrl(live.config) };
-    const server = await startServerProcess(env);
-    servers.push(server);
+    const server = await startServer(env);
     const author = await signUp(server.url, 'Writer');
     const api = articlesApi(server.url);
 
@@ -60,18 +35,7 @@ describe.each(dialectCases())('backup while writing, then restore, on $dialect',
 
     const beforeBackup = [...acknowledged];
     const backupFile = path.join(tempDir('backup'), 'inkwell.backup');
-    const backup = await runAdmin(['backup', backupFile, '--json'], env);
-    expect(backup.stderr).toBe('');
-    expect(backup.code).toBe(0);
-    const printed = JSON.parse(backup.stdout) as { dialect: string; command?: string };
-    if (printed.dialect === 'postgres') {
-      // The operator runs the printed command; here its arguments are taken apart without a shell.
-      const args = [...printed.command!.matchAll(/--(\w+)=(?:'([^']*)'|(\S+))/g)].map(
-        ([, name, quoted, bare]) => `--${name}=${quoted ?? bare}`,
-      );
-      expect(args[0]).toBe('--format=custom');
-      await run('pg_dump', args);
-    }
+    const backup = await takeBackup(env, backupFile);
     const countAtBackupEnd = acknowledged.length;
     await new Promise((resolve) => setTimeout(resolve, 200));
     writing = false;
@@ -79,16 +43,10 @@ describe.each(dialectCases())('backup while writing, then restore, on $dialect',
     // Writes really were running while the backup was taken.
     expect(countAtBackupEnd).toBeGreaterThan(beforeBackup.length);
 
-    const restoredEnv = { ...common, DATA_DIR: tempDir('restored') };
-    if (printed.dialect === 'postgres') {
-      const target = await newDatabase();
-      await run('pg_restore', ['--no-owner', `--dbname=${databaseUrl(target.config)}`, backupFile]);
-      Object.assign(restoredEnv, { DATABASE_URL: databaseUrl(target.config) });
-    } else {
-      fs.copyFileSync(backupFile, path.join(restoredEnv.DATA_DIR, 'inkwell.db'));
-    }
-    const restored = await startServerProcess(restoredEnv);
-    servers.push(restored);
+    const restored = await startServer({
+      ...common,
+      ...(await restoreBackup(backup, { dataDir: tempDir('restored'), newDatabase })),
+    });
 
     const found = new Set<string>();
     let cursor: string | null = null;

@@ -1,47 +1,23 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseUploadedImageUrl, uploadedImageSrcset } from '../../src/shared/imageUrls.ts';
 import { articlesApi, signUp } from '../support/articlesTestClient.ts';
-import { databaseUrl, runAdmin } from '../support/adminProcess.ts';
-import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
-import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
+import { databaseUrl } from '../support/adminProcess.ts';
+import { restoreBackup, scratchInstallations, takeBackup } from '../support/operatorBackup.ts';
+import { dialectCases } from '../support/testDatabases.ts';
 import { phonePhoto } from '../support/testImages.ts';
 
-const run = promisify(execFile);
 const PUBLIC_URL = 'http://inkwell.test';
 
 // Uploaded images live in the database (DESIGN.md §4): the operator's backup, taken and restored
 // as docs/deploy.md says (the admin command's SQLite copy, or pg_dump and pg_restore), holds them.
 describe.each(dialectCases())('uploaded images in a backup, on $dialect', (dialectCase) => {
-  const dirs: string[] = [];
-  const databases: TestDatabase[] = [];
-  const servers: ServerProcess[] = [];
-  const tempDir = (label: string) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `inkwell-${label}-`));
-    dirs.push(dir);
-    return dir;
-  };
-  const newDatabase = async () => {
-    const database = await dialectCase.create();
-    databases.push(database);
-    return database;
-  };
-
-  afterAll(async () => {
-    for (const server of servers) await server.stop();
-    for (const database of databases) await database.dispose();
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const { tempDir, newDatabase, startServer } = scratchInstallations(dialectCase);
 
   it('brings every file of an uploaded image back, byte for byte', async () => {
     const live = await newDatabase();
     const env = { PUBLIC_URL, DATA_DIR: tempDir('live'), DATABASE_URL: databaseUrl(live.config) };
-    const server = await startServerProcess(env);
-    servers.push(server);
+    const server = await startServer(env);
     const author = await signUp(server.url, 'Photographer');
     const uploaded = await fetch(`${server.url}/api/images`, {
       method: 'POST',
@@ -72,26 +48,11 @@ describe.each(dialectCases())('uploaded images in a backup, on $dialect', (diale
     const original = await fetchAll(server.url);
     expect(original.map((file) => file.status)).toEqual(files.map(() => 200));
 
-    const backupFile = path.join(tempDir('backup'), 'inkwell.backup');
-    const backup = await runAdmin(['backup', backupFile, '--json'], env);
-    expect(backup.code, backup.stderr).toBe(0);
-    const printed = JSON.parse(backup.stdout) as { dialect: string; command?: string };
-    const restoredEnv: Record<string, string> = { PUBLIC_URL, DATA_DIR: tempDir('restored') };
-    if (printed.dialect === 'postgres') {
-      const args = [...printed.command!.matchAll(/--(\w+)=(?:'([^']*)'|(\S+))/g)].map(
-        ([, name, quoted, bare]) => `--${name}=${quoted ?? bare}`,
-      );
-      await run('pg_dump', args);
-      const target = await newDatabase();
-      await run('pg_restore', ['--no-owner', `--dbname=${databaseUrl(target.config)}`, backupFile]);
-      restoredEnv.DATABASE_URL = databaseUrl(target.config);
-    } else {
-      fs.copyFileSync(backupFile, path.join(restoredEnv.DATA_DIR!, 'inkwell.db'));
-    }
+    const backup = await takeBackup(env, path.join(tempDir('backup'), 'inkwell.backup'));
+    const restoredEnv = { PUBLIC_URL, ...(await restoreBackup(backup, { dataDir: tempDir('restored'), newDatabase })) };
     // The live server goes away: the restored one serves the image on its own.
     await server.stop();
-    const restored = await startServerProcess(restoredEnv);
-    servers.push(restored);
+    const restored = await startServer(restoredEnv);
 
     const back = await fetchAll(restored.url);
     expect(back.map((file) => file.status)).toEqual(files.map(() => 200));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filesNamedByHtml, homePageChunks } from './bundleBudgetPlugin.ts';
+import { filesNamedByHtml, homePageChunks, screenChunks } from './bundleBudgetPlugin.ts';
 
 describe('homePageChunks', () => {
   it('counts the entry and its static imports, not lazily loaded screens', () => {
@@ -37,5 +37,33 @@ describe('what index.html loads', () => {
       'assets/index-abc.js',
       'assets/vendor-def.js',
     ]);
+  });
+});
+
+describe('screenChunks', () => {
+  const bundle = {
+    'index.js': { code: '', isEntry: true, imports: ['vendor.js'] },
+    'vendor.js': { code: '', isEntry: false, imports: [] },
+    'ArticlePage.js': {
+      code: '',
+      isEntry: false,
+      imports: ['markdown.js'],
+      facadeModuleId: '/repo/src/web/articles/ArticlePage.tsx',
+    },
+    'markdown.js': { code: '', isEntry: false, imports: ['vendor.js'] },
+    'EditorPage.js': { code: '', isEntry: false, imports: [], facadeModuleId: '/repo/src/web/EditorPage.tsx' },
+  };
+
+  it("counts the home page's files, the screen's chunk and its static imports, not other screens", () => {
+    expect(screenChunks(bundle, '', 'src/web/articles/ArticlePage.tsx').sort()).toEqual([
+      'ArticlePage.js',
+      'index.js',
+      'markdown.js',
+      'vendor.js',
+    ]);
+  });
+
+  it('fails when no chunk was built for the screen, rather than measuring nothing', () => {
+    expect(() => screenChunks(bundle, '', 'src/web/articles/Renamed.tsx')).toThrow(/no chunk/);
   });
 });

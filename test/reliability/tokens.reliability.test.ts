@@ -63,7 +63,8 @@ describe.each(dialectCases())('token refusals on $dialect', (dialectCase) => {
   async function forge(user: LoadUser, options: { kid?: string; iss?: string; aud?: string; iatOffset?: number } = {}) {
     const { kid, key } = await signingKey();
     const now = Math.floor(Date.now() / 1000) + (options.iatOffset ?? 0);
-    return new SignJWT({ user_id: user.uid, auth_time: now, email: user.email })
+    const { sid } = JSON.parse(Buffer.from(user.idToken.split('.')[1]!, 'base64url').toString()) as { sid: string };
+    return new SignJWT({ user_id: user.uid, sid, auth_time: now, email: user.email })
       .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? kid })
       .setIssuer(options.iss ?? `${PUBLIC_URL}/identity`)
       .setAudience(options.aud ?? 'inkwell')

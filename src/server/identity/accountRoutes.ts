@@ -19,6 +19,7 @@ import { checkPassword, hashPassword, verifyAgainstDummyHash } from './passwordH
 import { ProtocolError } from './protocolErrors.ts';
 import { checkPasswordStrength, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
+import type { NewSession } from './sessionsRepository.ts';
 import { deleteUserEverywhere } from './userDeletion.ts';
 import { EmailTakenError, type UserRow } from './usersRepository.ts';
 
@@ -46,10 +47,10 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         valid_since: initialValidSince(now),
       };
       const replaced = replacedCookieSession(request);
-      let refreshToken: string;
+      let session: NewSession;
       try {
         // One transaction: a client told that sign-up failed must not leave an account behind.
-        refreshToken = await context.database.db.transaction().execute(async (trx) => {
+        session = await context.database.db.transaction().execute(async (trx) => {
           await users.insert(user, trx);
           if (replaced !== undefined) await sessions.revoke(replaced, trx);
           return sessions.create(user.id, now, now, trx);
@@ -59,7 +60,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         throw error;
       }
       // Signed after the writes, not alongside them: see "Sign-in and sign-up split" in bench/README.md.
-      const tokens = await deliverTokens(context, request, reply, user, refreshToken, now);
+      const tokens = await deliverTokens(context, request, reply, user, session, now);
       return {
         kind: 'identitytoolkit#SignupNewUserResponse',
         localId: user.id,
@@ -108,7 +109,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       const replaced = replacedCookieSession(request);
       // A hash imported from Firebase becomes argon2id in the sign-in's own transaction.
       const rehashed = checked.needsRehash ? await hashPassword(body.password) : undefined;
-      const refreshToken = await db.transaction().execute(async (trx) => {
+      const session = await db.transaction().execute(async (trx) => {
         await users.update(user.id, { last_login_at: now }, trx);
         if (rehashed !== undefined) await users.replacePasswordHash(user.id, user.password_hash, rehashed, trx);
         if (replaced !== undefined) await sessions.revoke(replaced, trx);
@@ -118,7 +119,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         await rateLimiter.settle(forgive, trx);
         return created;
       });
-      const tokens = await deliverTokens(context, request, reply, user, refreshToken, now);
+      const tokens = await deliverTokens(context, request, reply, user, session, now);
       return {
         kind: 'identitytoolkit#VerifyPasswordResponse',
         localId: user.id,
@@ -162,12 +163,13 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         changes.valid_since = validSinceAfterChange(now, user.valid_since);
       }
 
-      let refreshToken: string | undefined;
+      let session: NewSession | undefined;
       try {
-        refreshToken = await context.database.db.transaction().execute(async (trx) => {
+        session = await context.database.db.transaction().execute(async (trx) => {
           if (Object.keys(changes).length > 0) await users.update(user.id, changes, trx);
-          // A new password ends every other session; the caller gets a fresh one.
-          if (changesPassword) await sessions.revokeAllOfUser(user.id, trx);
+          // A new password or address ends every other session (DESIGN.md §3.1); the caller
+          // goes on in a fresh one.
+          if (changesEmail || changesPassword) await sessions.revokeAllOfUser(user.id, trx);
           if (changesEmail || changesPassword) return sessions.create(user.id, token.authTime, now, trx);
           return undefined;
         });
@@ -185,8 +187,8 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
         );
       }
       let tokens: IssuedTokens | Record<string, never> = {};
-      if (refreshToken !== undefined) {
-        tokens = await issueTokens(context, request, reply, updated, refreshToken, token.authTime);
+      if (session !== undefined) {
+        tokens = await issueTokens(context, request, reply, updated, session, token.authTime);
       }
       return {
         kind: 'identitytoolkit#SetAccountInfoResponse',

@@ -49,14 +49,15 @@ export function createIdentity(deps: {
   const users = createUsersRepository(database.db);
   const keys = createSigningKeys(database.db, now);
   const issuer = tokenIssuer(config.publicUrl);
-  const verifyToken = createIdTokenVerifier({ keys, users, issuer, audience: config.projectId, now });
+  const sessions = createSessionsRepository(database.db);
+  const verifyToken = createIdTokenVerifier({ keys, sessions, issuer, audience: config.projectId, now });
   const userDeletingListeners: UserDeletingListener[] = [];
   const signInListeners: ((outcome: SignInOutcome) => void)[] = [];
   const context: IdentityContext = {
     config,
     database,
     users,
-    sessions: createSessionsRepository(database.db),
+    sessions,
     oobCodes: createOobCodesRepository(database.db),
     keys,
     mailer: deps.mailer,

@@ -10,10 +10,9 @@ export function tokenIssuer(publicUrl: string): string {
 }
 
 /**
- * The valid_since after a password change, reset or disable at `now`. ID tokens carry `iat`
- * in whole seconds and are never stamped before valid_since (see signIdToken), so the new
- * value is a whole second strictly above every `iat` already issued: older tokens then have
- * iat*1000 < valid_since, newer ones do not.
+ * The valid_since after a password change, reset or disable at `now`, reported as the
+ * protocol's `validSince` (whole seconds, never going back). ID tokens are not judged by it: a
+ * token names its session (`sid`), and ending the session ends the token (decision 0020).
  */
 export function validSinceAfterChange(now: number, previous: number): number {
   return Math.max(Math.ceil(now / 1000) * 1000, previous + 1000);
@@ -25,19 +24,21 @@ export function initialValidSince(now: number): number {
 }
 
 /**
- * Signs an ID token. `iat` never precedes the user's valid_since, so a token issued in the
- * same second as a password change is not refused by its own change.
+ * Signs an ID token for one session. The token is only as alive as its session: verifying it
+ * looks the session up (verifyIdToken.ts), so signing out, a password change or a reset ends it
+ * at once, however the signing and the ending interleave.
  */
 export async function signIdToken(
   keys: SigningKeys,
-  options: { issuer: string; audience: string; user: UserRow; authTime: number; now: number },
+  options: { issuer: string; audience: string; user: UserRow; sessionId: string; authTime: number; now: number },
 ): Promise<string> {
   const { user } = options;
   const key = await keys.current();
-  const iat = Math.max(Math.floor(options.now / 1000), Math.ceil(user.valid_since / 1000));
+  const iat = Math.floor(options.now / 1000);
   return new SignJWT({
     auth_time: Math.floor(options.authTime / 1000),
     user_id: user.id,
+    sid: options.sessionId,
     email: user.email,
     email_verified: user.email_verified === 1,
     ...(user.display_name !== null ? { name: user.display_name } : {}),

@@ -12,7 +12,7 @@ import type { OobCodesRepository } from './oobCodesRepository.ts';
 import { isOpaqueSecretShaped } from './opaqueSecrets.ts';
 import { ProtocolError } from './protocolErrors.ts';
 import { isCookieMode, readSessionCookie, setSessionCookie } from './sessionCookie.ts';
-import type { SessionsRepository } from './sessionsRepository.ts';
+import type { NewSession, SessionsRepository } from './sessionsRepository.ts';
 import type { SigningKeys } from './signingKeys.ts';
 import type { UserRow, UsersRepository } from './usersRepository.ts';
 import { IdTokenError, type VerifiedToken } from './verifyIdToken.ts';
@@ -90,13 +90,15 @@ export async function deliverTokens(
   request: FastifyRequest,
   reply: FastifyReply,
   user: UserRow,
-  refreshToken: string,
+  session: NewSession,
   authTime: number,
 ): Promise<IssuedTokens> {
+  const { refreshToken } = session;
   const idToken = await signIdToken(context.keys, {
     issuer: context.issuer,
     audience: context.config.projectId,
     user,
+    sessionId: session.id,
     authTime,
     now: context.now(),
   });
@@ -114,12 +116,12 @@ export async function issueTokens(
   request: FastifyRequest,
   reply: FastifyReply,
   user: UserRow,
-  refreshToken: string,
+  session: NewSession,
   authTime: number,
 ): Promise<IssuedTokens> {
   const replaced = replacedCookieSession(request);
-  if (replaced !== undefined && replaced !== refreshToken) await context.sessions.revoke(replaced);
-  return deliverTokens(context, request, reply, user, refreshToken, authTime);
+  if (replaced !== undefined && replaced !== session.refreshToken) await context.sessions.revoke(replaced);
+  return deliverTokens(context, request, reply, user, session, authTime);
 }
 
 /** Sends an email without holding up the response; failures are logged without the message body. */

@@ -30,6 +30,7 @@ export function tokenRoutes(context: IdentityContext): FastifyPluginAsync {
         issuer: context.issuer,
         audience: config.projectId,
         user,
+        sessionId: session.id,
         authTime: session.auth_time,
         now,
       });

@@ -74,6 +74,10 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
       .sign(key);
   }
 
+  /** The session an ID token names. */
+  const sessionOf = (idToken: string) =>
+    (JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
+
   async function expectRefused(token: string, code: string) {
     const error = await identity.verifyIdToken(token).then(
       () => undefined,
@@ -97,7 +101,7 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
   it('refuses wrong alg, unknown kid, wrong aud or iss, expiry and garbage', async () => {
     const signUp = await client.signUp(uniqueEmail(), 'secret-1');
     const uid = signUp.body.localId as string;
-    const claims = { sub: uid, auth_time: Math.floor(Date.now() / 1000) };
+    const claims = { sub: uid, sid: sessionOf(signUp.body.idToken), auth_time: Math.floor(Date.now() / 1000) };
     expect((await identity.verifyIdToken(await forge(claims))).uid).toBe(uid);
 
     await expectRefused(await forge(claims, { kid: 'someone-else' }), 'INVALID_ID_TOKEN');
@@ -105,6 +109,11 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
     await expectRefused(await forge(claims, { iss: 'https://evil.example/identity' }), 'INVALID_ID_TOKEN');
     await expectRefused(await forge(claims, { iat: Math.floor(Date.now() / 1000) - 7200 }), 'TOKEN_EXPIRED');
     await expectRefused(await forge({ sub: uid }), 'INVALID_ID_TOKEN');
+    // Every token names its session; one that names none, or a session that never was, is refused.
+    await expectRefused(await forge({ sub: uid, auth_time: claims.auth_time }), 'INVALID_ID_TOKEN');
+    await expectRefused(await forge({ ...claims, sid: 'no-such-session' }), 'TOKEN_EXPIRED');
+    // Issued in the future: no healthy copy of the server made it.
+    await expectRefused(await forge(claims, { iat: Math.floor(Date.now() / 1000) + 600 }), 'INVALID_ID_TOKEN');
 
     const { kid } = await realKey();
     const hmac = await new SignJWT(claims)
@@ -139,7 +148,7 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
     const signUp = await client.signUp(email, 'secret-1');
     const uid = signUp.body.localId as string;
     const oldToken = await forge(
-      { sub: uid, auth_time: Math.floor(Date.now() / 1000) },
+      { sub: uid, sid: sessionOf(signUp.body.idToken), auth_time: Math.floor(Date.now() / 1000) },
       { iat: Math.floor(Date.now() / 1000) - 2 },
     );
     const changed = await client.update({ idToken: signUp.body.idToken, password: 'secret-2' });
@@ -148,11 +157,11 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
     expect((await identity.verifyIdToken(changed.body.idToken)).uid).toBe(uid);
 
     // A token whose sign-in is 10 minutes old cannot delete the account.
-    // (iat past the password change's valid_since, which can be up to 2 s ahead.)
-    const stale = await forge(
-      { sub: uid, auth_time: Math.floor(Date.now() / 1000) - 600 },
-      { iat: Math.floor(Date.now() / 1000) + 2 },
-    );
+    const stale = await forge({
+      sub: uid,
+      sid: sessionOf(changed.body.idToken),
+      auth_time: Math.floor(Date.now() / 1000) - 600,
+    });
     expect((await client.call('/v1/accounts:delete', { idToken: stale })).body).toEqual(
       protocolError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN'),
     );
@@ -160,6 +169,26 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
     await client.call('/v1/accounts:delete', { idToken: changed.body.idToken });
     expect(deletedInTransaction).toContain(uid);
     await expectRefused(changed.body.idToken, 'USER_NOT_FOUND');
+  });
+
+  it("refuses a session's ID tokens once it is signed out, and only that session's", async () => {
+    const email = uniqueEmail();
+    const first = await client.signUp(email, 'secret-1');
+    const second = await client.signIn(email, 'secret-1');
+    await client.call('/v2/accounts:revokeToken', { token: first.body.refreshToken });
+    await expectRefused(first.body.idToken, 'TOKEN_EXPIRED');
+    expect((await identity.verifyIdToken(second.body.idToken)).uid).toBe(first.body.localId);
+  });
+
+  it("ends the account's other sessions when its email changes, and keeps the changer signed in", async () => {
+    const email = uniqueEmail();
+    const stolen = await client.signUp(email, 'secret-1');
+    const owner = await client.signIn(email, 'secret-1');
+    const changed = await client.update({ idToken: owner.body.idToken, email: uniqueEmail() });
+    expect(changed.status).toBe(200);
+    await expectRefused(stolen.body.idToken, 'TOKEN_EXPIRED');
+    expect((await client.refresh(stolen.body.refreshToken)).body).toEqual(protocolError('TOKEN_EXPIRED'));
+    expect((await identity.verifyIdToken(changed.body.idToken)).uid).toBe(stolen.body.localId);
   });
 
   it('keeps the account when a deletion listener fails', async () => {

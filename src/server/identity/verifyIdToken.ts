@@ -1,5 +1,6 @@
 import { errors as joseErrors, jwtVerify } from 'jose';
-import type { UserRow, UsersRepository } from './usersRepository.ts';
+import type { SessionsRepository } from './sessionsRepository.ts';
+import type { UserRow } from './usersRepository.ts';
 import type { SigningKeys } from './signingKeys.ts';
 
 export type IdTokenErrorCode = 'INVALID_ID_TOKEN' | 'TOKEN_EXPIRED' | 'USER_NOT_FOUND' | 'USER_DISABLED';
@@ -23,17 +24,25 @@ export interface VerifiedUser {
 
 export interface VerifiedToken {
   user: UserRow;
+  /** The session the token belongs to. */
+  sessionId: string;
   /** Epoch milliseconds of the password sign-in behind this token. */
   authTime: number;
 }
 
+/**
+ * How far ahead of this server's clock a token's `iat` may be: copies of the server on other
+ * machines may run a little fast. Anything later was not issued by a healthy copy.
+ */
+export const ISSUED_AT_CLOCK_SKEW_SECONDS = 5;
+
 /** A database failure while finding the key: a server error, not a bad token. */
 class KeyLookupFailure extends Error {}
 
-/** Checks signature, alg, kid, iss, aud, expiry, and the account's current state. */
+/** Checks signature, alg, kid, iss, aud, expiry, issue time, the session, and the account's current state. */
 export function createIdTokenVerifier(deps: {
   keys: SigningKeys;
-  users: UsersRepository;
+  sessions: SessionsRepository;
   issuer: string;
   audience: string;
   now: () => number;
@@ -60,7 +69,7 @@ export function createIdTokenVerifier(deps: {
           issuer: deps.issuer,
           audience: deps.audience,
           currentDate: new Date(deps.now()),
-          requiredClaims: ['sub', 'iat', 'exp', 'auth_time'],
+          requiredClaims: ['sub', 'sid', 'iat', 'exp', 'auth_time'],
         },
       ));
     } catch (error) {
@@ -68,16 +77,17 @@ export function createIdTokenVerifier(deps: {
       if (error instanceof joseErrors.JWTExpired) throw new IdTokenError('TOKEN_EXPIRED');
       throw new IdTokenError('INVALID_ID_TOKEN');
     }
-    const { sub, iat, auth_time: authTime } = payload;
-    if (typeof sub !== 'string' || typeof iat !== 'number' || typeof authTime !== 'number') {
+    const { sub, sid, iat, auth_time: authTime } = payload;
+    if (typeof sub !== 'string' || typeof sid !== 'string' || typeof iat !== 'number' || typeof authTime !== 'number') {
       throw new IdTokenError('INVALID_ID_TOKEN');
     }
-    const user = await deps.users.findById(sub);
-    if (!user) throw new IdTokenError('USER_NOT_FOUND');
-    if (user.disabled === 1) throw new IdTokenError('USER_DISABLED');
-    // Issued before the last password change or reset: the session it belonged to is gone.
-    if (iat * 1000 < user.valid_since) throw new IdTokenError('TOKEN_EXPIRED');
-    return { user, authTime: authTime * 1000 };
+    if (iat > deps.now() / 1000 + ISSUED_AT_CLOCK_SKEW_SECONDS) throw new IdTokenError('INVALID_ID_TOKEN');
+    const found = await deps.sessions.findUserWithSession(sub, sid);
+    if (!found) throw new IdTokenError('USER_NOT_FOUND');
+    if (found.user.disabled === 1) throw new IdTokenError('USER_DISABLED');
+    // Signed out, or ended by a password change, reset or email recovery: so is every token of it.
+    if (!found.sessionLive) throw new IdTokenError('TOKEN_EXPIRED');
+    return { user: found.user, sessionId: sid, authTime: authTime * 1000 };
   };
 }
 

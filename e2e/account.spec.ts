@@ -124,6 +124,14 @@ test('signup says when passwords do not match and when the email is taken', asyn
   await expect(alertIn(page)).toHaveText(texts.mismatch);
   await expect(page).toHaveURL('/signup');
 
+  // Spaces alone are no password: said before anything is sent, and nothing typed is lost.
+  await page.getByLabel('Your password', { exact: true }).fill('          ');
+  await page.getByLabel('Confirm your password').fill('          ');
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(alertIn(page)).toHaveText('Password cannot be only spaces');
+  await expect(page.getByLabel('Your email')).toHaveValue(account.email);
+
+  await page.getByLabel('Your password', { exact: true }).fill(account.password);
   await page.getByLabel('Confirm your password').fill(account.password);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expectSignedIn(page);

@@ -70,6 +70,7 @@ export const accountMessages = {
   resetApplyFailed: 'The password could not be changed. Please try again.',
   passwordChanged: 'Your password has been changed. Log in with your new password.',
   passwordTooShort: (minLength: number) => `Password should be at least ${minLength} characters`,
+  passwordOnlySpaces: 'Password cannot be only spaces',
   profileUpdated: 'Profile updated.',
   confirmItsYou: 'Confirm it’s you',
   confirm: 'Confirm',

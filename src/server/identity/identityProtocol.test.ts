@@ -81,6 +81,7 @@ describe.each(dialectCases())('the /identity protocol on $dialect', (dialectCase
       [{ email: 42, password: 'secret-1' }, 'INVALID_EMAIL'],
       [{ email: uniqueEmail() }, 'MISSING_PASSWORD'],
       [{ email: uniqueEmail(), password: '12345' }, 'WEAK_PASSWORD : Password should be at least 6 characters'],
+      [{ email: uniqueEmail(), password: ' \t  \u00a0  ' }, 'WEAK_PASSWORD : Password cannot be only spaces'],
       [
         { email: uniqueEmail(), password: 'x'.repeat(4097) },
         'WEAK_PASSWORD : Password should be at most 4096 characters',
@@ -204,6 +205,8 @@ describe.each(dialectCases())('the /identity protocol on $dialect', (dialectCase
 
     const weak = await client.update({ idToken: changed.body.idToken, password: '123' });
     expect(weak.body).toEqual(protocolError('WEAK_PASSWORD : Password should be at least 6 characters'));
+    const blank = await client.update({ idToken: changed.body.idToken, password: '        ' });
+    expect(blank.body).toEqual(protocolError('WEAK_PASSWORD : Password cannot be only spaces'));
   });
 
   it('changes the email, refusing a taken one', async () => {

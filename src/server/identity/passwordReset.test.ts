@@ -57,6 +57,8 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     expect(check.body).toEqual({ kind: 'identitytoolkit#ResetPasswordResponse', email, requestType: 'PASSWORD_RESET' });
     const weak = await client.call('/v1/accounts:resetPassword', { oobCode: code, newPassword: '1' });
     expect(weak.body).toEqual(protocolError('WEAK_PASSWORD : Password should be at least 6 characters'));
+    const blank = await client.call('/v1/accounts:resetPassword', { oobCode: code, newPassword: '          ' });
+    expect(blank.body).toEqual(protocolError('WEAK_PASSWORD : Password cannot be only spaces'));
 
     const applied = await client.call('/v1/accounts:resetPassword', { oobCode: code, newPassword: 'new-secret' });
     expect(applied.status).toBe(200);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { accountMessages } from '../../shared/messages.ts';
+import { isOnlySpaces } from '../../shared/passwordRules.ts';
 import {
   IDENTITY_ERROR_CODES,
   MAX_DISPLAY_NAME_LENGTH,
@@ -107,6 +109,9 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
 
 /** The configured password rule, with the exact text clients show. */
 export function checkPasswordStrength(password: string, minLength: number): void {
+  if (isOnlySpaces(password)) {
+    throw new ProtocolError('WEAK_PASSWORD', { detail: accountMessages.passwordOnlySpaces });
+  }
   if (password.length < minLength) {
     throw new ProtocolError('WEAK_PASSWORD', { detail: `Password should be at least ${minLength} characters` });
   }

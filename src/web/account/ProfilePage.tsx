@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { accountMessages, labels, messages } from '../../shared/messages.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
+import { isOnlySpaces } from '../../shared/passwordRules.ts';
 import { paths } from '../../shared/routes.ts';
 import type { AuthUser } from '../auth/authTypes.ts';
 import { hasCode } from '../auth/errorCodes.ts';
@@ -65,6 +66,10 @@ export function ProfilePage() {
     event.preventDefault();
     if (draft.password !== draft.confirmation) {
       setOutcome({ message: messages.passwordsDoNotMatch, tone: 'error' });
+      return;
+    }
+    if (isOnlySpaces(draft.password)) {
+      setOutcome({ message: accountMessages.passwordOnlySpaces, tone: 'error' });
       return;
     }
     setOutcome(null);

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { messages } from '../../shared/messages.ts';
+import { accountMessages, messages } from '../../shared/messages.ts';
+import { isOnlySpaces } from '../../shared/passwordRules.ts';
 
 interface Submission {
   /** A new password and its confirmation: they must match before anything is sent. */
@@ -26,6 +27,10 @@ export function useFormSubmit() {
       event.preventDefault();
       if (passwords && passwords.password !== passwords.confirmation) {
         setError(messages.passwordsDoNotMatch);
+        return;
+      }
+      if (passwords && isOnlySpaces(passwords.password)) {
+        setError(accountMessages.passwordOnlySpaces);
         return;
       }
       setError(null);

@@ -81,13 +81,15 @@ describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
     expect(response.headers.get('content-encoding')).toMatch(/^(br|gzip)$/);
   });
 
-  it('puts the security headers on every response', async () => {
-    for (const route of ['/', '/healthz', '/no-such-page']) {
+  it('puts the security headers on every response, router-level errors included', async () => {
+    // A URL the router cannot decode fails before any route (review finding 7).
+    for (const route of ['/', '/healthz', '/no-such-page', '/%ff', '/api/%ff', '/identity/v1/%ff']) {
       const response = await fetch(`${server.url}${route}`);
-      expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
-      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(response.headers.get('content-security-policy'), route).toBe(CONTENT_SECURITY_POLICY);
+      expect(response.headers.get('x-content-type-options'), route).toBe('nosniff');
+      expect(response.headers.get('referrer-policy'), route).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('x-request-id'), route).toMatch(/^[0-9a-f-]{36}$/);
+      expect(response.headers.get('x-frame-options'), route).toBe('DENY');
     }
     expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");

@@ -50,6 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           stream: typeof deps.logger === 'object' ? deps.logger.stream : batchedLogDestination(),
         };
 
+  // Set right after the instance exists; the router's error callback below runs only on requests.
+  let applyResponseHeaders: ReturnType<typeof registerResponseHeaders> = () => {};
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -58,8 +60,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     ...(logger === false ? {} : { logController: accessLogController(config.logLevel, logger.stream) }),
     // A URL that cannot be decoded (e.g. /api/%ff) fails in the router, before any scope's
-    // error handler: answer in the format of the scope the path names.
+    // error handler and before the hooks: answer in the format of the scope the path names,
+    // with the headers every answer carries.
     frameworkErrors: (_error, request, reply) => {
+      applyResponseHeaders(request, reply);
       if (request.url.startsWith('/identity/')) {
         return sendProtocolError(reply, new ProtocolError('INVALID_REQUEST'));
       }
@@ -67,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  registerResponseHeaders(app, { https: config.publicUrl.startsWith('https:') });
+  applyResponseHeaders = registerResponseHeaders(app, { https: config.publicUrl.startsWith('https:') });
   registerDrainOnClose(app);
   // Identity answers carry tokens next to input the client chose (the email): compressed, their
   // sizes would leak token bytes to an observer (BREACH). Added before the plugin so its route

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 // Article images may come from any http(s) host; everything else is same-origin only.
 // No 'unsafe-inline' anywhere: an injected <script> or inline handler never runs.
@@ -34,12 +34,20 @@ export function securityHeaders(options: { https: boolean }): [name: string, val
  * Adds the security headers and the request id to every response. One hook in callback
  * style, not an async function per concern: each async hook costs a promise and a
  * microtask turn on every request, which was measurable on a cached list read (bench/README.md).
+ * Returns the same step for answers sent where no hook runs (the router's own errors).
  */
-export function registerResponseHeaders(app: FastifyInstance, options: { https: boolean }) {
+export function registerResponseHeaders(
+  app: FastifyInstance,
+  options: { https: boolean },
+): (request: FastifyRequest, reply: FastifyReply) => void {
   const headers = securityHeaders(options);
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const apply = (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-request-id', request.id);
     for (const [name, value] of headers) reply.header(name, value);
+  };
+  app.addHook('onSend', (request, reply, payload, done) => {
+    apply(request, reply);
     done(null, payload);
   });
+  return apply;
 }

@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
-  const mailer = countingMailer(ownMailer, (sent) => metrics.countEmail(sent));
+  const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
 
   const { identity, articles, images } = createServices({ config, database, mailer, clock: deps.clock });
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));

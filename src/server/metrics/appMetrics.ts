@@ -10,8 +10,11 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 
 export interface AppMetrics {
   countSignIn(outcome: { ok: boolean; code?: string }): void;
-  countEmail(sent: boolean): void;
-  /** Adds the request hooks (on the root instance, so every route counts) and GET /metrics. */
+  countEmailFailure(): void;
+  /**
+   * Adds the request hooks (on the root instance, so every route counts) and, when
+   * METRICS_TOKEN is set, GET /metrics (without it, /metrics is any unknown path: 404).
+   */
   register(app: FastifyInstance): void;
 }
 
@@ -49,8 +52,8 @@ export function createAppMetrics(deps: { config: Config; database: Database }): 
   const signIns = registry.register(
     new Counter('inkwell_sign_ins_total', 'Password sign-in attempts, by result and refusal code.'),
   );
-  const emails = registry.register(
-    new Counter('inkwell_emails_total', 'Emails handed to SMTP (or the dev outbox), by result.'),
+  const emailFailures = registry.register(
+    new Counter('inkwell_email_failures_total', 'Emails the mail server (or the dev outbox) refused or never took.'),
   );
   registry.register(
     new Gauge(
@@ -95,8 +98,8 @@ export function createAppMetrics(deps: { config: Config; database: Database }): 
         outcome.ok ? { result: 'success', code: '' } : { result: 'failure', code: outcome.code ?? 'unknown' },
       );
     },
-    countEmail(sent) {
-      emails.inc({ result: sent ? 'sent' : 'failed' });
+    countEmailFailure() {
+      emailFailures.inc({});
     },
     register(app) {
       // Callback style: an async hook costs a promise on every request.
@@ -111,9 +114,11 @@ export function createAppMetrics(deps: { config: Config; database: Database }): 
         done();
       });
 
+      const { metricsToken } = config;
+      if (metricsToken === undefined) return;
       app.get('/metrics', async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        if (config.metricsToken !== undefined && !hasToken(request.headers.authorization, config.metricsToken)) {
+        if (!hasToken(request.headers.authorization, metricsToken)) {
           return reply
             .code(401)
             .header('www-authenticate', 'Bearer realm="metrics"')

@@ -8,15 +8,42 @@ import { dialectCases } from '../../../test/support/testDatabases.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
-async function scrape(server: TestApp, headers: Record<string, string> = {}) {
+const BEARER = { authorization: `Bearer ${TOKEN}` };
+
+async function scrape(server: TestApp, headers: Record<string, string> = BEARER) {
   const response = await fetch(`${server.url}/metrics`, { headers });
   return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
 }
 
-/** The value of one sample line, e.g. sample(text, 'inkwell_emails_total{result="sent"}'). */
+/** The value of one sample line, e.g. sample(text, 'inkwell_sign_ins_total{result="success",code=""}'). */
 function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+/** Every sample line as series -> value. */
+function samples(text: string): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const space = line.lastIndexOf(' ');
+    map.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  return map;
+}
+
+/** The counters that moved between two scrapes, with how much (gauges, timings and scrapes left out). */
+function counted(before: string, after: string): Record<string, number> {
+  const old = samples(before);
+  const moved: Record<string, number> = {};
+  for (const [series, value] of samples(after)) {
+    const timing = /_bucket\{|_sum\{/.test(series);
+    const gauge = /^inkwell_(process_resident_memory_bytes|sqlite_file_bytes|db_pool_connections)/.test(series);
+    if (timing || gauge || series.includes('route="/metrics"')) continue;
+    const delta = value - (old.get(series) ?? 0);
+    if (delta !== 0) moved[series] = delta;
+  }
+  return moved;
 }
 
 async function eventually(check: () => Promise<boolean>) {
@@ -33,14 +60,14 @@ describe.each(dialectCases())('/metrics on $dialect', (dialectCase) => {
 
   beforeAll(async () => {
     sink = await startSmtpSink();
-    server = await startTestApp(dialectCase, { SMTP_URL: sink.url });
+    server = await startTestApp(dialectCase, { SMTP_URL: sink.url, METRICS_TOKEN: TOKEN });
   });
   afterAll(async () => {
     await server?.close();
     await sink?.close();
   });
 
-  it('serves Prometheus text without METRICS_TOKEN: requests by route pattern and status class', async () => {
+  it('serves Prometheus text to the token holder: requests by route pattern and status class', async () => {
     const unknownId = 'abcdefghij0123456789';
     expect((await articlesApi(server.url).get(unknownId)).status).toBe(404);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
@@ -64,20 +91,13 @@ describe.each(dialectCases())('/metrics on $dialect', (dialectCase) => {
     expect(text).not.toContain(unknownId);
   });
 
-  it('counts sign-in successes and failures, and emails sent', async () => {
+  it('counts sign-in successes and failures', async () => {
     const user = await signUp(server.url, 'Metered');
     const identity = identityClient(server.url);
     expect((await identity.signIn(user.email, user.password)).status).toBe(200);
     expect((await identity.signIn(user.email, 'wrong-password')).status).toBe(400);
-    const before = sink.messages.length;
-    await identityCall(server.url, 'accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email: user.email });
-    await sink.waitForMail(user.email, { after: before });
 
-    let text = '';
-    await eventually(async () => {
-      text = (await scrape(server)).text;
-      return sample(text, 'inkwell_emails_total{result="sent"}') === 1;
-    });
+    const { text } = await scrape(server);
     expect(sample(text, 'inkwell_sign_ins_total{result="success",code=""}')).toBe(1);
     expect(sample(text, 'inkwell_sign_ins_total{result="failure",code="INVALID_LOGIN_CREDENTIALS"}')).toBe(1);
     expect(
@@ -86,6 +106,20 @@ describe.each(dialectCases())('/metrics on $dialect', (dialectCase) => {
         'inkwell_http_requests_total{method="POST",route="/identity/v1/accounts:signInWithPassword",status="2xx"}',
       ),
     ).toBe(1);
+  });
+
+  it('tells nobody whether a password reset was for a known email (the same counters move)', async () => {
+    const user = await signUp(server.url, 'Forgetful');
+    const reset = (email: string) =>
+      identityCall(server.url, 'accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email });
+    const start = (await scrape(server)).text;
+    const before = sink.messages.length;
+    expect((await reset(user.email)).status).toBe(200);
+    await sink.waitForMail(user.email, { after: before });
+    const afterKnown = (await scrape(server)).text;
+    expect((await reset(`nobody-${Date.now()}@example.com`)).status).toBe(200);
+    const afterUnknown = (await scrape(server)).text;
+    expect(counted(start, afterKnown)).toEqual(counted(afterKnown, afterUnknown));
   });
 
   it('reports what the database has to say about its connections', async () => {
@@ -97,6 +131,26 @@ describe.each(dialectCases())('/metrics on $dialect', (dialectCase) => {
     } else {
       expect(sample(text, 'inkwell_sqlite_file_bytes{file="database"}')).toBeGreaterThan(0);
       expect(text).not.toContain('inkwell_db_pool_connections');
+    }
+  });
+});
+
+describe.each(dialectCases().filter((c) => c.dialect === 'sqlite'))('/metrics without METRICS_TOKEN', (dialectCase) => {
+  let server: TestApp;
+
+  beforeAll(async () => {
+    server = await startTestApp(dialectCase);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers 404 like any unknown path: metrics are never public by default', async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    for (const headers of [{}, BEARER]) {
+      const answer = await scrape(server, headers);
+      expect(answer.status).toBe(404);
+      expect(answer.text).not.toContain('inkwell_');
     }
   });
 });
@@ -121,15 +175,15 @@ describe.each(dialectCases().filter((c) => c.dialect === 'sqlite'))('/metrics wi
       expect(answer.status).toBe(401);
       expect(answer.text).not.toContain('inkwell_');
     }
-    expect((await scrape(server, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    expect((await scrape(server)).status).toBe(200);
   });
 
   it('counts emails the mail server refused', async () => {
     const user = await signUp(server.url, 'Unlucky');
     await identityCall(server.url, 'accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email: user.email });
     await eventually(async () => {
-      const { text } = await scrape(server, { authorization: `Bearer ${TOKEN}` });
-      return sample(text, 'inkwell_emails_total{result="failed"}') === 1;
+      const { text } = await scrape(server);
+      return sample(text, 'inkwell_email_failures_total') === 1;
     });
   });
 

@@ -141,5 +141,7 @@ describe.each(dialectCases())('logs hold no secrets on $dialect', (dialectCase) 
         expect(log.includes(secret.split('.')[2]!), `the log contains ${name}'s signature`).toBe(false);
     }
     expect(log).not.toContain('api-key-value');
+    // Nor the person's address, though mail went to it (review finding 8).
+    expect(log.toLowerCase()).not.toContain(email.toLowerCase());
   });
 });

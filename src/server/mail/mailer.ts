@@ -40,7 +40,9 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * Sends email through SMTP_URL, or, when it is unset, writes each message to the dev outbox.
- * Log lines name the recipient and subject only: bodies carry secret reset codes.
+ * Log lines name the recipient's domain and the subject only: bodies carry secret codes, and
+ * an address is personal data a log must not collect (review finding 8). The SMTP message id
+ * in the line finds the message in the mail server's own records.
  */
 export function createMailer(options: MailerOptions): Mailer {
   return options.smtpUrl === undefined ? createOutboxMailer(options) : createSmtpMailer(options, options.smtpUrl);
@@ -53,11 +55,14 @@ function createOutboxMailer(options: MailerOptions): Mailer {
       try {
         file = await writeOutboxMessage(options.dataDir, { from: options.from, ...message });
       } catch (error) {
-        options.log.error({ to: message.to, subject: message.subject, reason: describe(error) }, 'email not written');
+        options.log.error(
+          { recipientDomain: recipientDomain(message.to), subject: message.subject, reason: describe(error) },
+          'email not written',
+        );
         throw new MailDeliveryError('Could not write the email to the dev outbox', { cause: error });
       }
       options.log.info(
-        { to: message.to, subject: message.subject, file },
+        { recipientDomain: recipientDomain(message.to), subject: message.subject, file },
         'email written to the dev outbox (SMTP_URL not set)',
       );
     },
@@ -90,10 +95,16 @@ function createSmtpMailer(options: MailerOptions, smtpUrl: string): Mailer {
       });
       try {
         const info = await Promise.race([transport.sendMail({ from: options.from, ...message }), timeout]);
-        options.log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'email sent');
+        options.log.info(
+          { recipientDomain: recipientDomain(message.to), subject: message.subject, messageId: info.messageId },
+          'email sent',
+        );
       } catch (error) {
         const reason = scrub(describe(error), secrets);
-        options.log.warn({ to: message.to, subject: message.subject, reason }, 'email not sent');
+        options.log.warn(
+          { recipientDomain: recipientDomain(message.to), subject: message.subject, reason },
+          'email not sent',
+        );
         if (error instanceof MailDeliveryError) throw error;
         throw new MailDeliveryError(`SMTP delivery failed: ${reason}`);
       } finally {
@@ -120,4 +131,10 @@ function urlSecrets(smtpUrl: string): string[] {
 
 function scrub(text: string, secrets: string[]): string {
   return secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
+}
+
+/** The part of an address after its last @: enough to see a provider refusing mail, naming no one. */
+export function recipientDomain(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at === -1 ? '' : address.slice(at + 1).toLowerCase();
 }

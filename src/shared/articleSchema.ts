@@ -116,5 +116,4 @@ export const articlePageSchema = z.object({
 });
 export type ArticlePage = z.infer<typeof articlePageSchema>;
 
-export const ARTICLE_PAGE_DEFAULT_LIMIT = 20;
-export const ARTICLE_PAGE_MAX_LIMIT = 100;
+export { ARTICLE_PAGE_DEFAULT_LIMIT, ARTICLE_PAGE_MAX_LIMIT } from './articlePaging.ts';

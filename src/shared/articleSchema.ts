@@ -90,7 +90,7 @@ export const articleSchema = z.object({
   id: z.string(),
   image: z.string(),
   title: z.string(),
-  /** Markdown (DESIGN.md §4). */
+  /** Markdown (docs/product.md, Rules). */
   description: z.string(),
   /** The description's rendered text without markup, at most 300 characters: cards and summaries. */
   excerpt: z.string(),

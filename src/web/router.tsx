@@ -7,7 +7,7 @@ import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { screens } from '../shared/routes.ts';
 
 // Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home
-// page budget (DESIGN.md §6) cannot carry. The home page ships in the main bundle; every
+// page budget (docs/architecture.md) cannot carry. The home page ships in the main bundle; every
 // other screen loads on demand.
 const ArticlePage = lazy(() => import('./articles/ArticlePage.tsx').then((m) => ({ default: m.ArticlePage })));
 const ArticleEditorPage = lazy(() =>
@@ -34,7 +34,7 @@ export function AppRouter() {
           <Route path={screens.signup} element={<SignupPage />} />
           <Route path={screens.forgotPassword} element={<ForgotPasswordPage />} />
           <Route path={screens.resetPassword} element={<ResetPasswordPage />} />
-          {/* Signed-in only (spec §2). */}
+          {/* Signed-in only (docs/product.md). */}
           <Route element={<RequireAuth />}>
             <Route path={screens.profile} element={<ProfilePage />} />
             <Route path={screens.editor} element={<ArticleEditorPage />} />

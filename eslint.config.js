@@ -3,20 +3,54 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// Globals per folder, as in the tsconfig projects (tsconfig.json): the web app sees the browser's,
+// the server and tooling Node's, shared code neither (URL, which both provide, aside).
+const browserTests = ['src/web/**/*.test.{ts,tsx}', 'e2e/**/*.ts'];
+// Type-only global names (of @types/node, of the DOM) that no-undef cannot tell from values.
+const browserTypes = { RequestInit: 'readonly' };
+const nodeTypes = { NodeJS: 'readonly', RequestInit: 'readonly' };
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.{ts,tsx}'],
-    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    files: ['**/*.{ts,tsx,js}'],
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // typescript-eslint turns this off for TypeScript; on, it makes each folder's globals below
+      // a rule, so a Node global in the web app (or either in shared code) fails lint too.
+      'no-undef': 'error',
     },
   },
   {
-    files: ['src/web/**/*.tsx', 'src/web/**/*.ts'],
+    files: ['src/shared/**/*.ts'],
+    ignores: ['src/shared/**/*.test.ts'],
+    languageOptions: { globals: { URL: 'readonly' } },
+  },
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
+    ignores: browserTests,
+    languageOptions: { globals: { ...globals.browser, ...browserTypes } },
+  },
+  {
+    files: [
+      'src/server/**/*.ts',
+      'src/shared/**/*.test.ts',
+      'test/**/*.ts',
+      'bench/**/*.ts',
+      'scripts/**/*.ts',
+      '*.{ts,js}',
+    ],
+    languageOptions: { globals: { ...globals.node, ...nodeTypes } },
+  },
+  {
+    files: browserTests,
+    languageOptions: { globals: { ...globals.node, ...nodeTypes, ...globals.browser } },
+  },
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },

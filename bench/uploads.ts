@@ -6,7 +6,7 @@ import { phonePhoto, PHOTO_HEIGHT, PHOTO_WIDTH } from './phonePhoto.ts';
 import { startAppServer } from './processes.ts';
 import { signUpWriter, uploadImage } from './writer.ts';
 
-// Image uploads against DESIGN.md §6: server RSS with 4 concurrent 12-megapixel uploads
+// Image uploads against the budget (docs/architecture.md): server RSS with 4 concurrent 12-megapixel uploads
 // <= 350 MB, and how long an upload takes. Run alone with `npm run bench:uploads`; `npm run bench`
 // runs it as its last step.
 

@@ -4,7 +4,7 @@ import { test as base, expect, type APIRequestContext, type BrowserContext, type
 import { linkIn, waitForMail } from './support/mailbox.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
-// Every screen of the spec through axe-core, signed out and signed in, light and dark, with a
+// Every screen (docs/product.md) through axe-core, signed out and signed in, light and dark, with a
 // screenshot of each at a phone and a laptop size (test-results/screens/, for a person to review).
 // One account and one set of articles per file, made through the real API.
 

@@ -78,7 +78,7 @@ test('sign up signs in, survives a reload, exposes no refresh token, and logs ou
   await expectSignedOut(page);
 });
 
-test('login failure shows the spec message; the right password logs in', async ({ page }) => {
+test('login failure shows the fixed message; the right password logs in', async ({ page }) => {
   const account = newAccount('login');
   await signUp(page, account);
   await logOutFromProfile(page);
@@ -210,7 +210,7 @@ test('forgot password: the email arrives, its link sets a new password, the old 
 });
 
 test('forgot password shows the failure text in the same box when the server refuses', async ({ page }) => {
-  // Five reset emails per address per hour (DESIGN §3): the sixth request is refused.
+  // Five reset emails per address per hour (README: RATE_LIMIT_RESET_EMAIL_PER_EMAIL): the sixth request is refused.
   const email = newAccount('limit').email;
   await page.goto('/forgot-password');
   await page.getByLabel('Email').fill(email);
@@ -336,7 +336,7 @@ test('changing the email after the recent-sign-in window asks for the password a
   const newEmail = newAccount('reauth-new').email;
   const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' });
 
-  // Declining the dialog ends the save attempt with the spec's failure text.
+  // Declining the dialog ends the save attempt with the fixed failure text (docs/product.md).
   await page.getByRole('button', { name: 'Update Profile' }).click();
   await page.getByLabel('Email').fill(newEmail);
   await page.getByRole('button', { name: 'Save Updates' }).click();

@@ -1,6 +1,6 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
 
-// DESIGN.md §6 and issue 6: a screen's data is fetched in parallel with its code, not after
+// Budgets (docs/architecture.md) and issue 6: a screen's data is fetched in parallel with its code, not after
 // it. Slow parts are slowed further on purpose (by DELAY_MS); a request that waited for them
 // would start after they finish.
 const DELAY_MS = 600;

@@ -1,9 +1,9 @@
 import zlib from 'node:zlib';
 import type { Plugin } from 'vite';
 
-/** DESIGN.md §6: the JavaScript the home page loads, gzip-compressed. */
+/** Budget (docs/architecture.md): the JavaScript the home page loads, gzip-compressed. */
 export const HOME_PAGE_JS_BUDGET_BYTES = 95_000;
-/** DESIGN.md §6: the JavaScript an article page loads (the home page's plus its own screen), gzip-compressed. */
+/** Budget (docs/architecture.md): the JavaScript an article page loads (the home page's plus its own screen), gzip-compressed. */
 export const ARTICLE_PAGE_JS_BUDGET_BYTES = 100_000;
 /** The article screen's module: its lazily loaded chunk is what an article page adds to the home page's. */
 const ARTICLE_SCREEN_MODULE = 'src/web/articles/ArticlePage.tsx';

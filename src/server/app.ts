@@ -22,7 +22,7 @@ import { webPlugin } from './web/webPlugin.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /**
- * DESIGN.md §3.1: a request not fully arrived (headers and body) 30 s after it started is
+ * docs/architecture.md (the path of a request): a request not fully arrived (headers and body) 30 s after it started is
  * answered 408 and its connection closed. Node looks for such requests on an interval (30 s by
  * default, which would let one live up to 60 s): every 5 s keeps the answer within 35 s.
  */

@@ -90,7 +90,7 @@ export const articleSchema = z.object({
   id: z.string(),
   image: z.string(),
   title: z.string(),
-  /** Markdown (DESIGN.md §4). */
+  /** Markdown (docs/product.md, Rules). */
   description: z.string(),
   /** The description's rendered text without markup, at most 300 characters: cards and summaries. */
   excerpt: z.string(),
@@ -116,5 +116,4 @@ export const articlePageSchema = z.object({
 });
 export type ArticlePage = z.infer<typeof articlePageSchema>;
 
-export const ARTICLE_PAGE_DEFAULT_LIMIT = 20;
-export const ARTICLE_PAGE_MAX_LIMIT = 100;
+export { ARTICLE_PAGE_DEFAULT_LIMIT, ARTICLE_PAGE_MAX_LIMIT } from './articlePaging.ts';

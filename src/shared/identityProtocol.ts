@@ -22,7 +22,7 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_REFRESH_TOKEN',
   'MISSING_REFRESH_TOKEN',
   'INVALID_GRANT_TYPE',
-  // Beyond the DESIGN list: malformed requests and infrastructure failures.
+  // Beyond the protocol's own codes: malformed requests and infrastructure failures.
   'INVALID_REQUEST',
   'INVALID_DISPLAY_NAME',
   'INVALID_PHOTO_URL',

@@ -1,5 +1,5 @@
 /**
- * The URLs of uploaded images (DESIGN.md §4), shared by the server that makes them and the web
+ * The URLs of uploaded images (docs/architecture.md, articles API), shared by the server that makes them and the web
  * app that builds `srcset` from them. An image's URL names its size,
  * `{origin}/images/{id}/{width}x{height}.jpg|png`, so a card knows the picture's shape and its
  * resized copies (`{origin}/images/{id}/{w}w`) from the URL alone (decision 0041).

@@ -1,4 +1,4 @@
-/** Every text the spec fixes (sections 2, 5 and 8), verbatim. Screens import them from here. */
+/** Every text the product fixes (docs/product.md, Texts), verbatim. Screens import them from here. */
 export const messages = {
   loginFailed: 'Something went wrong. Make sure you create an account first',
   signupFailed: 'Account could not be created. Please try again later.',
@@ -8,7 +8,7 @@ export const messages = {
   resetFailed: 'An error has occured. Make sure the email is registered',
   mustBeLoggedIn: 'User must be logged in to add an article.',
   confirmDelete: 'Are you sure you want to delete this article?',
-  // Article screens: labels and buttons from spec §2.
+  // Article screens: their fixed labels and buttons (docs/product.md, Screens).
   addAnArticleButton: 'Add an article',
   addArticleHeading: 'Add an Article',
   editArticleHeading: 'Edit Article',
@@ -20,7 +20,7 @@ export const messages = {
   cancel: 'Cancel',
   edit: 'Edit',
   delete: 'Delete',
-  // Article screens: texts the spec leaves open (it shows failed data calls nowhere; we say so briefly).
+  // Article screens: texts the product leaves open (the original showed failed data calls nowhere; we say so briefly).
   noArticles: 'No articles yet.',
   loadMore: 'Load more',
   retry: 'Retry',
@@ -33,7 +33,7 @@ export const messages = {
   backToHome: 'Back to home',
 } as const;
 
-/** Labels, headings and button texts of the top bar and account screens (spec §2), verbatim. */
+/** Labels, headings and button texts of the top bar and account screens (docs/product.md, Screens), verbatim. */
 export const labels = {
   home: 'Home',
   profile: 'Profile',
@@ -58,8 +58,8 @@ export const labels = {
 } as const;
 
 /**
- * Texts for what the spec leaves to the sign-in provider: the reset-password page (DESIGN.md §5
- * describes it) and re-authentication and account deletion (no document fixes their texts).
+ * Texts for what the original product left to the sign-in provider: the reset-password page
+ * (docs/product.md) and re-authentication and account deletion (no document fixes their texts).
  * Not spec wording; kept plain and short.
  */
 export const accountMessages = {

@@ -1,42 +1,65 @@
-/** The web app's screens (spec §2 and DESIGN.md §5). The server answers these with the app shell. */
-export const paths = {
+/**
+ * The web app's screens, once, as route patterns (docs/product.md): the web router mounts
+ * these, the server answers them with the app shell (anything else gets the shell with 404),
+ * and the link builders below fill them in.
+ */
+export const screens = {
   home: '/',
-  article: (id: string) => `/article/${encodeURIComponent(id)}`,
+  article: '/article/:id',
   login: '/login',
   signup: '/signup',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   profile: '/profile',
-  newArticle: '/article-update',
-  editArticle: (id: string) => `/article-update/${encodeURIComponent(id)}`,
-  author: (uid: string) => `/author/${encodeURIComponent(uid)}`,
-  /** Where email action links land (verify, change and recover an email; DESIGN.md §5). */
+  /** The editor: a new article without an id, an existing one with it. */
+  editor: '/article-update/:id?',
+  author: '/author/:uid',
+  /** Where email action links land (verify, change and recover an email). */
   action: '/action',
 } as const;
 
-const appRoutePatterns: RegExp[] = [
-  /^\/$/,
-  /^\/article\/[^/]+$/,
-  /^\/login$/,
-  /^\/signup$/,
-  /^\/forgot-password$/,
-  /^\/reset-password$/,
-  /^\/profile$/,
-  /^\/article-update$/,
-  /^\/article-update\/[^/]+$/,
-  /^\/author\/[^/]+$/,
-  /^\/action$/,
-];
+/** Fills a pattern's one parameter, encoded as a path segment. */
+function fill(pattern: string, value: string): string {
+  return pattern.replace(/:\w+\??$/, encodeURIComponent(value));
+}
+
+/** Links to the screens. */
+export const paths = {
+  home: screens.home,
+  article: (id: string) => fill(screens.article, id),
+  login: screens.login,
+  signup: screens.signup,
+  forgotPassword: screens.forgotPassword,
+  resetPassword: screens.resetPassword,
+  profile: screens.profile,
+  newArticle: screens.editor.replace(/\/:\w+\?$/, ''),
+  editArticle: (id: string) => fill(screens.editor, id),
+  author: (uid: string) => fill(screens.author, uid),
+  action: screens.action,
+} as const;
+
+/**
+ * A route pattern as a regular expression over a path, trailing slashes allowed: `:name` is
+ * one segment and `:name?` an optional one, each captured.
+ */
+function patternToRegExp(pattern: string): RegExp {
+  let source = '';
+  for (const segment of pattern.split('/').filter((part) => part !== '')) {
+    if (segment.startsWith(':')) source += segment.endsWith('?') ? '(?:/([^/]+))?' : '/([^/]+)';
+    else source += `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+  }
+  return source === '' ? /^\/$/ : new RegExp(`^${source}/*$`);
+}
+
+const screenPatterns = Object.values(screens).map(patternToRegExp);
+const ARTICLE_PATH = patternToRegExp(screens.article);
+const EDITOR_PATH = patternToRegExp(screens.editor);
+const AUTHOR_PATH = patternToRegExp(screens.author);
 
 /** True when the path (no query string) is one of the app's screens. */
 export function isAppRoute(pathname: string): boolean {
-  const normalised = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return appRoutePatterns.some((pattern) => pattern.test(normalised));
+  return screenPatterns.some((pattern) => pattern.test(pathname));
 }
-
-const ARTICLE_PATH = /^\/article\/([^/]+)\/*$/;
-const EDIT_ARTICLE_PATH = /^\/article-update\/([^/]+)\/*$/;
-const AUTHOR_PATH = /^\/author\/([^/]+)\/*$/;
 
 /**
  * The article id of an article screen's path (`/article/:id`), or null for other paths.
@@ -48,7 +71,7 @@ export function matchArticlePath(pathname: string): string | null {
 
 /** The article id of the editor's path for an existing article (`/article-update/:id`), or null. */
 export function matchEditArticlePath(pathname: string): string | null {
-  return idFrom(EDIT_ARTICLE_PATH.exec(pathname));
+  return idFrom(EDITOR_PATH.exec(pathname));
 }
 
 /** The uid of an author page's path (`/author/:uid`), or null. */
@@ -57,7 +80,7 @@ export function matchAuthorPath(pathname: string): string | null {
 }
 
 function idFrom(match: RegExpExecArray | null): string | null {
-  if (!match) return null;
+  if (!match || match[1] === undefined) return null;
   try {
     return decodeURIComponent(match[1]!);
   } catch {

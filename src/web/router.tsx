@@ -4,9 +4,10 @@ import { AppLayout } from './components/AppLayout.tsx';
 import { HomePage } from './articles/HomePage.tsx';
 import { RequireAuth } from './auth/RequireAuth.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { screens } from '../shared/routes.ts';
 
 // Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home
-// page budget (DESIGN.md §6) cannot carry. The home page ships in the main bundle; every
+// page budget (docs/architecture.md) cannot carry. The home page ships in the main bundle; every
 // other screen loads on demand.
 const ArticlePage = lazy(() => import('./articles/ArticlePage.tsx').then((m) => ({ default: m.ArticlePage })));
 const ArticleEditorPage = lazy(() =>
@@ -27,16 +28,16 @@ export function AppRouter() {
     <BrowserRouter>
       <Routes>
         <Route element={<AppLayout />}>
-          <Route index element={<HomePage />} />
-          <Route path="article/:id" element={<ArticlePage />} />
-          <Route path="login" element={<LoginPage />} />
-          <Route path="signup" element={<SignupPage />} />
-          <Route path="forgot-password" element={<ForgotPasswordPage />} />
-          <Route path="reset-password" element={<ResetPasswordPage />} />
-          {/* Signed-in only (spec §2). */}
+          <Route path={screens.home} element={<HomePage />} />
+          <Route path={screens.article} element={<ArticlePage />} />
+          <Route path={screens.login} element={<LoginPage />} />
+          <Route path={screens.signup} element={<SignupPage />} />
+          <Route path={screens.forgotPassword} element={<ForgotPasswordPage />} />
+          <Route path={screens.resetPassword} element={<ResetPasswordPage />} />
+          {/* Signed-in only (docs/product.md). */}
           <Route element={<RequireAuth />}>
-            <Route path="profile" element={<ProfilePage />} />
-            <Route path="article-update/:id?" element={<ArticleEditorPage />} />
+            <Route path={screens.profile} element={<ProfilePage />} />
+            <Route path={screens.editor} element={<ArticleEditorPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

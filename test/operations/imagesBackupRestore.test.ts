@@ -9,7 +9,7 @@ import { phonePhoto } from '../support/testImages.ts';
 
 const PUBLIC_URL = 'http://inkwell.test';
 
-// Uploaded images live in the database (DESIGN.md §4): the operator's backup, taken and restored
+// Uploaded images live in the database (docs/product.md, Rules): the operator's backup, taken and restored
 // as docs/deploy.md says (the admin command's SQLite copy, or pg_dump and pg_restore), holds them.
 describe.each(dialectCases())('uploaded images in a backup, on $dialect', (dialectCase) => {
   const { tempDir, newDatabase, startServer } = scratchInstallations(dialectCase);

@@ -11,6 +11,9 @@ import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
 import { databaseUrl, runAdmin } from '../support/adminProcess.ts';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
 
+/** The part of the JSON Web Key Set these tests read. */
+type Jwks = { keys: { kid: string }[] };
+
 // Two real server processes on one database: PostgreSQL (when TEST_DATABASE_URL is set, as
 // in CI) is the deployment this is about; a shared SQLite file is a real multi-process set-up
 // too (WAL), so the proof runs everywhere.
@@ -59,10 +62,10 @@ describe.each(dialectCases())('two server processes sharing one $dialect databas
     expect(migrations.map((m: { name: string }) => m.name).sort()).toEqual(Object.keys(allMigrations).sort());
     const keys = await database.db.selectFrom('identity_signing_keys').select(['kid', 'is_current']).execute();
     expect(keys).toHaveLength(1);
-    const jwksA = await (await fetch(`${a.url}/identity/.well-known/jwks.json`)).json();
+    const jwksA = (await (await fetch(`${a.url}/identity/.well-known/jwks.json`)).json()) as Jwks;
     const jwksB = await (await fetch(`${b.url}/identity/.well-known/jwks.json`)).json();
     expect(jwksA).toEqual(jwksB);
-    expect(jwksA.keys.map((k: { kid: string }) => k.kid)).toEqual([keys[0]!.kid]);
+    expect(jwksA.keys.map((k) => k.kid)).toEqual([keys[0]!.kid]);
   });
 
   it('signs up on A, signs in on B, refreshes A’s token on B, and B’s API trusts A’s ID token', async () => {
@@ -165,7 +168,7 @@ describe.each(dialectCases())('two server processes sharing one $dialect databas
     expect((await identityClient(a.url).lookup(fresh.body.idToken)).status).toBe(200);
     // The old key's tokens stay valid everywhere until they expire.
     expect((await identityClient(c.url).lookup(before.body.idToken)).status).toBe(200);
-    const jwks = await (await fetch(`${c.url}/identity/.well-known/jwks.json`)).json();
-    expect(jwks.keys.map((k: { kid: string }) => k.kid).sort()).toEqual([kid, previousKid].sort());
+    const jwks = (await (await fetch(`${c.url}/identity/.well-known/jwks.json`)).json()) as Jwks;
+    expect(jwks.keys.map((k) => k.kid).sort()).toEqual([kid, previousKid].sort());
   });
 });

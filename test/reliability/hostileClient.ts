@@ -12,7 +12,7 @@ export interface RawAnswer {
 
 export async function send(
   url: string,
-  init: { method?: string; body?: BodyInit; headers?: Record<string, string> } = {},
+  init: { method?: string; body?: RequestInit['body']; headers?: Record<string, string> } = {},
 ): Promise<RawAnswer> {
   const response = await fetch(url, {
     method: init.method ?? 'POST',

@@ -6,7 +6,7 @@ import { dialectCases } from '../support/testDatabases.ts';
 
 const TRICKLERS = 100;
 const BYTE_EVERY_MS = 2_000;
-/** DESIGN.md §3.1: answered (or closed) within 45 s of the request's start. */
+/** docs/architecture.md (the path of a request): answered (or closed) within 45 s of the request's start. */
 const ANSWERED_WITHIN_MS = 45_000;
 
 interface Trickle {

@@ -6,7 +6,7 @@ import { dialectCases, type TestDatabase } from '../../../test/support/testDatab
 import { newArticleId } from './articleId.ts';
 import { createArticlesRepository, listPageQuery } from './articlesRepository.ts';
 
-// DESIGN.md §6: the first page with 100,000 articles as fast as with 100. That holds only
+// Budget (docs/architecture.md): the first page with 100,000 articles as fast as with 100. That holds only
 // if every page is a range read on the (date desc, id desc) index in index order: no full
 // scan of articles, no sort of the matching rows, no OFFSET, no COUNT.
 const ARTICLES = 3000;

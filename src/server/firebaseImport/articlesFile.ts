@@ -15,7 +15,7 @@ export interface ImportedArticle {
 }
 
 /**
- * The spec's `articles` collection: an array of {id, image, title, description, authorId, date}
+ * A Firebase project's `articles` collection (docs/migrating-from-firebase.md): an array of {id, image, title, description, authorId, date}
  * or an object keyed by document id. Each document is validated as the API validates a body;
  * whether its author exists is decided at import time.
  */

@@ -1,49 +1,66 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 // Article images may come from any http(s) host; everything else is same-origin only.
 // No 'unsafe-inline' anywhere: an injected <script> or inline handler never runs.
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' https: http: data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/** The security headers every response carries. */
-export function securityHeaders(options: { https: boolean }): [name: string, value: string][] {
-  return [
-    ['content-security-policy', CONTENT_SECURITY_POLICY],
-    ['x-content-type-options', 'nosniff'],
-    ['x-frame-options', 'DENY'],
-    ['referrer-policy', 'strict-origin-when-cross-origin'],
-    ['cross-origin-opener-policy', 'same-origin'],
-    ['permissions-policy', 'camera=(), microphone=(), geolocation=()'],
-    ...(options.https
-      ? [['strict-transport-security', 'max-age=31536000; includeSubDomains'] as [string, string]]
-      : []),
-  ];
-}
+export const CONTENT_SECURITY_POLICY_DIRECTIVES = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'https:', 'http:', 'data:'],
+  'font-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+};
 
 /**
- * Adds the security headers and the request id to every response. One hook in callback
- * style, not an async function per concern: each async hook costs a promise and a
- * microtask turn on every request, which was measurable on a cached list read (bench/README.md).
- * Returns the same step for answers sent where no hook runs (the router's own errors).
+ * Helmet's settings: our policy and only the headers we chose. Helmet's other defaults are off
+ * on purpose: Cross-Origin-Resource-Policy: same-origin would stop other sites' feed readers
+ * from showing our images, and the rest are for browsers we do not support.
+ */
+function helmetOptions(https: boolean): HelmetOptions {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY_DIRECTIVES },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Only over https: a browser ignores it on http, and on localhost it would pin https.
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: { action: 'deny' },
+    xPermittedCrossDomainPolicies: false,
+    xPoweredBy: false,
+    xXssProtection: false,
+  };
+}
+
+// Helmet has no Permissions-Policy.
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=()';
+
+const ignoreNext = () => {};
+
+/**
+ * Adds the security headers (helmet) and the request id to every response. Helmet's middleware
+ * is built once and run from one hook in callback style, not through @fastify/helmet, which
+ * builds it again on every request behind an async hook: that cost a quarter of the throughput
+ * of a bare route (docs/decisions/0120). Returns the same step for answers sent where no hook
+ * runs (the router's own errors).
  */
 export function registerResponseHeaders(
   app: FastifyInstance,
   options: { https: boolean },
 ): (request: FastifyRequest, reply: FastifyReply) => void {
-  const headers = securityHeaders(options);
+  const applyHelmet = helmet(helmetOptions(options.https));
   const apply = (request: FastifyRequest, reply: FastifyReply) => {
+    // Helmet writes to the raw response; headers a route set on the reply still win.
+    applyHelmet(request.raw, reply.raw, ignoreNext);
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
     reply.header('x-request-id', request.id);
-    for (const [name, value] of headers) reply.header(name, value);
   };
   app.addHook('onSend', (request, reply, payload, done) => {
     apply(request, reply);

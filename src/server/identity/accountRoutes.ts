@@ -167,7 +167,7 @@ export function accountRoutes(context: IdentityContext): FastifyPluginAsync {
       try {
         session = await context.database.db.transaction().execute(async (trx) => {
           if (Object.keys(changes).length > 0) await users.update(user.id, changes, trx);
-          // A new password or address ends every other session (DESIGN.md §3.1); the caller
+          // A new password or address ends every other session (docs/product.md, Rules); the caller
           // goes on in a fresh one.
           if (changesEmail || changesPassword) await sessions.revokeAllOfUser(user.id, trx);
           if (changesEmail || changesPassword) return sessions.create(user.id, token.authTime, now, trx);

@@ -33,11 +33,11 @@ export interface ImagesDeps {
   clock?: (() => number) | undefined;
 }
 
-/** An upload no article uses is removed after this long (DESIGN.md §4). */
+/** An upload no article uses is removed after this long (docs/product.md, Rules). */
 export const UNUSED_IMAGE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 // Decoding holds a full-size bitmap (up to 2400x2400x4 bytes) besides the upload: two at a time
-// keep 4 concurrent 12-megapixel uploads well inside DESIGN.md §6's 350 MB and use both cores.
+// keep 4 concurrent 12-megapixel uploads well inside the 350 MB budget (docs/architecture.md) and use both cores.
 const PROCESSING_SLOTS = 2;
 // Bodies of up to IMAGE_MAX_BYTES are held in memory from arrival until stored.
 const MAX_UPLOADS_IN_PROGRESS = 8;

@@ -1,10 +1,10 @@
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { IMAGE_MAX_SIDE, imageFileName, variantFileName, variantWidths } from '../../shared/imageUrls.ts';
 
-/** DESIGN.md §4: larger images are refused (413) before any pixel is decoded. */
+/** docs/product.md (Rules): larger images are refused (413) before any pixel is decoded. */
 export const IMAGE_MAX_PIXELS = 40_000_000;
 
-/** The upload types DESIGN.md §4 accepts, and the format sharp must find in the bytes. */
+/** The upload types the API accepts (docs/product.md, Rules), and the format sharp must find in the bytes. */
 export const ACCEPTED_IMAGE_TYPES = {
   'image/jpeg': 'jpeg',
   'image/png': 'png',

@@ -21,7 +21,7 @@ export interface ImagesRoutesDeps {
   repository: ImagesRepository;
   verifyIdToken: VerifyIdToken;
   uploadRateLimit: UploadRateLimit;
-  /** Bounds how many uploads are decoded at once (memory: DESIGN.md §6). */
+  /** Bounds how many uploads are decoded at once (memory: docs/architecture.md, Budgets). */
   slots: ProcessingSlots;
   /** Uploads in progress (body arriving, waiting or decoding) beyond which new ones are turned away. */
   maxUploadsInProgress: number;

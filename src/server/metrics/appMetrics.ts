@@ -1,12 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { Counter, Gauge, Histogram, MetricsRegistry } from './metricsRegistry.ts';
 
 // Seconds; spans a cached list read (~1 ms) to an argon2 sign-in under load (~1 s).
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const HTTP_LABELS = ['method', 'route', 'status'] as const;
 
 export interface AppMetrics {
   countSignIn(outcome: { ok: boolean; code?: string }): void;
@@ -36,61 +38,86 @@ function fileSize(file: string): number | undefined {
   }
 }
 
+/**
+ * The server's Prometheus metrics (prom-client). One registry per app, not prom-client's global
+ * one: tests run several apps in one process. Label values come from closed sets (route
+ * patterns, status classes, refusal codes), never from raw input.
+ */
 export function createAppMetrics(deps: { config: Config; database: Database }): AppMetrics {
   const { config, database } = deps;
-  const registry = new MetricsRegistry();
-  const requests = registry.register(
-    new Counter('inkwell_http_requests_total', 'HTTP requests answered, by method, route pattern and status class.'),
-  );
-  const latency = registry.register(
-    new Histogram(
-      'inkwell_http_request_duration_seconds',
-      'Time to answer HTTP requests, by method, route pattern and status class.',
-      LATENCY_BUCKETS,
-    ),
-  );
-  const signIns = registry.register(
-    new Counter('inkwell_sign_ins_total', 'Password sign-in attempts, by result and refusal code.'),
-  );
-  const emailFailures = registry.register(
-    new Counter('inkwell_email_failures_total', 'Emails the mail server (or the dev outbox) refused or never took.'),
-  );
-  registry.register(
-    new Gauge(
-      'inkwell_db_pool_connections',
-      'PostgreSQL pool connections by state (total, idle, waiting clients).',
-      () => {
-        const stats = database.poolStats?.();
-        if (!stats) return [];
-        return [
-          { labels: { state: 'total' }, value: stats.total },
-          { labels: { state: 'idle' }, value: stats.idle },
-          { labels: { state: 'waiting' }, value: stats.waiting },
-        ];
+  const registry = new Registry();
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'inkwell_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status class.',
+    labelNames: HTTP_LABELS,
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'inkwell_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method, route pattern and status class.',
+    labelNames: HTTP_LABELS,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const signIns = new Counter({
+    name: 'inkwell_sign_ins_total',
+    help: 'Password sign-in attempts, by result and refusal code.',
+    labelNames: ['result', 'code'] as const,
+    registers,
+  });
+  const emailFailures = new Counter({
+    name: 'inkwell_email_failures_total',
+    help: 'Emails the mail server (or the dev outbox) refused or never took.',
+    registers,
+  });
+
+  // Each database reports what an operator watches on it, and only that: a series that is
+  // always empty on one database would read as "no connections".
+  if (database.poolStats) {
+    const poolStats = database.poolStats.bind(database);
+    new Gauge({
+      name: 'inkwell_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (total, idle, waiting clients).',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const stats = poolStats();
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
       },
-    ),
-  );
-  registry.register(
+    });
+  }
+  if (config.database.kind === 'sqlite') {
+    const { file: databaseFile } = config.database;
     // SQLite has one connection per process and no pool; its file sizes are what an operator watches
     // (a WAL that keeps growing means checkpoints are starved by long readers).
-    new Gauge('inkwell_sqlite_file_bytes', 'Size of the SQLite database file and its write-ahead log.', () => {
-      if (config.database.kind !== 'sqlite') return [];
-      const samples = [];
-      for (const [file, suffix] of [
-        ['database', ''],
-        ['wal', '-wal'],
-      ] as const) {
-        const size = fileSize(config.database.file + suffix);
-        if (size !== undefined) samples.push({ labels: { file }, value: size });
-      }
-      return samples;
-    }),
-  );
-  registry.register(
-    new Gauge('inkwell_process_resident_memory_bytes', 'Resident set size of this process.', () => [
-      { labels: {}, value: process.memoryUsage.rss() },
-    ]),
-  );
+    new Gauge({
+      name: 'inkwell_sqlite_file_bytes',
+      help: 'Size of the SQLite database file and its write-ahead log.',
+      labelNames: ['file'] as const,
+      registers,
+      collect() {
+        for (const [file, suffix] of [
+          ['database', ''],
+          ['wal', '-wal'],
+        ] as const) {
+          const size = fileSize(databaseFile + suffix);
+          if (size !== undefined) this.set({ file }, size);
+        }
+      },
+    });
+  }
+  new Gauge({
+    name: 'inkwell_process_resident_memory_bytes',
+    help: 'Resident set size of this process.',
+    registers,
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
+  });
 
   return {
     countSignIn(outcome) {
@@ -99,7 +126,7 @@ export function createAppMetrics(deps: { config: Config; database: Database }): 
       );
     },
     countEmailFailure() {
-      emailFailures.inc({});
+      emailFailures.inc();
     },
     register(app) {
       // Callback style: an async hook costs a promise on every request.
@@ -125,7 +152,7 @@ export function createAppMetrics(deps: { config: Config; database: Database }): 
             .type('text/plain; charset=utf-8')
             .send('Unauthorized\n');
         }
-        return reply.type('text/plain; version=0.0.4; charset=utf-8').send(registry.render());
+        return reply.type(registry.contentType).send(await registry.metrics());
       });
     },
   };

@@ -1,6 +1,7 @@
 import type { Article } from '../../shared/articleSchema.ts';
 import { escapeXml } from './markupText.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from './pageHeadTags.ts';
+import { paths } from '../../shared/routes.ts';
 
 /** An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a trailing slash. */
 export function atomFeed(publicUrl: string, articles: Article[]): string {
@@ -8,7 +9,7 @@ export function atomFeed(publicUrl: string, articles: Article[]): string {
   // An empty feed still needs an <updated>; the epoch says "nothing yet" without inventing a time.
   const updated = articles[0]?.date ?? new Date(0).toISOString();
   const entries = articles.map((article) => {
-    const url = `${publicUrl}/article/${encodeURIComponent(article.id)}`;
+    const url = `${publicUrl}${paths.article(article.id)}`;
     return `  <entry>
     <id>${escapeXml(url)}</id>
     <title type="text">${escapeXml(article.title)}</title>

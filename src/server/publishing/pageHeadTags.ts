@@ -1,5 +1,6 @@
 import type { Article } from '../../shared/articleSchema.ts';
 import { escapeHtml, jsonForScript, summarise } from './markupText.ts';
+import { paths } from '../../shared/routes.ts';
 
 export const SITE_NAME = 'Inkwell';
 export const SITE_DESCRIPTION = 'Inkwell: articles worth reading.';
@@ -29,7 +30,7 @@ export function homeHeadTags(publicUrl: string): string {
 
 /** One article's title, description, canonical URL, Open Graph, Twitter card and JSON-LD. */
 export function articleHeadTags(publicUrl: string, article: Article): string {
-  const url = `${publicUrl}/article/${encodeURIComponent(article.id)}`;
+  const url = `${publicUrl}${paths.article(article.id)}`;
   const description = summarise(article.excerpt);
   const structured = {
     '@context': 'https://schema.org',

@@ -1,5 +1,6 @@
 import type { ArticleReader } from '../articles/createArticles.ts';
 import { escapeXml } from './markupText.ts';
+import { paths } from '../../shared/routes.ts';
 
 /** The sitemaps protocol's limit of URLs per file. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -16,7 +17,7 @@ export interface SitemapSource {
   pageSize: number;
 }
 
-const articleUrl = (publicUrl: string, id: string) => `${publicUrl}/article/${encodeURIComponent(id)}`;
+const articleUrl = (publicUrl: string, id: string) => `${publicUrl}${paths.article(id)}`;
 
 /**
  * Where each sitemap file starts: undefined for the first (the home page plus the newest

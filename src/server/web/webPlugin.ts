@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppRoute } from '../../shared/routes.ts';
+import { isAppRoute, matchArticlePath, screens } from '../../shared/routes.ts';
 
 export interface WebOptions {
   /** The Vite build output: index.html and assets/. */
@@ -59,7 +59,9 @@ export function shellWithPreloads(shell: string, dataUrls: string[], modules: st
 
 // Screens whose code loads on demand but which a visitor may land on directly: the shell
 // preloads their chunk so it downloads with the main bundle instead of after it runs.
-const LANDING_SCREEN_MODULES: Array<[RegExp, string]> = [[/^\/article\/[^/]+\/?$/, 'articles/ArticlePage.tsx']];
+const LANDING_SCREEN_MODULES: Array<[(pathname: string) => boolean, string]> = [
+  [(pathname) => matchArticlePath(pathname) !== null, 'articles/ArticlePage.tsx'],
+];
 
 interface ManifestEntry {
   file: string;
@@ -67,33 +69,24 @@ interface ManifestEntry {
 }
 
 /** For each landing screen, its chunk and the chunks it imports statically, from Vite's build manifest. */
-function landingScreenChunks(distDir: string, shell: string): Array<[RegExp, string[]]> {
+function landingScreenChunks(distDir: string, shell: string): Array<[(pathname: string) => boolean, string[]]> {
   const manifestFile = path.join(distDir, '.vite', 'manifest.json');
   if (!fs.existsSync(manifestFile)) return [];
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestEntry>;
-  return LANDING_SCREEN_MODULES.flatMap(([pattern, source]): Array<[RegExp, string[]]> => {
+  return LANDING_SCREEN_MODULES.flatMap(([isScreen, source]): Array<[(pathname: string) => boolean, string[]]> => {
     const entry = manifest[source];
     if (!entry) return [];
     const files = [entry.file, ...(entry.imports ?? []).map((key) => manifest[key]?.file)].filter(
       // What the shell loads anyway (the main bundle and its imports) needs no hint.
       (file): file is string => file !== undefined && !shell.includes(file),
     );
-    return [[pattern, files.map((file) => `/${file}`)]];
+    return [[isScreen, files.map((file) => `/${file}`)]];
   });
 }
 
-// The app's screens (src/shared/routes.ts), as Fastify routes.
-const SCREEN_ROUTES = [
-  '/',
-  '/article/:id',
-  '/login',
-  '/signup',
-  '/forgot-password',
-  '/reset-password',
-  '/profile',
-  '/article-update',
-  '/article-update/:id',
-];
+// The app's screens as Fastify routes: the shared table's patterns are in a syntax both
+// routers read (`:id`, and `:id?` for an optional last segment).
+const SCREEN_ROUTES = Object.values(screens);
 
 /** Serves the single-page app: hashed assets forever-cacheable, the HTML shell never stale. */
 export async function webPlugin(app: FastifyInstance, options: WebOptions) {
@@ -133,7 +126,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
         ? shellWithPreloads(
             html,
             options.dataPreloads?.(pathname) ?? [],
-            screenChunks.find(([pattern]) => pattern.test(pathname))?.[1] ?? [],
+            screenChunks.find(([isScreen]) => isScreen(pathname))?.[1] ?? [],
           )
         : html;
     return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(body);

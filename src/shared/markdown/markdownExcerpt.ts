@@ -1,6 +1,6 @@
 import type { Token } from 'markdown-it';
 
-/** DESIGN.md §4: the excerpt is at most this many characters (as a person counts them). */
+/** The excerpt (docs/architecture.md, articles API) is at most this many characters (as a person counts them). */
 export const EXCERPT_MAX_LENGTH = 300;
 
 /** The text a reader sees in these tokens: words of inline content, code, no markup, no image URLs. */

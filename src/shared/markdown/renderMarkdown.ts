@@ -2,7 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { excerptOf } from './markdownExcerpt.ts';
 
 /**
- * Article bodies as DESIGN.md §4 fixes them: CommonMark plus autolinks and strikethrough,
+ * Article bodies as docs/product.md (Rules) describes them: CommonMark plus autolinks and strikethrough,
  * rendered by markdown-it (docs/decisions/0040). The server renders on every write and stores
  * the result; the editor's preview loads this same module lazily, so what a writer previews is
  * byte for byte what readers get.

@@ -14,7 +14,7 @@ export function ForgotPasswordPage() {
   useDocumentTitle('Forgot Password');
   const session = useAuthSession();
   const [email, setEmail] = useState('');
-  // Spec §8: success and failure share one alert box.
+  // docs/product.md (Texts): success and failure share one alert box.
   const [outcome, setOutcome] = useState<{ message: string; tone: 'error' | 'success' } | null>(null);
   const [busy, setBusy] = useState(false);
 

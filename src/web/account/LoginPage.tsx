@@ -31,7 +31,7 @@ export function LoginPage() {
     attempt: () => session.signIn(email, password),
     onFailure: () => messages.loginFailed,
     onSuccess() {
-      // Back to the protected screen that sent the person here, else home (spec §2).
+      // Back to the protected screen that sent the person here, else home (docs/product.md).
       const from = incoming.from;
       navigate(from ? `${from.pathname}${from.search}${from.hash}` : paths.home, { replace: true });
     },

@@ -46,7 +46,7 @@ export function ProfilePage() {
     setEditing(true);
   }
 
-  /** Applies only what changed (spec §5): name, email if different, password if given. */
+  /** Applies only what changed (docs/product.md, Rules): name, email if different, password if given. */
   async function applyDraft(changes: Draft) {
     const current = session.state.user ?? user;
     const name = changes.name.trim();
@@ -55,7 +55,7 @@ export function ProfilePage() {
     if (changes.password !== '') await session.updatePassword(changes.password);
   }
 
-  /** Spec §4: after a save attempt edit mode is closed. */
+  /** After a save attempt edit mode is closed. */
   function finishSave(result: Outcome) {
     setOutcome(result);
     setEditing(false);

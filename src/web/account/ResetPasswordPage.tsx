@@ -22,7 +22,7 @@ type CodeCheck =
 
 const isDeadCode = (error: unknown) => hasCode(error, 'expired-action-code') || hasCode(error, 'invalid-action-code');
 
-/** Where the reset email links to (DESIGN §5): shows the account, sets a new password, then to /login. */
+/** Where the reset email links to (docs/product.md): shows the account, sets a new password, then to /login. */
 export function ResetPasswordPage() {
   useDocumentTitle('Reset Password');
   const session = useAuthSession();

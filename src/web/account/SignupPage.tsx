@@ -28,7 +28,7 @@ export function SignupPage() {
     passwords: { password, confirmation },
     attempt: () => session.createUser(email, password),
     onFailure: () => messages.signupFailed,
-    // Spec §4: signup signs the user in, then sets the display name.
+    // docs/product.md: signup signs the user in, then sets the display name.
     async onSuccess() {
       try {
         await session.updateDisplayName(name.trim());

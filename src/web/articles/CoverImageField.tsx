@@ -15,7 +15,7 @@ interface CoverImageFieldProps {
 const isWebAddress = (value: string) => /^https?:\/\/\S+$/i.test(value.trim()) && URL.canParse(value.trim());
 
 /**
- * The spec's Image URL field, with an Upload button that fills it and a preview of the cover,
+ * The Image URL field, with an Upload button that fills it and a preview of the cover,
  * which says so plainly when the address does not load.
  */
 export function CoverImageField({ id, value, error, onChange }: CoverImageFieldProps) {

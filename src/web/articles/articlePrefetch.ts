@@ -1,11 +1,16 @@
 import { useState } from 'react';
+import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articlePaging.ts';
 import { matchArticlePath } from '../../shared/routes.ts';
 import type { ArticleDetail, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { settle, type Settled } from './settled.ts';
 
-/** Articles per page of the home list (the API's default). */
-export const PAGE_SIZE = 20;
+/**
+ * Articles per page of the home list: the API's default, which the server also uses to build
+ * the home shell's preload URL (src/server/articles/createArticles.ts). The two URLs must match
+ * to the byte for the browser to reuse the preloaded answer.
+ */
+export const PAGE_SIZE = ARTICLE_PAGE_DEFAULT_LIMIT;
 
 // Calls started before the screen that needs them has rendered — at boot, or when a card is
 // clicked — so the API call runs while the screen's code downloads instead of after it.

@@ -10,7 +10,7 @@ describe('the web articles client against the real server', () => {
   let api: ArticlesApi;
   let token: () => Promise<string | null>;
   let otherToken: () => Promise<string | null>;
-  // Failed calls are logged to the console (spec §8): captured here, checked below.
+  // Failed calls are logged to the console (as the original product did): captured here, checked below.
   let logged: MockInstance<typeof console.error>;
 
   async function signUp(name: string) {

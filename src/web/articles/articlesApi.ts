@@ -10,7 +10,7 @@ export interface ListOptions {
 }
 
 /**
- * The typed client for the articles API (DESIGN.md §4). Deliberately free of zod and other
+ * The typed client for the articles API (docs/architecture.md). Deliberately free of zod and other
  * libraries: the home page loads it, and the home page's JavaScript has a budget.
  */
 export function createArticlesApi(baseUrl = '') {
@@ -38,7 +38,7 @@ export function createArticlesApi(baseUrl = '') {
       if (response.status === 204) return undefined as T;
       return (await response.json()) as T;
     } catch (error) {
-      // Spec §8: failing article data calls are logged to the console (screens also tell the reader).
+      // As in the original product, failing article data calls are logged to the console (screens also tell the reader).
       console.error(`Articles API: ${method} ${path} failed`, error);
       throw error instanceof ArticlesApiError ? error : new ArticlesApiError(String(error), 0);
     }

@@ -1,6 +1,6 @@
 /**
- * Texts of the writing tools the spec does not have (toolbar, preview, uploads, counters).
- * Not spec wording; the spec's own labels and messages stay in src/shared/messages.ts.
+ * Texts of the writing tools the original product did not have (toolbar, preview, uploads, counters).
+ * Not fixed wording; the product's fixed labels and messages stay in src/shared/messages.ts.
  */
 export const editorMessages = {
   toolbarLabel: 'Formatting',

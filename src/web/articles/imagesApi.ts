@@ -1,7 +1,7 @@
 import type { TokenSource } from './articlesApi.ts';
 import { ArticlesApiError, errorFromResponse } from './articlesApiError.ts';
 
-/** The upload types the server takes (DESIGN.md §4). */
+/** The upload types the server takes (docs/product.md, Rules). */
 export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'] as const;
 
 export interface UploadedImage {

@@ -52,7 +52,7 @@ function sessionWith(fake: ReturnType<typeof createFakeIdentityFetch>, channel: 
 const tokenCalls = (fake: ReturnType<typeof createFakeIdentityFetch>) =>
   fake.calls.filter((call) => call.path === 'v1/token').length;
 
-describe('AuthSession timing (spec §9)', () => {
+describe('AuthSession timing (docs/product.md, Sessions)', () => {
   let session: AuthSession;
   beforeEach(() => vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') }));
   afterEach(() => {
@@ -60,7 +60,7 @@ describe('AuthSession timing (spec §9)', () => {
     vi.useRealTimers();
   });
 
-  it('the constants are the spec’s', () => {
+  it('the constants are the product’s (docs/product.md, Sessions)', () => {
     expect(TOKEN_EXPIRY_BUFFER_MS).toBe(30_000);
     expect(PROACTIVE_REFRESH_LEAD_MS).toBe(5 * 60_000);
     expect(REFRESH_RETRY_MIN_MS).toBe(30_000);
@@ -303,7 +303,7 @@ describe('AuthSession state', () => {
     expect(pending).toBe(false);
   });
 
-  it('signup signs in first, then sets the display name (spec §4)', async () => {
+  it('signup signs in first, then sets the display name', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
     await session.createUser(email, 'secret1');

@@ -29,7 +29,7 @@ export interface AuthSessionOptions {
   pendingRevoke?: PendingRevoke;
 }
 
-/** Spec §5/§9: the password minimum when the server's policy sets none. */
+/** docs/product.md (Rules): the password minimum when the server's policy sets none. */
 export const DEFAULT_MIN_PASSWORD_LENGTH = 6;
 
 export type AuthStateListener = (state: AuthState) => void;
@@ -152,7 +152,7 @@ export class AuthSession {
     }
   }
 
-  /** The minimum password length the server enforces (spec §5: 6 when the policy sets none). */
+  /** The minimum password length the server enforces (docs/product.md: 6 when the policy sets none). */
   async passwordMinLength(): Promise<number> {
     this.#policyMinLength ??= this.#client
       .getPasswordPolicy()

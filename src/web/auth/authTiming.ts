@@ -1,4 +1,4 @@
-/** The spec's §9 timing for the sign-in service, in milliseconds. Tests pin each one. */
+/** The sign-in service's timing (docs/product.md, Sessions), in milliseconds. Tests pin each one. */
 
 /** A request to /identity gives up after this long on a desktop browser ("short")... */
 export const REQUEST_TIMEOUT_DESKTOP_MS = 30_000;

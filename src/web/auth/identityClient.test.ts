@@ -20,7 +20,7 @@ async function codeOf(pending: Promise<unknown>): Promise<string> {
   return (error as AuthError).code;
 }
 
-describe('request timeout (spec §9: 30 s short, 60 s long)', () => {
+describe('request timeout (30 s on a computer, 60 s on a phone)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
@@ -66,7 +66,7 @@ describe('request timeout (spec §9: 30 s short, 60 s long)', () => {
   });
 });
 
-describe('browser session mode on the wire (DESIGN §3)', () => {
+describe('browser session mode on the wire', () => {
   it('every call sends X-Inkwell-Session: cookie and same-origin credentials, and never a refresh token', async () => {
     const fake = createFakeIdentityFetch({
       'v1/token': () => ({
@@ -100,7 +100,7 @@ describe('browser session mode on the wire (DESIGN §3)', () => {
   });
 });
 
-describe('server error codes map to client codes (spec §8)', () => {
+describe('server error codes map to client codes', () => {
   const cases: [string, string][] = [
     ['EMAIL_EXISTS', 'email-already-in-use'],
     ['INVALID_LOGIN_CREDENTIALS', 'invalid-credential'],

@@ -12,7 +12,7 @@ import { SESSION_MODE_COOKIE_VALUE } from '../../shared/identityProtocol.ts';
 import { AuthError, errorFromServerMessage } from './errorCodes.ts';
 
 /**
- * A typed client of `/identity` in browser session mode (DESIGN.md §3): every request says
+ * A typed client of `/identity` in browser session mode (docs/architecture.md, sign-in protocol): every request says
  * `X-Inkwell-Session: cookie`, so the refresh token only ever travels in the HttpOnly
  * `inkwell_session` cookie and no response body carries it.
  */

@@ -22,7 +22,7 @@ export function AppLayout() {
     <div className="flex min-h-dvh flex-col">
       <TopBar />
       <main id="main" ref={mainRef} className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 sm:px-6">
-        {/* Spec §2: screens appear only once the sign-in state is known (no flash of the wrong screen).
+        {/* docs/product.md: screens appear only once the sign-in state is known (no flash of the wrong screen).
             While a screen's code loads, keep the layout still rather than flash a spinner. */}
         {state.status === 'unknown' ? (
           <div aria-busy="true" />

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { isAppRoute, matchArticlePath, matchAuthorPath, matchEditArticlePath, paths, screens } from './routes.ts';
+
+describe('the screen table', () => {
+  it('answers every link it builds as a screen, with the id read back as it was', () => {
+    const id = 'a b/é';
+    const links = [
+      paths.home,
+      paths.article(id),
+      paths.login,
+      paths.signup,
+      paths.forgotPassword,
+      paths.resetPassword,
+      paths.profile,
+      paths.newArticle,
+      paths.editArticle(id),
+      paths.author(id),
+      paths.action,
+    ];
+    for (const link of links) expect(isAppRoute(link), link).toBe(true);
+    expect(links).toHaveLength(Object.keys(screens).length + 1);
+    expect(matchArticlePath(paths.article(id))).toBe(id);
+    expect(matchEditArticlePath(paths.editArticle(id))).toBe(id);
+    expect(matchAuthorPath(paths.author(id))).toBe(id);
+  });
+
+  it('builds the links people see in the address bar', () => {
+    expect(paths.article('abc')).toBe('/article/abc');
+    expect(paths.newArticle).toBe('/article-update');
+    expect(paths.editArticle('abc')).toBe('/article-update/abc');
+    expect(paths.author('u1')).toBe('/author/u1');
+  });
+
+  it('takes trailing slashes but nothing else that is not a screen', () => {
+    expect(isAppRoute('/login/')).toBe(true);
+    expect(isAppRoute('/article/abc/')).toBe(true);
+    for (const path of ['/nope', '//', '/article', '/article/a/b', '/login/x', '/article-updates', '/author']) {
+      expect(isAppRoute(path), path).toBe(false);
+    }
+    expect(matchEditArticlePath(paths.newArticle)).toBeNull();
+    expect(matchArticlePath('/article-update/abc')).toBeNull();
+  });
+});

@@ -20,6 +20,7 @@ const ForgotPasswordPage = lazy(() =>
 const ResetPasswordPage = lazy(() =>
   import('./account/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
 );
+const AuthorPage = lazy(() => import('./authors/AuthorPage.tsx').then((m) => ({ default: m.AuthorPage })));
 const ProfilePage = lazy(() => import('./account/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
 
 export function AppRouter() {
@@ -29,6 +30,7 @@ export function AppRouter() {
         <Route element={<AppLayout />}>
           <Route index element={<HomePage />} />
           <Route path="article/:id" element={<ArticlePage />} />
+          <Route path="author/:uid" element={<AuthorPage />} />
           <Route path="login" element={<LoginPage />} />
           <Route path="signup" element={<SignupPage />} />
           <Route path="forgot-password" element={<ForgotPasswordPage />} />

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
+import { siteInfo } from './siteInfo.ts';
 
-const APP_NAME = 'Inkwell';
-
-/** Sets the tab title: "Page · Inkwell", or just "Inkwell" without a page name. */
+/** Sets the tab title: "Page · SITE_TITLE", or just SITE_TITLE without a page name. */
 export function useDocumentTitle(pageName: string | null) {
   useEffect(() => {
-    document.title = pageName ? `${pageName} · ${APP_NAME}` : APP_NAME;
+    const site = siteInfo().title;
+    document.title = pageName ? `${pageName} · ${site}` : site;
   }, [pageName]);
 }

@@ -66,9 +66,10 @@ test('the author page pages like the home list', async ({ page, request }) => {
   await page.goto(`/author/${prolific.uid}`);
   const cards = page.getByRole('main').getByRole('article');
   await expect(cards.first()).toHaveAccessibleName(titles[22]!);
-  // A page is 20 cards; the rest arrive on scroll or with Load more.
+  // A page is 20 cards; the rest arrive as the reader nears the end (or with Load more).
   await expect(cards).toHaveCount(20);
-  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(page.getByRole('button', { name: 'Load more' })).toBeVisible();
+  await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
   await expect(cards).toHaveCount(23);
   await expect(cards.last()).toHaveAccessibleName(titles[0]!);
   await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);

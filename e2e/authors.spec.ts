@@ -119,3 +119,24 @@ test('right-to-left names and titles read right on the author page', async ({ pa
   const excerpt = page.getByText('نص قصير عن البحر.');
   expect(await excerpt.evaluate((element) => element.matches(':dir(rtl)'))).toBe(true);
 });
+
+test("a first visit asks for the author's first page once, while the screen's code loads", async ({
+  page,
+  request,
+}) => {
+  const author = await apiSignUp(request, 'Early Bird');
+  await apiPublish(request, author, {
+    image: `${PICTURE_ORIGIN}/5.svg`,
+    title: `Up early ${author.uid}`,
+    description: 'Before the code arrives.',
+  });
+  const asked: string[] = [];
+  page.on('request', (sent) => {
+    const url = new URL(sent.url());
+    if (url.pathname === '/api/articles') asked.push(url.search);
+  });
+  await page.goto(`/author/${author.uid}`);
+  await expect(page.getByRole('article', { name: `Up early ${author.uid}` })).toBeVisible();
+  // The server's preload hint and the app's call are one request (same URL), not two.
+  expect(asked).toEqual([`?author=${author.uid}&limit=20`]);
+});

@@ -49,9 +49,11 @@ export function createArticlesApi(baseUrl = '') {
   return {
     list(options: ListOptions = {}): Promise<ArticlesPage> {
       const query = new URLSearchParams();
+      // In the order the server's preload hints spell them (createArticles.ts dataPreloads), so the
+      // browser reuses the preloaded answer.
+      if (options.author) query.set('author', options.author);
       if (options.limit) query.set('limit', String(options.limit));
       if (options.cursor) query.set('cursor', options.cursor);
-      if (options.author) query.set('author', options.author);
       const search = query.size > 0 ? `?${query}` : '';
       return call<ArticlesPage>('GET', `/articles${search}`);
     },

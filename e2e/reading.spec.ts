@@ -129,17 +129,19 @@ for (const viewport of [PHONE, DESKTOP]) {
     // At the end of the page the floating button covers no card.
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const button = (await page.getByRole('link', { name: 'Add an article' }).boundingBox())!;
+    const overlaps = (box: { x: number; y: number; width: number; height: number }) =>
+      button.x < box.x + box.width &&
+      box.x < button.x + button.width &&
+      button.y < box.y + box.height &&
+      box.y < button.y + button.height;
     const count = await cards.count();
     for (let index = Math.max(0, count - 4); index < count; index += 1) {
       const box = await cards.nth(index).boundingBox();
-      if (!box) continue;
-      const overlaps =
-        button.x < box.x + box.width &&
-        box.x < button.x + button.width &&
-        button.y < box.y + box.height &&
-        box.y < button.y + button.height;
-      expect(overlaps, `Add an article over card ${index}`).toBe(false);
+      if (box) expect(overlaps(box), `Add an article over card ${index}`).toBe(false);
     }
+    // Nor the footer's feed link.
+    const feed = (await page.getByRole('link', { name: 'Subscribe to the feed' }).boundingBox())!;
+    expect(overlaps(feed), 'Add an article over the feed link').toBe(false);
   });
 }
 

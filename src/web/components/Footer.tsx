@@ -12,7 +12,9 @@ export function Footer() {
       <div className="mx-auto flex max-w-5xl flex-col items-start gap-x-6 gap-y-2 px-4 py-8 sm:flex-row sm:items-baseline text-sm text-slate-600 sm:px-6 dark:text-slate-400">
         <p className="flex items-center gap-1.5 font-serif text-base font-bold text-slate-800 dark:text-slate-200">
           <InkMark className="h-4 w-4 text-blue-700 dark:text-blue-400" />
-          <span dir="auto">{siteInfo().title}</span>
+          <span dir="auto" data-site-title="">
+            {siteInfo().title}
+          </span>
         </p>
         {/* A plain link: the feed is a file the server makes, not a screen of the app. */}
         <a href="/feed.xml" className="underline-offset-4 hover:text-slate-900 hover:underline dark:hover:text-white">

@@ -20,7 +20,7 @@ export function Wordmark() {
       className="flex min-w-0 items-center gap-1.5 font-serif text-lg font-bold tracking-tight text-slate-900 dark:text-slate-50"
     >
       <InkMark className="h-5 w-5 shrink-0 text-blue-700 dark:text-blue-400" />
-      <span dir="auto" className="truncate">
+      <span dir="auto" className="truncate" data-site-title="">
         {siteInfo().title}
       </span>
     </Link>

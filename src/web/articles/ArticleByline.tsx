@@ -18,7 +18,7 @@ interface ArticleBylineProps {
  */
 export function ArticleByline({ authorId, authorName, date, readingMinutes, large = false }: ArticleBylineProps) {
   return (
-    <p className={`font-sans text-slate-600 dark:text-slate-400 ${large ? 'mt-4 text-sm' : 'text-[0.8125rem]'}`}>
+    <p className={`font-sans text-slate-600 dark:text-slate-400 ${large ? 'text-sm' : 'text-[0.8125rem]'}`}>
       {authorName && (
         <>
           <Link

@@ -8,6 +8,7 @@ import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { ARTICLE_COLUMN, ArticleBody } from './ArticleBody.tsx';
 import { ArticleByline } from './ArticleByline.tsx';
 import { ArticleImage } from './ArticleImage.tsx';
+import { AuthorMonogram } from './AuthorMonogram.tsx';
 import { useArticleCall } from './articlePrefetch.ts';
 import { articlesApi } from './articlesApi.ts';
 import type { ArticleDetail } from './articleTypes.ts';
@@ -58,13 +59,16 @@ function ArticleView({ article }: { article: ArticleDetail }) {
           <h1 dir="auto" className="display-title text-[2.25rem] sm:text-[3rem]">
             {article.title}
           </h1>
-          <ArticleByline
-            authorId={article.authorId}
-            authorName={article.authorName}
-            date={article.date}
-            readingMinutes={readingMinutes(article.descriptionHtml)}
-            large
-          />
+          <div className="mt-5 flex items-center gap-3">
+            {article.authorName && <AuthorMonogram authorId={article.authorId} authorName={article.authorName} />}
+            <ArticleByline
+              authorId={article.authorId}
+              authorName={article.authorName}
+              date={article.date}
+              readingMinutes={readingMinutes(article.descriptionHtml)}
+              large
+            />
+          </div>
           {isAuthor && (
             <div className="mt-4 flex gap-2 font-sans">
               <Link to={paths.editArticle(article.id)} className="pill">

@@ -49,7 +49,7 @@ function AuthorArticles({ uid, pathname }: { uid: string; pathname: string }) {
   useDocumentTitle(known ? name : status === 'loading' ? null : 'Author');
 
   return (
-    <section aria-labelledby="author-heading" className={isSelf ? 'pb-24' : ''}>
+    <section aria-labelledby="author-heading">
       <header className="mb-10 border-b border-slate-200 pb-8 sm:mb-14 sm:pb-12 dark:border-slate-800">
         <p className="eyebrow">Articles by</p>
         {known || status !== 'loading' ? (

@@ -221,6 +221,16 @@ test('the cover is shown whole at its own shape, its height bounded', async ({ p
     expect(shown.height).toBeLessThanOrEqual(viewport.height * 0.7 + 1);
     expect(shown.height).toBeGreaterThan(200);
   }
+  // A cover from another host has no known shape before it loads: shown whole (letterboxed), not cropped.
+  const elsewhere = await apiPublish(request, author, {
+    image: `${PICTURE_ORIGIN}/2.svg`,
+    title: `Picture from elsewhere ${author.uid}`,
+    description: 'A picture from another host.',
+  });
+  await page.goto(`/article/${elsewhere.id}`);
+  const outside = page.getByRole('main').locator('article img').first();
+  await expect(outside).toBeVisible();
+  expect(await outside.evaluate((image) => getComputedStyle(image).objectFit)).toBe('contain');
   // On the home page the same picture fills a card's frame (cards may crop).
   await page.goto('/');
   const card = page.getByRole('article', { name: article.title });

@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { homeChunkName } from './scripts/homeChunk.ts';
 import { bundleBudget } from './scripts/bundleBudgetPlugin.ts';
 import { precompress } from './scripts/precompressPlugin.ts';
 
@@ -20,6 +21,10 @@ export default defineConfig({
     target: 'es2022',
     // dist/web/.vite/manifest.json: the server preloads a screen's chunk in the shell (webPlugin.ts).
     manifest: true,
+    // Everything the home page loads statically in one chunk beside the entry: left to itself,
+    // the bundler cuts it into a file per set of lazy screens sharing a module, each costing the
+    // home page's budget more bytes (decision 0181).
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: homeChunkName }] } } },
   },
   server: {
     // `npm run dev`: the API and sign-in service come from a running `npm start`.

@@ -91,6 +91,9 @@ async function main(): Promise<boolean> {
       title: 'An article with an uploaded cover',
       description: 'A cover taken with a phone, uploaded through the editor.\n\nIt is served resized, with a srcset.',
     });
+    // The author page of the newest seeded article's author (issue 15 §2).
+    const firstArticle = await fetch(`${server.origin}/api/articles/${seed.firstArticleId}`);
+    const { authorId } = (await firstArticle.json()) as { authorId: string };
     fs.mkdirSync(reportDir, { recursive: true });
     let allPass = true;
     const lines: string[] = [];
@@ -98,6 +101,7 @@ async function main(): Promise<boolean> {
       ['home', `${server.origin}/`],
       ['article', `${server.origin}/article/${seed.firstArticleId}`],
       ['uploaded', `${server.origin}/article/${uploadedArticleId}`],
+      ['author', `${server.origin}/author/${encodeURIComponent(authorId)}`],
     ] as const) {
       const runs: RunResult[] = [];
       for (let run = 1; run <= RUNS; run++) {

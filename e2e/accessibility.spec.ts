@@ -9,6 +9,8 @@ import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 // One account and one set of articles per file, made through the real API.
 
 const SCREENS_DIR = 'test-results/screens';
+/** SITE_TITLE's default: the home page's heading (its masthead) and the end of every title. */
+const SITE_TITLE = 'Inkwell';
 const VIEWPORTS = [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
@@ -23,6 +25,7 @@ interface Person {
 
 interface Fixture {
   author: Person;
+  authorId: string;
   articleId: string;
   articleTitle: string;
   resetLink: string;
@@ -39,7 +42,7 @@ async function makeFixture(request: APIRequestContext): Promise<Fixture> {
     data: { email, password, displayName: 'Grace Hopper', returnSecureToken: true },
   });
   expect(signUp.status(), await signUp.text()).toBe(200);
-  const { idToken } = (await signUp.json()) as { idToken: string };
+  const { idToken, localId } = (await signUp.json()) as { idToken: string; localId: string };
   const samples = [
     ['Notes from a quiet harbour', 'Boats come in at dawn. The gulls know the schedule better than anyone.'],
     ['A very long title that keeps going to see how cards wrap their headings over several lines', 'Short.'],
@@ -61,6 +64,7 @@ async function makeFixture(request: APIRequestContext): Promise<Fixture> {
   const link = linkIn(await waitForMail(email, /reset/i), '/reset-password');
   return {
     author: { email, password, idToken },
+    authorId: localId,
     articleId: last.id,
     articleTitle: last.title,
     resetLink: `${link.pathname}${link.search}`,
@@ -85,27 +89,35 @@ async function visit(page: Page, path: string, headingName: string) {
 const signedOutScreens: Screen[] = [
   {
     name: 'home',
-    title: () => 'Inkwell',
+    title: () => SITE_TITLE,
     open: async (page) => {
-      await visit(page, '/', 'Articles');
+      await visit(page, '/', SITE_TITLE);
       await expect(page.getByRole('article', { name: fixture.articleTitle })).toBeVisible();
     },
   },
   {
     name: 'article',
-    title: () => `${fixture.articleTitle} · Inkwell`,
+    title: () => `${fixture.articleTitle} – Inkwell`,
     open: (page) => visit(page, `/article/${fixture.articleId}`, fixture.articleTitle),
   },
-  { name: 'login', title: () => 'Login · Inkwell', open: (page) => visit(page, '/login', 'Login') },
-  { name: 'signup', title: () => 'Sign Up · Inkwell', open: (page) => visit(page, '/signup', 'Sign Up') },
+  {
+    name: 'author',
+    title: () => `Grace Hopper – ${SITE_TITLE}`,
+    open: async (page) => {
+      await visit(page, `/author/${fixture.authorId}`, 'Grace Hopper');
+      await expect(page.getByRole('article', { name: fixture.articleTitle })).toBeVisible();
+    },
+  },
+  { name: 'login', title: () => 'Login – Inkwell', open: (page) => visit(page, '/login', 'Login') },
+  { name: 'signup', title: () => 'Sign Up – Inkwell', open: (page) => visit(page, '/signup', 'Sign Up') },
   {
     name: 'forgot-password',
-    title: () => 'Forgot Password · Inkwell',
+    title: () => 'Forgot Password – Inkwell',
     open: (page) => visit(page, '/forgot-password', 'Forgot Password'),
   },
   {
     name: 'reset-password',
-    title: () => 'Reset Password · Inkwell',
+    title: () => 'Reset Password – Inkwell',
     open: async (page) => {
       await visit(page, fixture.resetLink, 'Reset Password');
       await expect(page.getByTestId('reset-email')).toHaveText(fixture.author.email);
@@ -113,7 +125,7 @@ const signedOutScreens: Screen[] = [
   },
   {
     name: 'not-found',
-    title: () => 'Page not found · Inkwell',
+    title: () => 'Page not found – Inkwell',
     open: (page) => visit(page, '/no-such-page', 'Page not found'),
   },
 ];
@@ -121,9 +133,9 @@ const signedOutScreens: Screen[] = [
 const signedInScreens: Screen[] = [
   {
     name: 'home',
-    title: () => 'Inkwell',
+    title: () => SITE_TITLE,
     open: async (page) => {
-      await visit(page, '/', 'Articles');
+      await visit(page, '/', SITE_TITLE);
       const card = page.getByRole('article', { name: fixture.articleTitle });
       await expect(card.getByRole('button', { name: /^Delete/ })).toBeVisible();
       await expect(page.getByRole('link', { name: 'Add an article' })).toBeVisible();
@@ -132,9 +144,9 @@ const signedInScreens: Screen[] = [
   {
     name: 'delete-dialog',
     viewportOnly: true,
-    title: () => 'Inkwell',
+    title: () => SITE_TITLE,
     open: async (page) => {
-      await visit(page, '/', 'Articles');
+      await visit(page, '/', SITE_TITLE);
       await page
         .getByRole('article', { name: fixture.articleTitle })
         .getByRole('button', { name: /^Delete/ })
@@ -144,13 +156,21 @@ const signedInScreens: Screen[] = [
   },
   {
     name: 'article',
-    title: () => `${fixture.articleTitle} · Inkwell`,
+    title: () => `${fixture.articleTitle} – Inkwell`,
     open: (page) => visit(page, `/article/${fixture.articleId}`, fixture.articleTitle),
   },
-  { name: 'profile', title: () => 'Profile · Inkwell', open: (page) => visit(page, '/profile', 'Profile') },
+  {
+    name: 'author',
+    title: () => `Grace Hopper – ${SITE_TITLE}`,
+    open: async (page) => {
+      await visit(page, `/author/${fixture.authorId}`, 'Grace Hopper');
+      await expect(page.getByRole('article', { name: fixture.articleTitle })).toBeVisible();
+    },
+  },
+  { name: 'profile', title: () => 'Profile – Inkwell', open: (page) => visit(page, '/profile', 'Profile') },
   {
     name: 'profile-edit',
-    title: () => 'Profile · Inkwell',
+    title: () => 'Profile – Inkwell',
     open: async (page) => {
       await visit(page, '/profile', 'Profile');
       await page.getByRole('button', { name: 'Update Profile' }).click();
@@ -159,12 +179,12 @@ const signedInScreens: Screen[] = [
   },
   {
     name: 'article-add',
-    title: () => 'Add an Article · Inkwell',
+    title: () => 'Add an Article – Inkwell',
     open: (page) => visit(page, '/article-update', 'Add an Article'),
   },
   {
     name: 'article-edit',
-    title: () => 'Edit Article · Inkwell',
+    title: () => 'Edit Article – Inkwell',
     open: async (page) => {
       await visit(page, `/article-update/${fixture.articleId}`, 'Edit Article');
       await expect(page.getByLabel('Title')).toHaveValue(fixture.articleTitle);
@@ -177,7 +197,7 @@ async function logIn(page: Page) {
   await page.getByLabel('Email').fill(fixture.author.email);
   await page.getByLabel('Password').fill(fixture.author.password);
   await page.getByRole('main').getByRole('button', { name: 'Login' }).click();
-  await expect(heading(page, 'Articles')).toBeVisible();
+  await expect(heading(page, SITE_TITLE)).toBeVisible();
 }
 
 /** Checks one screen: title, axe, no sideways scroll at 360 px, screenshots at both sizes. */
@@ -277,15 +297,15 @@ test('the article page carries JSON-LD and the browser reports no policy violati
 });
 
 test('focus goes to the heading after a client-side navigation, not on first load', async ({ page }) => {
-  await visit(page, '/', 'Articles');
-  await expect(heading(page, 'Articles')).not.toBeFocused();
+  await visit(page, '/', SITE_TITLE);
+  await expect(heading(page, SITE_TITLE)).not.toBeFocused();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).click();
   await expect(heading(page, 'Login')).toBeFocused();
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(heading(page, 'Sign Up')).toBeFocused();
   // A screen that loads its data after its code: the heading is focused once it appears.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
-  await expect(heading(page, 'Articles')).toBeFocused();
+  await expect(heading(page, SITE_TITLE)).toBeFocused();
   await page.getByRole('link', { name: fixture.articleTitle }).click();
   await expect(heading(page, fixture.articleTitle)).toBeFocused();
 });
@@ -325,7 +345,7 @@ test.describe('signed in', () => {
   test.use({ storageState: async ({ signedInState }, use) => use(signedInState) });
 
   test('the delete confirmation and the password dialogs keep focus inside and close on Escape', async ({ page }) => {
-    await visit(page, '/', 'Articles');
+    await visit(page, '/', SITE_TITLE);
     const deleteButton = page
       .getByRole('article', { name: fixture.articleTitle })
       .getByRole('button', { name: /^Delete/ });

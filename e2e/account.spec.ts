@@ -47,7 +47,7 @@ async function expectNoReadableRefreshToken(page: Page) {
 test('sign up signs in, survives a reload, exposes no refresh token, and logs out', async ({ page }) => {
   const account = newAccount('signup');
   await page.goto('/signup');
-  await expect(page).toHaveTitle('Sign Up · Inkwell');
+  await expect(page).toHaveTitle('Sign Up – Inkwell');
   await signUp(page, account);
 
   await expectNoReadableRefreshToken(page);
@@ -66,7 +66,7 @@ test('sign up signs in, survives a reload, exposes no refresh token, and logs ou
   expect(sawLogin).toBe(false);
 
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
-  await expect(page).toHaveTitle('Profile · Inkwell');
+  await expect(page).toHaveTitle('Profile – Inkwell');
   await expect(page.getByTestId('profile-name')).toHaveText(account.name);
   await expect(page.getByTestId('profile-email')).toHaveText(account.email);
 
@@ -84,7 +84,7 @@ test('login failure shows the fixed message; the right password logs in', async 
   await logOutFromProfile(page);
 
   await topBar(page).getByRole('link', { name: 'Login' }).click();
-  await expect(page).toHaveTitle('Login · Inkwell');
+  await expect(page).toHaveTitle('Login – Inkwell');
   await expect(page.getByLabel('Email')).toHaveAttribute('type', 'email');
   await logIn(page, account.email, 'not-the-password');
   await expect(alertIn(page)).toHaveText(texts.loginFailed);
@@ -174,7 +174,7 @@ test('forgot password: the email arrives, its link sets a new password, the old 
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot Password?' }).click();
   await expect(page).toHaveURL('/forgot-password');
-  await expect(page).toHaveTitle('Forgot Password · Inkwell');
+  await expect(page).toHaveTitle('Forgot Password – Inkwell');
   await page.getByLabel('Email').fill(account.email);
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(alertIn(page)).toHaveText(texts.resetSent);
@@ -184,7 +184,7 @@ test('forgot password: the email arrives, its link sets a new password, the old 
   expect(link.searchParams.get('oobCode')).toBeTruthy();
 
   await page.goto(link.pathname + link.search);
-  await expect(page).toHaveTitle('Reset Password · Inkwell');
+  await expect(page).toHaveTitle('Reset Password – Inkwell');
   await expect(page.getByTestId('reset-email')).toHaveText(account.email);
   const newPassword = `${account.password}-new`;
   await page.getByLabel('New password', { exact: true }).fill(newPassword);

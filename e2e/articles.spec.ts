@@ -65,7 +65,7 @@ test('a signed-in user adds an article and lands on its page', async ({ page, re
   await page.getByRole('link', { name: 'Add an article' }).click();
   await expect(page).toHaveURL('/article-update');
   await expect(page.getByRole('heading', { name: 'Add an Article' })).toBeVisible();
-  await expect(page).toHaveTitle('Add an Article · Inkwell');
+  await expect(page).toHaveTitle('Add an Article – Inkwell');
 
   const title = `Spring notes ${unique()}`;
   await page.getByLabel('Image URL').fill(IMAGE);
@@ -75,7 +75,7 @@ test('a signed-in user adds an article and lands on its page', async ({ page, re
 
   await expect(page).toHaveURL(/\/article\/[A-Za-z0-9]{20}$/);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-  await expect(page).toHaveTitle(`${title} · Inkwell`);
+  await expect(page).toHaveTitle(`${title} – Inkwell`);
   // Line breaks survive as text.
   expect(await page.getByText('First line.').innerText()).toBe('First line.\nSecond line.');
   await expect(page.getByText(author.name)).toBeVisible();

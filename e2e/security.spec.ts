@@ -45,9 +45,11 @@ async function expectNothingInjected(page: Page, where: string) {
   const found = await page.evaluate(() => ({
     xss: (window as unknown as { __xss?: string }).__xss ?? null,
     handlers: document.querySelectorAll('[onerror],[onload],[onmouseover],[onfocus]').length,
-    // JSON-LD is a data block the browser never runs (the article page's link-preview metadata).
-    inlineScripts: [...document.querySelectorAll('script')].filter((s) => !s.src && s.type !== 'application/ld+json')
-      .length,
+    // Data blocks the browser never runs: JSON-LD (the article page's link-preview metadata) and the
+    // site's identity (application/json, read by the app).
+    inlineScripts: [...document.querySelectorAll('script')].filter(
+      (s) => !s.src && s.type !== 'application/ld+json' && s.type !== 'application/json',
+    ).length,
     strayImages: document.querySelectorAll('img[src="x"]').length,
     svgs: document.querySelectorAll('svg[onload]').length,
   }));

@@ -21,6 +21,7 @@ const ForgotPasswordPage = lazy(() =>
 const ResetPasswordPage = lazy(() =>
   import('./account/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
 );
+const AuthorPage = lazy(() => import('./authors/AuthorPage.tsx').then((m) => ({ default: m.AuthorPage })));
 const ProfilePage = lazy(() => import('./account/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
 
 export function AppRouter() {
@@ -30,6 +31,7 @@ export function AppRouter() {
         <Route element={<AppLayout />}>
           <Route path={screens.home} element={<HomePage />} />
           <Route path={screens.article} element={<ArticlePage />} />
+          <Route path={screens.author} element={<AuthorPage />} />
           <Route path={screens.login} element={<LoginPage />} />
           <Route path={screens.signup} element={<SignupPage />} />
           <Route path={screens.forgotPassword} element={<ForgotPasswordPage />} />

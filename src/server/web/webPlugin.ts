@@ -18,6 +18,19 @@ export interface WebOptions {
    * to start them while it parses, before the scripts (which wait for the stylesheet) run.
    */
   dataPreloads?: (pathname: string) => string[];
+  /** Markup every shell carries in its <head> (the site's name and identity). */
+  shellTags?: string;
+  /**
+   * SITE_TITLE: written into the shell's static frame (the wordmark and footer painted before
+   * any script runs, `data-site-title` in index.html), so the name does not change under the
+   * reader when the app takes over.
+   */
+  siteTitle?: string;
+  /**
+   * The <title> and description of a screen whose pageHead brings none, by HTTP status;
+   * without it the built shell's own stay.
+   */
+  fallbackHead?: (status: number) => string;
 }
 
 export interface PageHead {
@@ -38,6 +51,16 @@ function splitShell(shell: string): { before: string; after: string } {
   const end = bare.search(/<\/head>/i);
   if (end === -1) throw new Error('The web app shell has no </head>');
   return { before: bare.slice(0, end), after: bare.slice(end) };
+}
+
+// The frame's elements that show the site's name (Wordmark.tsx and Footer.tsx render the same).
+const SITE_TITLE_ELEMENT = /(<span\b[^>]*\bdata-site-title=""[^>]*>)[^<]*(<\/span>)/g;
+
+/** The shell with the site's name in its static frame. */
+export function shellWithSiteTitle(shell: string, title: string | undefined): string {
+  return title === undefined
+    ? shell
+    : shell.replace(SITE_TITLE_ELEMENT, (_, open: string, close: string) => open + escapeAttribute(title) + close);
 }
 
 const escapeAttribute = (value: string) =>
@@ -94,10 +117,13 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
   if (!fs.existsSync(shellFile)) {
     throw new Error(`The web app is not built (${shellFile} is missing): run npm run build`);
   }
-  const shell = fs.readFileSync(shellFile, 'utf8');
-  const shellParts = splitShell(shell);
+  const builtShell = shellWithSiteTitle(fs.readFileSync(shellFile, 'utf8'), options.siteTitle);
+  const shellTags = options.shellTags ?? '';
+  const shellParts = splitShell(builtShell);
+  shellParts.before += shellTags;
+  const shell = builtShell.replace('</head>', `${shellTags}</head>`);
   const assetsDir = path.join(options.distDir, 'assets') + path.sep;
-  const screenChunks = landingScreenChunks(options.distDir, shell);
+  const screenChunks = landingScreenChunks(options.distDir, builtShell);
 
   await app.register(fastifyStatic, {
     root: options.distDir,
@@ -120,7 +146,8 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     const appRoute = isAppRoute(pathname);
     const page = appRoute && options.pageHead ? await options.pageHead(request, pathname) : undefined;
     const status = page?.status ?? (appRoute ? 200 : 404);
-    const html = page?.head === undefined ? shell : shellParts.before + page.head + shellParts.after;
+    const head = page?.head ?? options.fallbackHead?.(status);
+    const html = head === undefined ? shell : shellParts.before + head + shellParts.after;
     const body =
       status === 200
         ? shellWithPreloads(

@@ -11,43 +11,43 @@ interface ArticleCardProps {
   /** Only the author sees Edit and Delete (the server checks again). */
   isAuthor: boolean;
   onDelete: (article: Article) => void;
+  /** The newest article on the home page: picture beside the text on wide screens, larger title. */
+  featured?: boolean;
+  /** Heading level in the page's outline. */
+  headingLevel?: 'h2' | 'h3';
 }
 
-const actionClass =
-  'rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
+// Card styles (.card, .card-title...) live in styles.css.
 
-export function ArticleCard({ article, isAuthor, onDelete }: ArticleCardProps) {
+export function ArticleCard({ article, isAuthor, onDelete, featured = false, headingLevel = 'h2' }: ArticleCardProps) {
   const titleId = `article-${article.id}-title`;
+  const Heading = headingLevel;
   return (
-    <article
-      aria-labelledby={titleId}
-      className="relative flex w-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm hover:shadow-md dark:border-slate-800 dark:bg-slate-900"
-    >
-      <ArticleImage src={article.image} />
-      <div className="flex flex-1 flex-col gap-2 p-4">
-        <h2 id={titleId} className="text-lg leading-snug font-semibold [overflow-wrap:anywhere]">
-          {/* The link stretches over the whole card: image, title and description all lead to the article. */}
-          <Link
-            to={paths.article(article.id)}
-            onClick={() => prefetchArticle(article.id)}
-            className="after:absolute after:inset-0 hover:underline"
-          >
+    <article aria-labelledby={titleId} className={featured ? 'card card-featured' : 'card'}>
+      <ArticleImage
+        src={article.image}
+        loading={featured ? 'eager' : 'lazy'}
+        sizes={featured ? '(min-width: 1024px) 560px, (min-width: 640px) 58vw, 100vw' : undefined}
+        className="rounded-lg"
+      />
+      <div className={`flex flex-1 flex-col gap-2 ${featured ? 'pt-4 sm:pt-0' : 'pt-4'}`}>
+        <Heading id={titleId} dir="auto" className="card-title">
+          {/* The link stretches over the whole card: image, title and excerpt all lead to the article. */}
+          <Link to={paths.article(article.id)} onClick={() => prefetchArticle(article.id)} className="card-link">
             {article.title}
           </Link>
-        </h2>
-        <p className="line-clamp-3 text-slate-700 [overflow-wrap:anywhere] dark:text-slate-300">{article.excerpt}</p>
-        <ArticleByline authorName={article.authorName} date={article.date} />
+        </Heading>
+        <p dir="auto" className="card-excerpt">
+          {article.excerpt}
+        </p>
+        <ArticleByline authorId={article.authorId} authorName={article.authorName} date={article.date} />
         {isAuthor && (
           <div className="relative z-10 mt-auto flex gap-2 pt-2">
-            <Link to={paths.editArticle(article.id)} className={actionClass}>
+            <Link to={paths.editArticle(article.id)} className="pill">
               {messages.edit}
               <span className="sr-only"> {article.title}</span>
             </Link>
-            <button
-              type="button"
-              onClick={() => onDelete(article)}
-              className={`${actionClass} text-red-700 dark:text-red-400`}
-            >
+            <button type="button" onClick={() => onDelete(article)} className="pill text-red-700 dark:text-red-400">
               {messages.delete}
               <span className="sr-only"> {article.title}</span>
             </button>

@@ -1,15 +1,25 @@
-import { useState } from 'react';
-import { useParams } from 'react-router';
+import { useCallback, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
+import { paths } from '../../shared/routes.ts';
+import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
-import { ArticleBody } from './ArticleBody.tsx';
+import { ARTICLE_COLUMN, ArticleBody } from './ArticleBody.tsx';
 import { ArticleByline } from './ArticleByline.tsx';
 import { ArticleImage } from './ArticleImage.tsx';
+import { AuthorMonogram } from './AuthorMonogram.tsx';
 import { useArticleCall } from './articlePrefetch.ts';
 import { articlesApi } from './articlesApi.ts';
+import type { ArticleDetail } from './articleTypes.ts';
+import { ConfirmDeleteDialog } from './ConfirmDeleteDialog.tsx';
 import { LoadFailure } from './LoadFailure.tsx';
+import { MoreArticles } from './MoreArticles.tsx';
+import { readingMinutes } from './readingMinutes.ts';
 import { settle, useSettled } from './settled.ts';
+import { useDeleteArticle } from './useDeleteArticle.ts';
+
+const column = ARTICLE_COLUMN;
 
 /** `/article/:id`: one article. The call may have started before this screen's code arrived. */
 export function ArticlePage() {
@@ -32,35 +42,88 @@ export function ArticlePage() {
       />
     );
   }
+  return <ArticleView key={result.value.id} article={result.value} />;
+}
 
-  const article = result.value;
+function ArticleView({ article }: { article: ArticleDetail }) {
+  const { state: auth } = useAuth();
+  const navigate = useNavigate();
+  const isAuthor = auth.status === 'signedIn' && auth.user.uid === article.authorId;
+  const onDeleted = useCallback(() => navigate(paths.home), [navigate]);
+  const deletion = useDeleteArticle(onDeleted);
+
   return (
-    <article className="mx-auto max-w-3xl">
-      <ArticleImage
-        src={article.image}
-        loading="eager"
-        sizes="(min-width: 800px) 768px, 100vw"
-        className="rounded-lg"
+    <>
+      <article>
+        <header className={column}>
+          <h1 dir="auto" className="display-title text-[2.25rem] sm:text-[3rem]">
+            {article.title}
+          </h1>
+          <div className="mt-5 flex items-center gap-3">
+            {article.authorName && <AuthorMonogram authorId={article.authorId} authorName={article.authorName} />}
+            <ArticleByline
+              authorId={article.authorId}
+              authorName={article.authorName}
+              date={article.date}
+              readingMinutes={readingMinutes(article.descriptionHtml)}
+              large
+            />
+          </div>
+          {isAuthor && (
+            <div className="mt-4 flex gap-2 font-sans">
+              <Link to={paths.editArticle(article.id)} className="pill">
+                {messages.edit}
+              </Link>
+              <button
+                type="button"
+                onClick={() => deletion.ask(article)}
+                className="pill text-red-700 dark:text-red-400"
+              >
+                {messages.delete}
+              </button>
+            </div>
+          )}
+          {deletion.failed && (
+            <div className="mt-4 font-sans">
+              <LoadFailure message={messages.articleDeleteFailed} onRetry={deletion.retry} />
+            </div>
+          )}
+        </header>
+        <ArticleImage
+          src={article.image}
+          fit="whole"
+          loading="eager"
+          maxHeight="min(70vh, 40rem)"
+          sizes="(min-width: 1024px) 976px, 100vw"
+          className="mt-8 rounded-lg sm:mt-10"
+        />
+        <ArticleBody html={article.descriptionHtml} className={`${column} mt-8 sm:mt-10`} />
+      </article>
+      <MoreArticles currentId={article.id} />
+      <ConfirmDeleteDialog
+        open={deletion.asking !== null}
+        busy={deletion.busy}
+        onConfirm={deletion.confirm}
+        onCancel={deletion.cancel}
       />
-      <h1 className="mt-6 text-3xl font-bold [overflow-wrap:anywhere] sm:text-4xl">{article.title}</h1>
-      <div className="mt-2">
-        <ArticleByline authorName={article.authorName} date={article.date} />
-      </div>
-      <ArticleBody html={article.descriptionHtml} className="mt-6" />
-    </article>
+    </>
   );
 }
 
 function ArticleSkeleton() {
+  const bar = 'rounded bg-slate-200 dark:bg-slate-800';
   return (
-    <div aria-hidden="true" className="mx-auto max-w-3xl animate-pulse">
-      <div className="aspect-video w-full rounded-lg bg-slate-200 dark:bg-slate-800" />
-      <div className="mt-6 h-9 w-2/3 rounded bg-slate-200 dark:bg-slate-800" />
-      <div className="mt-3 h-4 w-1/4 rounded bg-slate-200 dark:bg-slate-800" />
-      <div className="mt-6 space-y-3">
-        <div className="h-4 w-full rounded bg-slate-200 dark:bg-slate-800" />
-        <div className="h-4 w-full rounded bg-slate-200 dark:bg-slate-800" />
-        <div className="h-4 w-1/2 rounded bg-slate-200 dark:bg-slate-800" />
+    <div aria-hidden="true" className="animate-pulse">
+      <div className={column}>
+        <div className={`h-10 w-5/6 ${bar}`} />
+        <div className={`mt-3 h-10 w-1/2 ${bar}`} />
+        <div className={`mt-5 h-4 w-1/3 ${bar}`} />
+      </div>
+      <div className={`mt-10 aspect-video w-full rounded-lg ${bar}`} />
+      <div className={`${column} mt-10 space-y-3`}>
+        <div className={`h-4 w-full ${bar}`} />
+        <div className={`h-4 w-full ${bar}`} />
+        <div className={`h-4 w-1/2 ${bar}`} />
       </div>
     </div>
   );

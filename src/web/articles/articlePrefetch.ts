@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articlePaging.ts';
-import { matchArticlePath } from '../../shared/routes.ts';
+import { matchArticlePath, matchAuthorPath } from '../../shared/routes.ts';
 import type { ArticleDetail, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { settle, type Settled } from './settled.ts';
@@ -18,9 +18,14 @@ const started = new Map<string, Promise<Settled<unknown>>>();
 
 const listKey = 'list';
 const articleKey = (id: string) => `article:${id}`;
+const authorKey = (uid: string) => `author:${uid}`;
 
 function fetchFirstPage() {
   return settle(articlesApi.list({ limit: PAGE_SIZE }));
+}
+
+function fetchAuthorFirstPage(uid: string) {
+  return settle(articlesApi.list({ limit: PAGE_SIZE, author: uid }));
 }
 
 function fetchArticle(id: string) {
@@ -35,6 +40,8 @@ export function prefetchForPath(pathname: string): void {
   }
   const id = matchArticlePath(pathname);
   if (id !== null) prefetchArticle(id);
+  const uid = matchAuthorPath(pathname);
+  if (uid !== null) started.set(authorKey(uid), fetchAuthorFirstPage(uid));
 }
 
 export function prefetchArticle(id: string): void {
@@ -56,6 +63,15 @@ function take<T>(key: string, start: () => Promise<Settled<T>>): Promise<Settled
 export function useFirstPageCall(): Promise<Settled<ArticlesPage>> {
   const [call] = useState(() => take(listKey, fetchFirstPage));
   return call;
+}
+
+/** The first page of one author's articles: one call per visit (and per author shown). */
+export function useAuthorFirstPageCall(uid: string): Promise<Settled<ArticlesPage>> {
+  const [current, setCurrent] = useState(() => ({ uid, call: take(authorKey(uid), () => fetchAuthorFirstPage(uid)) }));
+  if (current.uid === uid) return current.call;
+  const next = { uid, call: take(authorKey(uid), () => fetchAuthorFirstPage(uid)) };
+  setCurrent(next);
+  return next.call;
 }
 
 /** The article `id`: one call per id shown. */

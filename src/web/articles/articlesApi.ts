@@ -7,6 +7,8 @@ export type TokenSource = () => Promise<string | null>;
 export interface ListOptions {
   cursor?: string | null;
   limit?: number;
+  /** Only this author's articles (DESIGN.md §4). */
+  author?: string;
 }
 
 /**
@@ -47,6 +49,9 @@ export function createArticlesApi(baseUrl = '') {
   return {
     list(options: ListOptions = {}): Promise<ArticlesPage> {
       const query = new URLSearchParams();
+      // In the order the server's preload hints spell them (createArticles.ts dataPreloads), so the
+      // browser reuses the preloaded answer.
+      if (options.author) query.set('author', options.author);
       if (options.limit) query.set('limit', String(options.limit));
       if (options.cursor) query.set('cursor', options.cursor);
       const search = query.size > 0 ? `?${query}` : '';

@@ -49,8 +49,11 @@ function feedReducer(state: FeedState, action: FeedAction): FeedState {
   }
 }
 
-/** The home list: the first page from a call started early (see articlePrefetch), further pages on demand. */
-export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>) {
+/**
+ * A list of articles: the first page from a call started early (see articlePrefetch), further
+ * pages on demand. `author` narrows it to one author's articles (the author page).
+ */
+export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>, author?: string) {
   const [state, dispatch] = useReducer(feedReducer, firstPage, (source) => ({
     source,
     status: 'loading' as const,
@@ -78,10 +81,10 @@ export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>) {
   const fetchPage = useCallback(
     async (more: boolean) => {
       dispatch({ type: 'request', more });
-      const result = await settle(articlesApi.list({ limit: PAGE_SIZE, cursor: more ? nextCursor : null }));
+      const result = await settle(articlesApi.list({ limit: PAGE_SIZE, cursor: more ? nextCursor : null, author }));
       startTransition(() => dispatch({ type: 'settled', source, more, result }));
     },
-    [source, nextCursor],
+    [source, nextCursor, author],
   );
 
   const loadMore = useCallback(() => {

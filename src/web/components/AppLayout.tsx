@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { forgetArticleDrafts } from '../articles/articleDraftStorage.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
+import { Footer } from './Footer.tsx';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
 import { TopBar } from './TopBar.tsx';
 import { useFocusHeadingOnNavigate } from './useFocusHeadingOnNavigate.ts';
@@ -18,22 +19,27 @@ export function AppLayout() {
   const location = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   useFocusHeadingOnNavigate(mainRef);
+  // The footer starts below the first screen's fold: the screen's content arrives after the frame
+  // is painted, and a footer already in view would be pushed down (a layout shift).
   return (
-    <div className="flex min-h-dvh flex-col">
-      <TopBar />
-      <main id="main" ref={mainRef} className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 sm:px-6">
-        {/* docs/product.md: screens appear only once the sign-in state is known (no flash of the wrong screen).
+    <>
+      <div className="flex min-h-dvh flex-col">
+        <TopBar />
+        <main id="main" ref={mainRef} className="mx-auto w-full max-w-5xl flex-1 px-4 pt-6 pb-16 sm:px-6 sm:pt-10">
+          {/* docs/product.md: screens appear only once the sign-in state is known (no flash of the wrong screen).
             While a screen's code loads, keep the layout still rather than flash a spinner. */}
-        {state.status === 'unknown' ? (
-          <div aria-busy="true" />
-        ) : (
-          <ScreenErrorBoundary key={location.pathname}>
-            <Suspense fallback={null}>
-              <Outlet />
-            </Suspense>
-          </ScreenErrorBoundary>
-        )}
-      </main>
-    </div>
+          {state.status === 'unknown' ? (
+            <div aria-busy="true" />
+          ) : (
+            <ScreenErrorBoundary key={location.pathname}>
+              <Suspense fallback={null}>
+                <Outlet />
+              </Suspense>
+            </ScreenErrorBoundary>
+          )}
+        </main>
+      </div>
+      <Footer />
+    </>
   );
 }

@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
+import { pageTitle } from './siteInfo.ts';
 
-const APP_NAME = 'Inkwell';
-
-/** Sets the tab title: "Page · Inkwell", or just "Inkwell" without a page name. */
+/** Sets the tab title: "Page – SITE_TITLE", or just SITE_TITLE without a page name. */
 export function useDocumentTitle(pageName: string | null) {
   useEffect(() => {
-    document.title = pageName ? `${pageName} · ${APP_NAME}` : APP_NAME;
+    document.title = pageTitle(pageName);
   }, [pageName]);
 }

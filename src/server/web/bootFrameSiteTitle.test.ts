@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { dialectCases } from '../../../test/support/testDatabases.ts';
+
+// The app's static frame (index.html's boot frame: wordmark and footer) is painted before any
+// script runs; it must already carry SITE_TITLE, or the name changes under the reader when the
+// app takes over (and the top bar's Home link moves with it).
+
+const SITE_TITLE = 'Notes from "Ada" & <friends>';
+const ESCAPED = 'Notes from &quot;Ada&quot; &amp; &lt;friends&gt;';
+
+describe.each(dialectCases().slice(0, 1))('the shell’s static frame on $dialect', (dialectCase) => {
+  let server: TestApp;
+  beforeAll(async () => {
+    server = await startTestApp(dialectCase, { SITE_TITLE });
+  });
+  afterAll(() => server?.close());
+
+  it.each(['/', '/login', '/no-such-page'])('names the site in the wordmark and the footer of %s', async (path) => {
+    const html = await (await fetch(`${server.url}${path}`)).text();
+    const frame = /<div id="boot-frame">([\s\S]*?)<div id="root">/.exec(html)?.[1] ?? '';
+    const names = [...frame.matchAll(/<span\b[^>]*data-site-title=""[^>]*>([^<]*)<\/span>/g)].map((match) => match[1]);
+    expect(names).toEqual([ESCAPED, ESCAPED]);
+    expect(frame).not.toContain('>Inkwell<');
+  });
+});

@@ -81,4 +81,5 @@ export const accountMessages = {
   deleteAccountFailed: 'The account could not be deleted. Please try again.',
   alreadyHaveAccount: 'Already have an account?',
   keepPasswordHint: 'Leave blank to keep the same password.',
+  backToLogin: 'Back to Login',
 } as const;

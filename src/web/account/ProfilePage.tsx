@@ -187,9 +187,13 @@ export function ProfilePage() {
           <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 break-all">
             <dt className="font-medium text-slate-600 dark:text-slate-400">{labels.name}</dt>
-            <dd data-testid="profile-name">{user.displayName ?? ''}</dd>
+            <dd data-testid="profile-name" dir="auto">
+              {user.displayName ?? ''}
+            </dd>
             <dt className="font-medium text-slate-600 dark:text-slate-400">{labels.email}</dt>
-            <dd data-testid="profile-email">{user.email}</dd>
+            <dd data-testid="profile-email" dir="auto">
+              {user.email}
+            </dd>
           </dl>
           <button type="button" className={primaryButtonClass} onClick={startEditing}>
             {labels.updateProfile}
@@ -209,8 +213,10 @@ export function ProfilePage() {
         confirmLabel={accountMessages.confirm}
         onConfirm={reauthenticateAndRetry}
         onCancel={() => {
+          // Declining to confirm is not a failure: the form stays open with what was typed, to
+          // save again or cancel. (Anything already applied, such as a new name, stays applied.)
           setDialog(null);
-          finishSave({ message: messages.profileUpdateFailed, tone: 'error' });
+          setBusy(false);
         }}
       />
       <PasswordDialog

@@ -1,0 +1,129 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expectSignedIn, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
+import { linkIn, waitForMail } from './support/mailbox.ts';
+
+// Issue 15 section 3, "nothing lost, nobody misled": each behaviour found in the trial, tried in
+// a real Chromium against the real server. Each test makes its own people and articles.
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const IMAGE = 'http://127.0.0.1:9/picture.png';
+
+interface Writer {
+  email: string;
+  password: string;
+  idToken: string;
+  uid: string;
+}
+
+async function writerByApi(request: APIRequestContext, name = 'Flo Writer'): Promise<Writer> {
+  const email = `flows-${unique()}@example.com`;
+  const password = 'correct horse battery';
+  const response = await request.post('/identity/v1/accounts:signUp?key=e2e', {
+    data: { email, password, displayName: name, returnSecureToken: true },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { idToken: string; localId: string };
+  return { email, password, idToken: body.idToken, uid: body.localId };
+}
+
+async function articleByApi(request: APIRequestContext, writer: Writer, title: string): Promise<string> {
+  const response = await request.post('/api/articles', {
+    headers: { authorization: `Bearer ${writer.idToken}` },
+    data: { image: IMAGE, title, description: `Words of ${title}.` },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function logInAs(page: Page, writer: Writer) {
+  await page.goto('/login');
+  await logIn(page, writer.email, writer.password);
+  await expect(page).toHaveURL('/');
+  await expectSignedIn(page);
+}
+
+test('what people type is laid out by its own direction (dir="auto") in every form', async ({ page, request }) => {
+  const writer = await writerByApi(request);
+  for (const route of ['/login', '/signup', '/forgot-password']) {
+    await page.goto(route);
+    const inputs = page.getByRole('main').locator('input:not([type=hidden])');
+    await expect(inputs.first()).toBeVisible();
+    for (const input of await inputs.all()) await expect(input, route).toHaveAttribute('dir', 'auto');
+  }
+
+  await logInAs(page, writer);
+  await page.goto('/article-update');
+  const title = page.getByLabel('Title');
+  await title.fill('مرحبا بالعالم');
+  await expect(title).toHaveAttribute('dir', 'auto');
+  // The browser resolves the direction from the text: right to left for Arabic.
+  expect(await title.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+  const body = page.getByLabel('Description');
+  await body.fill('שלום עולם');
+  await expect(body).toHaveAttribute('dir', 'auto');
+  expect(await body.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+  // The preview (beside the text on a wide screen) too.
+  await expect(page.locator('[dir="auto"]', { hasText: 'שלום עולם' }).last()).toBeVisible();
+
+  await page.goto('/profile');
+  await expect(page.getByTestId('profile-name')).toHaveAttribute('dir', 'auto');
+  await page.getByRole('button', { name: 'Update Profile' }).click();
+  await page.getByLabel('Name').fill('نور');
+  await expect(page.getByLabel('Name')).toHaveAttribute('dir', 'auto');
+  expect(await page.getByLabel('Name').evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+  await expect(page.getByLabel('Email')).toHaveAttribute('dir', 'auto');
+});
+
+test('a signed-in person opening /login or /signup is taken home', async ({ page, request }) => {
+  const writer = await writerByApi(request);
+  await logInAs(page, writer);
+  for (const route of ['/login', '/signup']) {
+    // Typed into the address bar (a full load, the session restored from its cookie)...
+    await page.goto(route);
+    await expect(page, route).toHaveURL('/');
+    await expectSignedIn(page);
+  }
+  // ...and reached inside the app (Back to an old /login entry, say).
+  await page.evaluate(() => {
+    history.pushState(null, '', '/signup');
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(page).toHaveURL('/');
+});
+
+test('/forgot-password leads back to /login, and after a reset the login form has the email', async ({ page }) => {
+  const account = newAccount('flows-reset');
+  await signUp(page, account);
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL('/');
+
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByRole('link', { name: 'Forgot Password?' }).click();
+  await expect(page).toHaveURL('/forgot-password');
+  // The email typed on the login page came along, and the way back is a link.
+  await expect(page.getByLabel('Email')).toHaveValue(account.email);
+  await page.getByRole('link', { name: 'Back to Login' }).click();
+  await expect(page).toHaveURL('/login');
+  await expect(page.getByLabel('Email')).toHaveValue(account.email);
+
+  await page.getByRole('link', { name: 'Forgot Password?' }).click();
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('reset link has been sent');
+  const link = linkIn(await waitForMail(account.email, /reset/i), '/reset-password');
+
+  // A fresh tab, as when the link is opened from the mail program.
+  await page.goto('/');
+  await page.goto(link.pathname + link.search);
+  const newPassword = `${account.password}-new`;
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password').fill(newPassword);
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page).toHaveURL('/login');
+  await expect(page.getByLabel('Email')).toHaveValue(account.email);
+  await page.getByLabel('Password').fill(newPassword);
+  await page.getByRole('main').getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL('/');
+  await expectSignedIn(page);
+});

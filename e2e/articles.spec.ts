@@ -102,7 +102,12 @@ test('Cancel on the form goes home; Add Article checks the fields with the share
   await expect(page.getByText('Title is required.')).toBeVisible();
   await expect(page).toHaveURL('/article-update');
 
+  // Typed but unsaved: Cancel asks first (issue 15), then goes home.
   await page.getByRole('link', { name: 'Cancel' }).click();
+  await page
+    .getByRole('dialog', { name: 'Leave without saving?' })
+    .getByRole('button', { name: 'Discard changes' })
+    .click();
   await expect(page).toHaveURL('/');
 });
 

@@ -26,7 +26,7 @@ async function writerByApi(request: APIRequestContext, name = 'Flo Writer'): Pro
   return { email, password, idToken: body.idToken, uid: body.localId };
 }
 
-async function articleByApi(request: APIRequestContext, writer: Writer, title: string): Promise<string> {
+export async function articleByApi(request: APIRequestContext, writer: Writer, title: string): Promise<string> {
   const response = await request.post('/api/articles', {
     headers: { authorization: `Bearer ${writer.idToken}` },
     data: { image: IMAGE, title, description: `Words of ${title}.` },
@@ -126,4 +126,83 @@ test('/forgot-password leads back to /login, and after a reset the login form ha
   await page.getByRole('main').getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL('/');
   await expectSignedIn(page);
+});
+
+test('leaving the editor with unsaved changes asks first: Cancel, the Home link and Back', async ({
+  page,
+  request,
+}) => {
+  const writer = await writerByApi(request);
+  await logInAs(page, writer);
+  const leaveDialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+
+  // Nothing typed: Cancel simply leaves.
+  await page.getByRole('link', { name: 'Add an article' }).click();
+  await expect(page).toHaveURL('/article-update');
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(leaveDialog).toBeHidden();
+
+  await page.getByRole('link', { name: 'Add an article' }).click();
+  const title = `Unsaved ${unique()}`;
+  await page.getByLabel('Title').fill(title);
+
+  // Cancel asks; Keep editing stays with the text.
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(leaveDialog).toBeVisible();
+  await expect(leaveDialog.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+  await leaveDialog.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(leaveDialog).toBeHidden();
+  await expect(page).toHaveURL('/article-update');
+  await expect(page.getByLabel('Title')).toHaveValue(title);
+
+  // The top bar's Home link asks; Escape stays.
+  await topBar(page).getByRole('link', { name: 'Home' }).click();
+  await expect(leaveDialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(leaveDialog).toBeHidden();
+  await expect(page).toHaveURL('/article-update');
+
+  // The browser's Back asks, and the address stays the editor's while it does.
+  await page.goBack({ timeout: 3_000 }).catch(() => null);
+  await expect(leaveDialog).toBeVisible();
+  await expect(page).toHaveURL('/article-update');
+  await leaveDialog.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(page.getByLabel('Title')).toHaveValue(title);
+
+  // Closing the tab: the browser's own question (beforeunload).
+  const beforeUnload = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const question = await beforeUnload;
+  expect(question.type()).toBe('beforeunload');
+  await question.dismiss();
+});
+
+test('Back past the editor leaves only once "Discard changes" is chosen, and the draft is then gone', async ({
+  page,
+  request,
+}) => {
+  const writer = await writerByApi(request);
+  await logInAs(page, writer);
+  await page.getByRole('link', { name: 'Add an article' }).click();
+  await page.getByLabel('Title').fill(`Dropped ${unique()}`);
+  await page.goBack({ timeout: 3_000 }).catch(() => null);
+  const leaveDialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+  await leaveDialog.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(page).toHaveURL('/');
+  await page.getByRole('link', { name: 'Add an article' }).click();
+  await expect(page.getByLabel('Title')).toHaveValue('');
+
+  // Kept, not discarded: a draft left through a link without answering survives a visit elsewhere.
+  const kept = `Kept ${unique()}`;
+  await page.getByLabel('Title').fill(kept);
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+  await page
+    .getByRole('dialog', { name: 'Leave without saving?' })
+    .getByRole('button', { name: 'Keep editing' })
+    .click();
+  // Reloading asks too (accepted here): the draft is still there afterwards.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.reload();
+  await expect(page.getByLabel('Title')).toHaveValue(kept);
 });

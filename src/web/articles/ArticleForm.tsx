@@ -12,7 +12,9 @@ import { limitNote } from './LimitNote.tsx';
 import type { Article, ArticleField, ArticleInput } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
+import { LeaveEditorDialog } from './LeaveEditorDialog.tsx';
 import { useArticleDraft } from './useArticleDraft.ts';
+import { useLeaveGuard } from './useLeaveGuard.ts';
 
 const fieldOrder: ArticleField[] = ['image', 'title', 'description'];
 const fieldId = (field: ArticleField) => `article-${field}`;
@@ -43,6 +45,8 @@ export function ArticleForm({ article }: ArticleFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const alertRef = useRef<HTMLParagraphElement>(null);
+  // Unsaved typing is never dropped without asking: a save in flight is not "leaving".
+  const leave = useLeaveGuard(draft.changed && !busy);
 
   const signedOut = auth.status !== 'signedIn';
   const shownError = formError ?? (signedOut ? messages.mustBeLoggedIn : null);
@@ -141,6 +145,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
           )}
           {article ? messages.saveArticleButton : messages.addArticleButton}
         </button>
+        {/* With changes, the leave guard asks first and discards only on "Discard changes". */}
         <Link
           to={paths.home}
           onClick={draft.discard}
@@ -149,6 +154,14 @@ export function ArticleForm({ article }: ArticleFormProps) {
           {messages.cancel}
         </Link>
       </div>
+      <LeaveEditorDialog
+        open={leave.held !== null}
+        onStay={leave.stay}
+        onLeave={() => {
+          draft.discard();
+          leave.proceed();
+        }}
+      />
     </form>
   );
 }

@@ -28,5 +28,9 @@ export const editorMessages = {
   uploadWrongType: 'This file is not an image Inkwell can read. Use JPEG, PNG, WebP, AVIF or GIF.',
   uploadRateLimited: 'You have uploaded many images just now. Please wait a moment and try again.',
   uploadFailed: 'The image could not be uploaded. Please try again.',
+  leaveTitle: 'Leave without saving?',
+  leaveBody: 'Your changes to this article have not been saved. Leaving discards them.',
+  keepEditing: 'Keep editing',
+  discardChanges: 'Discard changes',
   charactersLeft: (left: number) => (left >= 0 ? `${left} characters left` : `${-left} characters over the limit`),
 } as const;

@@ -1,0 +1,58 @@
+import { useEffect, useId, useRef } from 'react';
+import { keepTabInside } from '../components/keepTabInside.ts';
+import { editorMessages } from './editorMessages.ts';
+
+/**
+ * "Leave without saving?" as a modal <dialog>, while a way out of the editor is held back:
+ * Keep editing (also Escape) stays with the text, Discard changes drops the draft and goes.
+ */
+export function LeaveEditorDialog({ open, onStay, onLeave }: { open: boolean; onStay(): void; onLeave(): void }) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const headingId = useId();
+  const bodyId = useId();
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={dialogRef}
+      aria-labelledby={headingId}
+      aria-describedby={bodyId}
+      onKeyDown={keepTabInside}
+      onCancel={(event) => {
+        event.preventDefault();
+        onStay();
+      }}
+      className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+    >
+      <h2 id={headingId} className="text-lg font-semibold">
+        {editorMessages.leaveTitle}
+      </h2>
+      <p id={bodyId} className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+        {editorMessages.leaveBody}
+      </p>
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <button
+          type="button"
+          autoFocus
+          onClick={onStay}
+          className="rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800"
+        >
+          {editorMessages.keepEditing}
+        </button>
+        <button
+          type="button"
+          onClick={onLeave}
+          className="rounded-md border border-red-700 px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50 dark:border-red-400 dark:text-red-400 dark:hover:bg-red-950"
+        >
+          {editorMessages.discardChanges}
+        </button>
+      </div>
+    </dialog>
+  );
+}

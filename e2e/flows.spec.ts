@@ -26,7 +26,7 @@ async function writerByApi(request: APIRequestContext, name = 'Flo Writer'): Pro
   return { email, password, idToken: body.idToken, uid: body.localId };
 }
 
-export async function articleByApi(request: APIRequestContext, writer: Writer, title: string): Promise<string> {
+async function articleByApi(request: APIRequestContext, writer: Writer, title: string): Promise<string> {
   const response = await request.post('/api/articles', {
     headers: { authorization: `Bearer ${writer.idToken}` },
     data: { image: IMAGE, title, description: `Words of ${title}.` },
@@ -205,4 +205,47 @@ test('Back past the editor leaves only once "Discard changes" is chosen, and the
   page.once('dialog', (dialog) => void dialog.accept());
   await page.reload();
   await expect(page.getByLabel('Title')).toHaveValue(kept);
+});
+
+test('Back from an article returns to the list as it was: the pages loaded and the place scrolled to', async ({
+  page,
+  request,
+}) => {
+  const writer = await writerByApi(request);
+  const stamp = unique();
+  const titles: string[] = [];
+  // 30 of one's own, newest last: the first one made sits on the second page of 20.
+  for (let index = 0; index < 30; index++) {
+    titles.push(`Scrolled ${stamp} ${index}`);
+    await articleByApi(request, writer, titles[index]!);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  const target = page.getByRole('article', { name: titles[0], exact: true });
+  // The second page comes as the list's end is reached.
+  await expect(async () => {
+    await page.mouse.wheel(0, 4000);
+    await expect(target).toBeAttached({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await target.scrollIntoViewIfNeeded();
+  const cardsBefore = await page.getByRole('article').count();
+  expect(cardsBefore).toBeGreaterThan(20);
+  const scrolledTo = await page.evaluate(() => window.scrollY);
+  expect(scrolledTo).toBeGreaterThan(500);
+
+  await target.getByRole('link', { name: titles[0] }).click();
+  await expect(page.getByRole('heading', { level: 1, name: titles[0] })).toBeVisible();
+  // A new screen starts at its top.
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+  await page.goBack();
+  await expect(page).toHaveURL('/');
+  await expect(target).toBeInViewport();
+  expect(await page.getByRole('article').count()).toBe(cardsBefore);
+  expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolledTo)).toBeLessThanOrEqual(2);
+
+  // A new visit (the Home link) is a fresh list from the top.
+  await topBar(page).getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByRole('article').first()).toBeVisible();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
 });

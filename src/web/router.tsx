@@ -1,5 +1,5 @@
-import { lazy } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { lazy, useLayoutEffect } from 'react';
+import { BrowserRouter, Route, Routes, useLocation, useNavigationType } from 'react-router';
 import { AppLayout } from './components/AppLayout.tsx';
 import { HomePage } from './articles/HomePage.tsx';
 import { RequireAuth } from './auth/RequireAuth.tsx';
@@ -22,9 +22,26 @@ const ResetPasswordPage = lazy(() =>
 );
 const ProfilePage = lazy(() => import('./account/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
 
+// The app puts the page where it belongs itself: top for a new screen, the kept place when Back
+// returns to the home list (useArticleFeed). The browser's own restoring would run before the
+// list is back and land short.
+if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+
+/** A new screen (a link followed, not Back or Forward) starts at the top of the page. */
+function ScrollToTopOnPush() {
+  // Each new history entry has its own key: the Home link followed from home goes to the top too.
+  const { key } = useLocation();
+  const type = useNavigationType();
+  useLayoutEffect(() => {
+    if (type !== 'POP') window.scrollTo(0, 0);
+  }, [key, type]);
+  return null;
+}
+
 export function AppRouter() {
   return (
     <BrowserRouter>
+      <ScrollToTopOnPush />
       <Routes>
         <Route element={<AppLayout />}>
           <Route index element={<HomePage />} />

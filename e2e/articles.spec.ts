@@ -159,11 +159,18 @@ test('a draft left in the editor gives way to values saved since', async ({ page
   await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
   const typed = `Typed ${unique()}`;
   await page.getByLabel('Title').fill(typed);
+  const leaveKeepingDraft = () =>
+    page
+      .getByRole('dialog', { name: 'Leave without saving?' })
+      .getByRole('button', { name: 'Leave, keep draft' })
+      .click();
   await home.click();
+  await leaveKeepingDraft();
   // Nothing changed meanwhile: the draft comes back.
   await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
   await expect(page.getByLabel('Title')).toHaveValue(typed);
   await home.click();
+  await leaveKeepingDraft();
 
   const newer = { image: IMAGE, title: `Saved elsewhere ${unique()}`, description: 'Newer text' };
   const saved = await request.put(`/api/articles/${article.id}`, {
@@ -184,6 +191,10 @@ test('Log Out forgets the drafts typed in the tab', async ({ page, request }) =>
   await page.getByRole('link', { name: 'Add an article' }).click();
   await page.getByLabel('Title').fill(`Private ${unique()}`);
   await page.getByRole('link', { name: 'Profile' }).click();
+  await page
+    .getByRole('dialog', { name: 'Leave without saving?' })
+    .getByRole('button', { name: 'Leave, keep draft' })
+    .click();
   await page.getByRole('button', { name: 'Log Out' }).click();
   await expect(page).toHaveURL('/');
 

@@ -193,17 +193,14 @@ test('Back past the editor leaves only once "Discard changes" is chosen, and the
   await page.getByRole('link', { name: 'Add an article' }).click();
   await expect(page.getByLabel('Title')).toHaveValue('');
 
-  // Kept, not discarded: a draft left through a link without answering survives a visit elsewhere.
+  // Leave, keep draft: the draft waits in the tab for the next visit, reloads included.
   const kept = `Kept ${unique()}`;
   await page.getByLabel('Title').fill(kept);
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
-  await page
-    .getByRole('dialog', { name: 'Leave without saving?' })
-    .getByRole('button', { name: 'Keep editing' })
-    .click();
-  // Reloading asks too (accepted here): the draft is still there afterwards.
-  page.once('dialog', (dialog) => void dialog.accept());
+  await leaveDialog.getByRole('button', { name: 'Leave, keep draft' }).click();
+  await expect(page).toHaveURL('/profile');
   await page.reload();
+  await page.goto('/article-update');
   await expect(page.getByLabel('Title')).toHaveValue(kept);
 });
 
@@ -248,4 +245,56 @@ test('Back from an article returns to the list as it was: the pages loaded and t
   await topBar(page).getByRole('link', { name: 'Home' }).click();
   await expect(page.getByRole('article').first()).toBeVisible();
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
+});
+
+test('a stalled API call ends in a message with Retry within 30 s, and Retry loads the list', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const writer = await writerByApi(request);
+  const title = `Stalled ${unique()}`;
+  await articleByApi(request, writer, title);
+  // The server takes the call and never answers (a stalled proxy or radio); later calls go through.
+  let stall = true;
+  await page.route('**/api/articles?*', async (route) => {
+    if (!stall) await route.continue();
+  });
+  const started = Date.now();
+  await page.goto('/');
+  const alert = page.getByRole('main').getByRole('alert');
+  await expect(alert).toContainText('The articles could not be loaded.', { timeout: 30_000 });
+  expect(Date.now() - started).toBeLessThan(30_000);
+  // No skeleton cards left behind the message.
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+
+  stall = false;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('article', { name: title, exact: true })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+});
+
+test('a screen whose code cannot be fetched says whether the server is unreachable or Inkwell was updated', async ({
+  page,
+  request,
+}) => {
+  const writer = await writerByApi(request);
+  const title = `Unreachable ${unique()}`;
+  await articleByApi(request, writer, title);
+  let serverUp = false;
+  // The article screen's code fails to arrive; the health check tells a dead server from a new version.
+  await page.route('**/assets/ArticlePage-*.js', (route) => route.abort('internetdisconnected'));
+  await page.route('**/readyz', (route) => (serverUp ? route.continue() : route.abort('internetdisconnected')));
+  await page.goto('/');
+  await page.getByRole('link', { name: title, exact: true }).click();
+  const alert = page.getByRole('main').getByRole('alert');
+  await expect(alert).toContainText('The server could not be reached. Check your connection, then try again.');
+  await expect(alert).not.toContainText('updated');
+  await expect(alert.getByRole('button', { name: 'Try again' })).toBeVisible();
+
+  serverUp = true;
+  await page.goto('/');
+  await page.getByRole('link', { name: title, exact: true }).click();
+  await expect(alert).toContainText('Inkwell may have been updated since this tab opened.');
+  await expect(alert.getByRole('button', { name: 'Reload the page' })).toBeVisible();
 });

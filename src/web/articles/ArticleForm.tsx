@@ -145,7 +145,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
           )}
           {article ? messages.saveArticleButton : messages.addArticleButton}
         </button>
-        {/* With changes, the leave guard asks first and discards only on "Discard changes". */}
+        {/* With changes, the leave guard asks first; the draft goes only on "Discard changes". */}
         <Link
           to={paths.home}
           onClick={draft.discard}
@@ -157,7 +157,8 @@ export function ArticleForm({ article }: ArticleFormProps) {
       <LeaveEditorDialog
         open={leave.held !== null}
         onStay={leave.stay}
-        onLeave={() => {
+        onLeave={leave.proceed}
+        onDiscard={() => {
           draft.discard();
           leave.proceed();
         }}

@@ -2,11 +2,19 @@ import { useEffect, useId, useRef } from 'react';
 import { keepTabInside } from '../components/keepTabInside.ts';
 import { editorMessages } from './editorMessages.ts';
 
+interface Props {
+  open: boolean;
+  onStay(): void;
+  onLeave(): void;
+  onDiscard(): void;
+}
+
 /**
  * "Leave without saving?" as a modal <dialog>, while a way out of the editor is held back:
- * Keep editing (also Escape) stays with the text, Discard changes drops the draft and goes.
+ * Keep editing (also Escape) stays with the text; Leave, keep draft goes and the draft waits in
+ * this tab's storage for the next visit; Discard changes drops the draft and goes.
  */
-export function LeaveEditorDialog({ open, onStay, onLeave }: { open: boolean; onStay(): void; onLeave(): void }) {
+export function LeaveEditorDialog({ open, onStay, onLeave, onDiscard }: Props) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const headingId = useId();
   const bodyId = useId();
@@ -48,6 +56,13 @@ export function LeaveEditorDialog({ open, onStay, onLeave }: { open: boolean; on
         <button
           type="button"
           onClick={onLeave}
+          className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          {editorMessages.leaveKeepDraft}
+        </button>
+        <button
+          type="button"
+          onClick={onDiscard}
           className="rounded-md border border-red-700 px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50 dark:border-red-400 dark:text-red-400 dark:hover:bg-red-950"
         >
           {editorMessages.discardChanges}

@@ -29,8 +29,9 @@ export const editorMessages = {
   uploadRateLimited: 'You have uploaded many images just now. Please wait a moment and try again.',
   uploadFailed: 'The image could not be uploaded. Please try again.',
   leaveTitle: 'Leave without saving?',
-  leaveBody: 'Your changes to this article have not been saved. Leaving discards them.',
+  leaveBody: 'Your changes are not saved. Leave now and they wait as a draft in this tab, or discard them.',
   keepEditing: 'Keep editing',
+  leaveKeepDraft: 'Leave, keep draft',
   discardChanges: 'Discard changes',
   charactersLeft: (left: number) => (left >= 0 ? `${left} characters left` : `${-left} characters over the limit`),
 } as const;

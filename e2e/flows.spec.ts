@@ -298,3 +298,101 @@ test('a screen whose code cannot be fetched says whether the server is unreachab
   await expect(alert).toContainText('Inkwell may have been updated since this tab opened.');
   await expect(alert.getByRole('button', { name: 'Reload the page' })).toBeVisible();
 });
+
+test('the profile lists one’s own articles with Edit and Delete; after a delete focus moves on, never to <body>', async ({
+  page,
+  request,
+}) => {
+  const writer = await writerByApi(request);
+  const other = await writerByApi(request, 'Someone Else');
+  const stamp = unique();
+  const mine = [`Mine A ${stamp}`, `Mine B ${stamp}`, `Mine C ${stamp}`];
+  const ids: string[] = [];
+  for (const title of mine) ids.push(await articleByApi(request, writer, title));
+  await articleByApi(request, other, `Not mine ${stamp}`);
+  await logInAs(page, writer);
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+
+  const section = page.getByRole('region', { name: 'Your articles' });
+  // Newest first, and only the signed-in person's.
+  await expect(section.getByRole('listitem')).toHaveCount(3);
+  await expect(section.getByRole('listitem').first()).toContainText(mine[2]!);
+  await expect(section).not.toContainText('Not mine');
+
+  const row = (title: string) => section.getByRole('listitem').filter({ hasText: title });
+  await expect(row(mine[1]!).getByRole('link', { name: /^Edit/ })).toHaveAttribute('href', `/article-update/${ids[1]}`);
+  const dialog = page.getByRole('dialog', { name: 'Are you sure you want to delete this article?' });
+
+  // Deleting the middle one: the next one (older) takes the focus.
+  await row(mine[1]!)
+    .getByRole('button', { name: /^Delete/ })
+    .click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(row(mine[1]!)).toHaveCount(0);
+  await expect(section.getByRole('link', { name: mine[0], exact: true })).toBeFocused();
+  expect((await request.get(`/api/articles/${ids[1]}`)).status()).toBe(404);
+
+  // The last in the list: the one before it.
+  await row(mine[0]!)
+    .getByRole('button', { name: /^Delete/ })
+    .click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(section.getByRole('link', { name: mine[2], exact: true })).toBeFocused();
+
+  // The only one left: the heading.
+  await row(mine[2]!)
+    .getByRole('button', { name: /^Delete/ })
+    .click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(section.getByRole('heading', { name: 'Your articles' })).toBeFocused();
+  await expect(section).toContainText('You have not written any articles yet.');
+  await section.getByRole('link', { name: 'Add an article' }).click();
+  await expect(page).toHaveURL('/article-update');
+});
+
+test('after a delete from a home card, focus moves to the next card', async ({ page, request }) => {
+  const writer = await writerByApi(request);
+  const stamp = unique();
+  const older = `Next card ${stamp}`;
+  const doomed = `Doomed card ${stamp}`;
+  await articleByApi(request, writer, older);
+  await articleByApi(request, writer, doomed);
+  await logInAs(page, writer);
+  const card = (title: string) => page.getByRole('article', { name: title, exact: true });
+  await card(doomed)
+    .getByRole('button', { name: /^Delete/ })
+    .click();
+  await page
+    .getByRole('dialog', { name: 'Are you sure you want to delete this article?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(card(doomed)).toHaveCount(0);
+  // Newest first: the card after the deleted one is the older article (unless another test's came between).
+  const focused = page.locator(':focus');
+  await expect(focused).toHaveCount(1);
+  expect(await focused.evaluate((element) => element.tagName)).toBe('A');
+  expect(await focused.evaluate((element) => element.closest('article') !== null)).toBe(true);
+  await expect(card(older)).toBeVisible();
+});
+
+test('deleting the account says how many articles go with it', async ({ page, request }) => {
+  const writer = await writerByApi(request);
+  const ids = [];
+  for (let index = 0; index < 3; index++) ids.push(await articleByApi(request, writer, `Goes too ${unique()}`));
+  await logInAs(page, writer);
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+  await page.getByRole('button', { name: 'Delete account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete account' });
+  await expect(dialog).toContainText('This permanently deletes your account and all 3 of your articles.');
+  await dialog.getByLabel('Current password').fill(writer.password);
+  await dialog.getByRole('button', { name: 'Delete account' }).click();
+  await expect(page).toHaveURL('/');
+  for (const id of ids) expect((await request.get(`/api/articles/${id}`)).status()).toBe(404);
+
+  // Someone with none is told so.
+  const quiet = await writerByApi(request);
+  await logInAs(page, quiet);
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+  await page.getByRole('button', { name: 'Delete account' }).click();
+  await expect(dialog).toContainText('You have no articles.');
+});

@@ -12,7 +12,9 @@ import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
+import { countOwnArticles } from './ownArticles.ts';
 import { PasswordDialog } from './PasswordDialog.tsx';
+import { ProfileArticles } from './ProfileArticles.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
@@ -39,6 +41,17 @@ export function ProfilePage() {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<'reauthenticate' | 'delete' | null>(null);
+  // What the delete dialog says goes with the account: counted when it opens (the articles go too).
+  const [deleteWarning, setDeleteWarning] = useState<string>(accountMessages.deleteAccountCounting);
+
+  function askToDelete() {
+    setDeleteWarning(accountMessages.deleteAccountCounting);
+    setDialog('delete');
+    countOwnArticles(user.uid).then(
+      ({ count, atLeast }) => setDeleteWarning(accountMessages.deleteAccountWithArticles(count, atLeast)),
+      () => setDeleteWarning(accountMessages.deleteAccountUncounted),
+    );
+  }
 
   function startEditing() {
     setDraft({ name: user.displayName ?? '', email: user.email, password: '', confirmation: '' });
@@ -201,11 +214,12 @@ export function ProfilePage() {
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
             {labels.logOut}
           </SubmitButton>
-          <button type="button" className={`${dangerButtonClass} mt-4`} onClick={() => setDialog('delete')}>
+          <button type="button" className={`${dangerButtonClass} mt-4`} onClick={askToDelete}>
             {accountMessages.deleteAccountTitle}
           </button>
         </div>
       )}
+      {!editing && <ProfileArticles />}
       <PasswordDialog
         open={dialog === 'reauthenticate'}
         title={accountMessages.confirmItsYou}
@@ -222,7 +236,7 @@ export function ProfilePage() {
       <PasswordDialog
         open={dialog === 'delete'}
         title={accountMessages.deleteAccountTitle}
-        description={accountMessages.deleteAccountWarning}
+        description={deleteWarning}
         confirmLabel={accountMessages.deleteAccountTitle}
         danger
         onConfirm={deleteAccount}

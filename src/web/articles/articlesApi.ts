@@ -14,6 +14,8 @@ export type TokenSource = () => Promise<string | null>;
 export interface ListOptions {
   cursor?: string | null;
   limit?: number;
+  /** Only this account's articles (DESIGN.md §4, `?author=`). */
+  author?: string;
 }
 
 /**
@@ -58,6 +60,7 @@ export function createArticlesApi(baseUrl = '') {
       const query = new URLSearchParams();
       if (options.limit) query.set('limit', String(options.limit));
       if (options.cursor) query.set('cursor', options.cursor);
+      if (options.author) query.set('author', options.author);
       const search = query.size > 0 ? `?${query}` : '';
       return call<ArticlesPage>('GET', `/articles${search}`);
     },

@@ -396,3 +396,53 @@ test('deleting the account says how many articles go with it', async ({ page, re
   await page.getByRole('button', { name: 'Delete account' }).click();
   await expect(dialog).toContainText('You have no articles.');
 });
+
+test('no blank screen on a first visit: screens’ code is fetched ahead, the editor’s when its link is pointed at', async ({
+  page,
+  request,
+}) => {
+  const writer = await writerByApi(request);
+  const asked: string[] = [];
+  page.on('request', (sent) => asked.push(new URL(sent.url()).pathname));
+  await page.goto('/');
+  // Idle after load: the login screen's code arrives without anyone asking for the screen.
+  await expect.poll(() => asked.some((path) => /\/assets\/LoginPage-[\w-]+\.js$/.test(path))).toBe(true);
+  expect(asked.some((path) => /\/assets\/ArticleEditorPage-/.test(path))).toBe(false);
+  // So once the network is gone, the login screen still shows (its code came ahead).
+  await page.route('**/assets/**', (route) => route.abort('internetdisconnected'));
+  await topBar(page).getByRole('link', { name: 'Login' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Login' })).toBeVisible();
+  await page.unroute('**/assets/**');
+
+  await logIn(page, writer.email, writer.password);
+  await expect(page).toHaveURL('/');
+  const before = asked.length;
+  await page.getByRole('link', { name: 'Add an article' }).hover();
+  await expect
+    .poll(() => asked.slice(before).some((path) => /\/assets\/ArticleEditorPage-[\w-]+\.js$/.test(path)))
+    .toBe(true);
+});
+
+test('while the session is restored the top bar shows a quiet placeholder; a stalled restore gives way within 10 s', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const writer = await writerByApi(request);
+  await logInAs(page, writer);
+  // The server takes its time telling whether the cookie holds a session: 12 s.
+  await page.route('**/identity/v1/token*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 12_000));
+    await route.continue().catch(() => undefined);
+  });
+  const started = Date.now();
+  await page.goto('/');
+  await expect(topBar(page).getByTestId('session-placeholder')).toBeVisible();
+  await expect(topBar(page).getByRole('link', { name: /^(Login|Profile)$/ })).toHaveCount(0);
+  // The page goes on without it, signed out for now...
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible({ timeout: 10_000 });
+  expect(Date.now() - started).toBeLessThan(11_000);
+  await expect(topBar(page).getByRole('link', { name: 'Login' })).toBeVisible();
+  // ...and the late answer still signs the tab in.
+  await expect(topBar(page).getByRole('link', { name: 'Profile' })).toBeVisible({ timeout: 10_000 });
+});

@@ -5,22 +5,57 @@ import { HomePage } from './articles/HomePage.tsx';
 import { RequireAuth } from './auth/RequireAuth.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
-// Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home
-// page budget (DESIGN.md §6) cannot carry. The home page ships in the main bundle; every
-// other screen loads on demand.
-const ArticlePage = lazy(() => import('./articles/ArticlePage.tsx').then((m) => ({ default: m.ArticlePage })));
-const ArticleEditorPage = lazy(() =>
-  import('./articles/ArticleEditorPage.tsx').then((m) => ({ default: m.ArticleEditorPage })),
-);
-const LoginPage = lazy(() => import('./account/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
-const SignupPage = lazy(() => import('./account/SignupPage.tsx').then((m) => ({ default: m.SignupPage })));
-const ForgotPasswordPage = lazy(() =>
-  import('./account/ForgotPasswordPage.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
-);
-const ResetPasswordPage = lazy(() =>
-  import('./account/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
-);
-const ProfilePage = lazy(() => import('./account/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
+// Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home page
+// budget (DESIGN.md §6) cannot carry. The home page ships in the main bundle; every other screen
+// loads on demand, and is fetched ahead (below) so its first visit shows no blank page.
+const screens = {
+  article: () => import('./articles/ArticlePage.tsx'),
+  editor: () => import('./articles/ArticleEditorPage.tsx'),
+  login: () => import('./account/LoginPage.tsx'),
+  signup: () => import('./account/SignupPage.tsx'),
+  forgotPassword: () => import('./account/ForgotPasswordPage.tsx'),
+  resetPassword: () => import('./account/ResetPasswordPage.tsx'),
+  profile: () => import('./account/ProfilePage.tsx'),
+};
+
+const ArticlePage = lazy(() => screens.article().then((m) => ({ default: m.ArticlePage })));
+const ArticleEditorPage = lazy(() => screens.editor().then((m) => ({ default: m.ArticleEditorPage })));
+const LoginPage = lazy(() => screens.login().then((m) => ({ default: m.LoginPage })));
+const SignupPage = lazy(() => screens.signup().then((m) => ({ default: m.SignupPage })));
+const ForgotPasswordPage = lazy(() => screens.forgotPassword().then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => screens.resetPassword().then((m) => ({ default: m.ResetPasswordPage })));
+const ProfilePage = lazy(() => screens.profile().then((m) => ({ default: m.ProfilePage })));
+
+/** The screen whose code a link to `pathname` needs. */
+function screenFor(pathname: string): (() => Promise<unknown>) | undefined {
+  if (pathname.startsWith('/article-update')) return screens.editor;
+  if (pathname.startsWith('/article/')) return screens.article;
+  const name = { '/login': 'login', '/signup': 'signup', '/forgot-password': 'forgotPassword', '/profile': 'profile' }[
+    pathname
+  ] as keyof typeof screens | undefined;
+  return name && screens[name];
+}
+
+const fetchAhead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
+
+// Once the page has loaded and the browser is idle, the small screens' code is fetched; the
+// editor's (the Markdown renderer, ~70 kB) only when a link to it is pointed at, touched or
+// focused, which is still a few hundred milliseconds before the click.
+function fetchScreensAhead() {
+  const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1_000));
+  whenIdle(() => {
+    for (const [name, load] of Object.entries(screens)) if (name !== 'editor') fetchAhead(load);
+  });
+  const onIntent = (event: Event) => {
+    const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    const load = anchor instanceof HTMLAnchorElement ? screenFor(new URL(anchor.href).pathname) : undefined;
+    if (load) fetchAhead(load);
+  };
+  for (const type of ['pointerover', 'focusin', 'touchstart'])
+    document.addEventListener(type, onIntent, { passive: true });
+}
+if (document.readyState === 'complete') fetchScreensAhead();
+else window.addEventListener('load', fetchScreensAhead, { once: true });
 
 // The app puts the page where it belongs itself: top for a new screen, the kept place when Back
 // returns to the home list (useArticleFeed). The browser's own restoring would run before the

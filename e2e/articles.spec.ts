@@ -122,7 +122,10 @@ test('a failed save keeps what was typed and shows a message', async ({ page, re
   // The internet-free stand-in for a network failure: the next create never reaches the server.
   await page.route('**/api/articles', (route) => route.abort('connectionfailed'), { times: 1 });
   await page.getByRole('button', { name: 'Add Article' }).click();
-  await expect(page.getByRole('alert')).toHaveText('The article could not be saved. Please try again.');
+  // It says what happened (issue 15): the server was not reached, and the text is still here.
+  await expect(page.getByRole('alert')).toHaveText(
+    'The server could not be reached, so the article is not saved yet. Your text is kept here.',
+  );
   await expect(page.getByLabel('Title')).toHaveValue(title);
   await expect(page.getByLabel('Description')).toHaveValue('Nothing is lost.');
 

@@ -446,3 +446,25 @@ test('while the session is restored the top bar shows a quiet placeholder; a sta
   // ...and the late answer still signs the tab in.
   await expect(topBar(page).getByRole('link', { name: 'Profile' })).toBeVisible({ timeout: 10_000 });
 });
+
+test('failures say what happened: offline is not "Inkwell may have been updated"', async ({
+  page,
+  context,
+  request,
+}) => {
+  const writer = await writerByApi(request);
+  const title = `Offline ${unique()}`;
+  await articleByApi(request, writer, title);
+  const asked: string[] = [];
+  page.on('request', (sent) => asked.push(new URL(sent.url()).pathname));
+  await page.goto('/');
+  // The article screen's code has come ahead (idle), so only the data call meets the dead network.
+  await expect.poll(() => asked.some((path) => /\/assets\/ArticlePage-[\w-]+\.js$/.test(path))).toBe(true);
+  await context.setOffline(true);
+  await page.getByRole('link', { name: title, exact: true }).click();
+  const alert = page.getByRole('main').getByRole('alert');
+  await expect(alert).toContainText('The article could not be loaded. This device seems to be offline.');
+  await context.setOffline(false);
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+});

@@ -24,6 +24,8 @@ export const messages = {
   noArticles: 'No articles yet.',
   loadMore: 'Load more',
   retry: 'Retry',
+  offline: 'This device seems to be offline.',
+  articleSaveUnreachable: 'The server could not be reached, so the article is not saved yet. Your text is kept here.',
   articlesLoadFailed: 'The articles could not be loaded.',
   articleLoadFailed: 'The article could not be loaded.',
   articleSaveFailed: 'The article could not be saved. Please try again.',

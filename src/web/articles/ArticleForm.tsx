@@ -170,6 +170,8 @@ export function ArticleForm({ article }: ArticleFormProps) {
 /** Turns a failed save into messages: field errors beside their fields, anything else above the form. */
 function problemsFrom(error: unknown): [FieldErrors, string | null] {
   if (!(error instanceof ArticlesApiError)) return [{}, messages.articleSaveFailed];
+  // No answer at all (offline, or the call timed out): say so, not that the article was refused.
+  if (error.status === 0) return [{}, messages.articleSaveUnreachable];
   if (error.status === 401) return [{}, messages.mustBeLoggedIn];
   if (error.status === 403) return [{}, messages.notYourArticle];
   const errors: FieldErrors = {};

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { isAppRoute } from '../../shared/routes.ts';
 
 /** Where a held-back navigation was going: a path in the app, or a step through history (Back). */
 export type HeldNavigation = { kind: 'path'; to: string } | { kind: 'traverse'; key: string };
@@ -21,7 +22,8 @@ function inAppTarget(event: MouseEvent): string | null {
   if (!(anchor instanceof HTMLAnchorElement) || anchor.hasAttribute('download')) return null;
   if (anchor.target && anchor.target !== '_self') return null;
   const url = new URL(anchor.href, window.location.href);
-  if (url.origin !== window.location.origin) return null;
+  // Other sites, and this server's files (the feed, say): a page load, which beforeunload covers.
+  if (url.origin !== window.location.origin || !isAppRoute(url.pathname)) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }
 

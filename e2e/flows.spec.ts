@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectSignedIn, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
@@ -151,6 +152,15 @@ test('leaving the editor with unsaved changes asks first: Cancel, the Home link 
   await page.getByRole('link', { name: 'Cancel' }).click();
   await expect(leaveDialog).toBeVisible();
   await expect(leaveDialog.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+  // The question itself passes axe, in both colour schemes, on a phone too.
+  for (const [colorScheme, width] of [
+    ['light', 1280],
+    ['dark', 390],
+  ] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width, height: 844 });
+    expect((await new AxeBuilder({ page }).analyze()).violations, `${colorScheme} ${width}`).toEqual([]);
+  }
   await leaveDialog.getByRole('button', { name: 'Keep editing' }).click();
   await expect(leaveDialog).toBeHidden();
   await expect(page).toHaveURL('/article-update');

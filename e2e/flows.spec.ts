@@ -447,7 +447,12 @@ test('while the session is restored the top bar shows a quiet placeholder; a sta
   });
   const started = Date.now();
   await page.goto('/');
-  await expect(topBar(page).getByTestId('session-placeholder')).toBeVisible();
+  // The quiet placeholder: a grey box where Login or Profile will be.
+  const placeholder = topBar(page).locator('span[aria-hidden="true"]');
+  await expect(placeholder).toBeVisible();
+  expect(await placeholder.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe(
+    'rgba(0, 0, 0, 0)',
+  );
   await expect(topBar(page).getByRole('link', { name: /^(Login|Profile)$/ })).toHaveCount(0);
   // The page goes on without it, signed out for now...
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible({ timeout: 10_000 });

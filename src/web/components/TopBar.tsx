@@ -16,11 +16,7 @@ export function TopBar() {
           {labels.home}
         </Link>
         {state.status === 'unknown' ? (
-          <span
-            aria-hidden="true"
-            data-testid="session-placeholder"
-            className="inline-block h-9 min-w-20 rounded-md bg-slate-200/70 motion-safe:animate-pulse dark:bg-slate-800/70"
-          />
+          <span aria-hidden="true" className="h-9 min-w-20 rounded-md bg-slate-200/60 dark:bg-slate-800/60" />
         ) : state.status === 'signedIn' ? (
           <Link to={paths.profile} className={rightButton}>
             {labels.profile}

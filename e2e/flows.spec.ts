@@ -248,6 +248,7 @@ test('Back from an article returns to the list as it was: the pages loaded and t
   await page.goBack();
   await expect(page).toHaveURL('/');
   await expect(target).toBeInViewport();
+  await expect(target.getByRole('link', { name: titles[0] })).toBeFocused();
   expect(await page.getByRole('article').count()).toBe(cardsBefore);
   expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolledTo)).toBeLessThanOrEqual(2);
 

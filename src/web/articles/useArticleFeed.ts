@@ -54,7 +54,7 @@ function feedReducer(state: FeedState, action: FeedAction): FeedState {
  * The list as it was last shown, with the history entry it was shown in: Back from an article
  * returns to that entry, and finds the pages it had loaded and the place it was scrolled to.
  */
-let kept: { key: string; state: FeedState; scrollY: number } | null = null;
+let kept: { key: string; state: FeedState; scrollY: number; focusedTitle?: string } | null = null;
 
 /** The home list: the first page from a call started early (see articlePrefetch), further pages on demand. */
 export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>) {
@@ -78,7 +78,12 @@ export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>) {
     latest.current.key = key;
   });
   useLayoutEffect(() => {
-    if (restored) window.scrollTo(0, restored.scrollY);
+    if (restored) {
+      window.scrollTo(0, restored.scrollY);
+      // Focus back on the card that was followed, so the keyboard carries on from there too.
+      const title = restored.focusedTitle ? document.getElementById(restored.focusedTitle) : null;
+      title?.querySelector('a')?.focus({ preventScroll: true });
+    }
     const seen = latest.current; // one object for the screen's life, updated in place
     const onScroll = () => {
       seen.scrollY = window.scrollY;
@@ -89,7 +94,11 @@ export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>) {
       window.removeEventListener('scroll', onScroll);
       const { state: last, scrollY, key: shownIn } = seen;
       // Only a list worth coming back to: loaded, with nothing on its way.
-      kept = last.status === 'ready' || last.status === 'moreFailed' ? { key: shownIn, state: last, scrollY } : null;
+      const focusedTitle = document.activeElement?.closest('article')?.getAttribute('aria-labelledby') ?? undefined;
+      kept =
+        last.status === 'ready' || last.status === 'moreFailed'
+          ? { key: shownIn, state: last, scrollY, focusedTitle }
+          : null;
     };
   }, [restored]);
 

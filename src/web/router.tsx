@@ -26,16 +26,6 @@ const ForgotPasswordPage = lazy(() => screens.forgotPassword().then((m) => ({ de
 const ResetPasswordPage = lazy(() => screens.resetPassword().then((m) => ({ default: m.ResetPasswordPage })));
 const ProfilePage = lazy(() => screens.profile().then((m) => ({ default: m.ProfilePage })));
 
-/** The screen whose code a link to `pathname` needs. */
-function screenFor(pathname: string): (() => Promise<unknown>) | undefined {
-  if (pathname.startsWith('/article-update')) return screens.editor;
-  if (pathname.startsWith('/article/')) return screens.article;
-  const name = { '/login': 'login', '/signup': 'signup', '/forgot-password': 'forgotPassword', '/profile': 'profile' }[
-    pathname
-  ] as keyof typeof screens | undefined;
-  return name && screens[name];
-}
-
 const fetchAhead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
 
 // Once the page has loaded and the browser is idle, the small screens' code is fetched; the
@@ -47,9 +37,8 @@ function fetchScreensAhead() {
     for (const [name, load] of Object.entries(screens)) if (name !== 'editor') fetchAhead(load);
   });
   const onIntent = (event: Event) => {
-    const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
-    const load = anchor instanceof HTMLAnchorElement ? screenFor(new URL(anchor.href).pathname) : undefined;
-    if (load) fetchAhead(load);
+    if (event.target instanceof Element && event.target.closest('a[href^="/article-update"]'))
+      fetchAhead(screens.editor);
   };
   for (const type of ['pointerover', 'focusin', 'touchstart'])
     document.addEventListener(type, onIntent, { passive: true });

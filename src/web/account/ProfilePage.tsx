@@ -12,11 +12,11 @@ import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
-import { countOwnArticles } from './ownArticles.ts';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { ProfileArticles } from './ProfileArticles.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { useDeleteAccountWarning } from './useDeleteAccountWarning.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
 
 interface Draft {
@@ -41,17 +41,8 @@ export function ProfilePage() {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<'reauthenticate' | 'delete' | null>(null);
-  // What the delete dialog says goes with the account: counted when it opens (the articles go too).
-  const [deleteWarning, setDeleteWarning] = useState<string>(accountMessages.deleteAccountCounting);
-
-  function askToDelete() {
-    setDeleteWarning(accountMessages.deleteAccountCounting);
-    setDialog('delete');
-    countOwnArticles(user.uid).then(
-      ({ count, atLeast }) => setDeleteWarning(accountMessages.deleteAccountWithArticles(count, atLeast)),
-      () => setDeleteWarning(accountMessages.deleteAccountUncounted),
-    );
-  }
+  // The delete dialog says how many articles go with the account.
+  const deleteWarning = useDeleteAccountWarning(user.uid);
 
   function startEditing() {
     setDraft({ name: user.displayName ?? '', email: user.email, password: '', confirmation: '' });
@@ -214,7 +205,14 @@ export function ProfilePage() {
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
             {labels.logOut}
           </SubmitButton>
-          <button type="button" className={`${dangerButtonClass} mt-4`} onClick={askToDelete}>
+          <button
+            type="button"
+            className={`${dangerButtonClass} mt-4`}
+            onClick={() => {
+              deleteWarning.recount();
+              setDialog('delete');
+            }}
+          >
             {accountMessages.deleteAccountTitle}
           </button>
         </div>
@@ -236,7 +234,7 @@ export function ProfilePage() {
       <PasswordDialog
         open={dialog === 'delete'}
         title={accountMessages.deleteAccountTitle}
-        description={deleteWarning}
+        description={deleteWarning.warning}
         confirmLabel={accountMessages.deleteAccountTitle}
         danger
         onConfirm={deleteAccount}

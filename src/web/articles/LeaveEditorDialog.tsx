@@ -44,7 +44,7 @@ export function LeaveEditorDialog({ open, onStay, onLeave, onDiscard }: Props) {
       <p id={bodyId} className="mt-2 text-sm text-slate-700 dark:text-slate-300">
         {editorMessages.leaveBody}
       </p>
-      <div className="mt-6 flex flex-wrap justify-end gap-3">
+      <div className="mt-6 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:justify-end sm:gap-3">
         <button
           type="button"
           autoFocus

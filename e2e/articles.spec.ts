@@ -102,7 +102,12 @@ test('Cancel on the form goes home; Add Article checks the fields with the share
   await expect(page.getByText('Title is required.')).toBeVisible();
   await expect(page).toHaveURL('/article-update');
 
+  // Typed but unsaved: Cancel asks first (issue 15), then goes home.
   await page.getByRole('link', { name: 'Cancel' }).click();
+  await page
+    .getByRole('dialog', { name: 'Leave without saving?' })
+    .getByRole('button', { name: 'Discard changes' })
+    .click();
   await expect(page).toHaveURL('/');
 });
 
@@ -117,7 +122,10 @@ test('a failed save keeps what was typed and shows a message', async ({ page, re
   // The internet-free stand-in for a network failure: the next create never reaches the server.
   await page.route('**/api/articles', (route) => route.abort('connectionfailed'), { times: 1 });
   await page.getByRole('button', { name: 'Add Article' }).click();
-  await expect(page.getByRole('alert')).toHaveText('The article could not be saved. Please try again.');
+  // It says what happened (issue 15): the server was not reached, and the text is still here.
+  await expect(page.getByRole('alert')).toHaveText(
+    'The server could not be reached, so the article is not saved yet. Your text is kept here.',
+  );
   await expect(page.getByLabel('Title')).toHaveValue(title);
   await expect(page.getByLabel('Description')).toHaveValue('Nothing is lost.');
 
@@ -154,11 +162,18 @@ test('a draft left in the editor gives way to values saved since', async ({ page
   await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
   const typed = `Typed ${unique()}`;
   await page.getByLabel('Title').fill(typed);
+  const leaveKeepingDraft = () =>
+    page
+      .getByRole('dialog', { name: 'Leave without saving?' })
+      .getByRole('button', { name: 'Leave, keep draft' })
+      .click();
   await home.click();
+  await leaveKeepingDraft();
   // Nothing changed meanwhile: the draft comes back.
   await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
   await expect(page.getByLabel('Title')).toHaveValue(typed);
   await home.click();
+  await leaveKeepingDraft();
 
   const newer = { image: IMAGE, title: `Saved elsewhere ${unique()}`, description: 'Newer text' };
   const saved = await request.put(`/api/articles/${article.id}`, {
@@ -179,6 +194,10 @@ test('Log Out forgets the drafts typed in the tab', async ({ page, request }) =>
   await page.getByRole('link', { name: 'Add an article' }).click();
   await page.getByLabel('Title').fill(`Private ${unique()}`);
   await page.getByRole('link', { name: 'Profile' }).click();
+  await page
+    .getByRole('dialog', { name: 'Leave without saving?' })
+    .getByRole('button', { name: 'Leave, keep draft' })
+    .click();
   await page.getByRole('button', { name: 'Log Out' }).click();
   await expect(page).toHaveURL('/');
 

@@ -24,6 +24,8 @@ export const messages = {
   noArticles: 'No articles yet.',
   loadMore: 'Load more',
   retry: 'Retry',
+  offline: 'This device seems to be offline.',
+  articleSaveUnreachable: 'The server could not be reached, so the article is not saved yet. Your text is kept here.',
   articlesLoadFailed: 'The articles could not be loaded.',
   articleLoadFailed: 'The article could not be loaded.',
   articleSaveFailed: 'The article could not be saved. Please try again.',
@@ -78,7 +80,17 @@ export const accountMessages = {
   wrongPassword: 'That password is not correct.',
   deleteAccountTitle: 'Delete account',
   deleteAccountWarning: 'This permanently deletes your account. Enter your password to confirm.',
+  /** The warning once the person's articles are counted: they go with the account. */
+  deleteAccountWithArticles: (count: number, atLeast: boolean) =>
+    count === 0
+      ? 'This permanently deletes your account. You have no articles. Enter your password to confirm.'
+      : `This permanently deletes your account and ${atLeast ? 'at least ' : ''}${count === 1 ? 'your 1 article' : `all ${count} of your articles`}. Enter your password to confirm.`,
+  deleteAccountCounting:
+    'This permanently deletes your account and all your articles (counting them…). Enter your password to confirm.',
+  deleteAccountUncounted:
+    'This permanently deletes your account and all your articles. Enter your password to confirm.',
   deleteAccountFailed: 'The account could not be deleted. Please try again.',
   alreadyHaveAccount: 'Already have an account?',
   keepPasswordHint: 'Leave blank to keep the same password.',
+  backToLogin: 'Back to Login',
 } as const;

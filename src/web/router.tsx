@@ -1,32 +1,74 @@
-import { lazy } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { lazy, useLayoutEffect } from 'react';
+import { BrowserRouter, Route, Routes, useLocation, useNavigationType } from 'react-router';
 import { AppLayout } from './components/AppLayout.tsx';
 import { HomePage } from './articles/HomePage.tsx';
 import { RequireAuth } from './auth/RequireAuth.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { screens } from '../shared/routes.ts';
 
-// Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home
-// page budget (docs/architecture.md) cannot carry. The home page ships in the main bundle; every
-// other screen loads on demand.
-const ArticlePage = lazy(() => import('./articles/ArticlePage.tsx').then((m) => ({ default: m.ArticlePage })));
-const ArticleEditorPage = lazy(() =>
-  import('./articles/ArticleEditorPage.tsx').then((m) => ({ default: m.ArticleEditorPage })),
-);
-const LoginPage = lazy(() => import('./account/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
-const SignupPage = lazy(() => import('./account/SignupPage.tsx').then((m) => ({ default: m.SignupPage })));
-const ForgotPasswordPage = lazy(() =>
-  import('./account/ForgotPasswordPage.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
-);
-const ResetPasswordPage = lazy(() =>
-  import('./account/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
-);
-const AuthorPage = lazy(() => import('./authors/AuthorPage.tsx').then((m) => ({ default: m.AuthorPage })));
-const ProfilePage = lazy(() => import('./account/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
+// Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home page
+// budget (docs/architecture.md) cannot carry. The home page ships in the main bundle; every other screen
+// loads on demand, and is fetched ahead (below) so its first visit shows no blank page.
+const screenModules = {
+  article: () => import('./articles/ArticlePage.tsx'),
+  editor: () => import('./articles/ArticleEditorPage.tsx'),
+  login: () => import('./account/LoginPage.tsx'),
+  signup: () => import('./account/SignupPage.tsx'),
+  forgotPassword: () => import('./account/ForgotPasswordPage.tsx'),
+  resetPassword: () => import('./account/ResetPasswordPage.tsx'),
+  profile: () => import('./account/ProfilePage.tsx'),
+  author: () => import('./authors/AuthorPage.tsx'),
+};
+
+const ArticlePage = lazy(() => screenModules.article().then((m) => ({ default: m.ArticlePage })));
+const ArticleEditorPage = lazy(() => screenModules.editor().then((m) => ({ default: m.ArticleEditorPage })));
+const LoginPage = lazy(() => screenModules.login().then((m) => ({ default: m.LoginPage })));
+const SignupPage = lazy(() => screenModules.signup().then((m) => ({ default: m.SignupPage })));
+const ForgotPasswordPage = lazy(() => screenModules.forgotPassword().then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => screenModules.resetPassword().then((m) => ({ default: m.ResetPasswordPage })));
+const AuthorPage = lazy(() => screenModules.author().then((m) => ({ default: m.AuthorPage })));
+const ProfilePage = lazy(() => screenModules.profile().then((m) => ({ default: m.ProfilePage })));
+
+const fetchAhead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
+
+// Once the page has loaded and the browser is idle, the small screens' code is fetched; the
+// editor's (the Markdown renderer, ~70 kB) only when a link to it is pointed at, touched or
+// focused, which is still a few hundred milliseconds before the click.
+function fetchScreensAhead() {
+  const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1_000));
+  whenIdle(() => {
+    for (const [name, load] of Object.entries(screenModules)) if (name !== 'editor') fetchAhead(load);
+  });
+  const onIntent = (event: Event) => {
+    if (event.target instanceof Element && event.target.closest('a[href^="/article-update"]'))
+      fetchAhead(screenModules.editor);
+  };
+  for (const type of ['pointerover', 'focusin', 'touchstart'])
+    document.addEventListener(type, onIntent, { passive: true });
+}
+if (document.readyState === 'complete') fetchScreensAhead();
+else window.addEventListener('load', fetchScreensAhead, { once: true });
+
+// The app puts the page where it belongs itself: top for a new screen, the kept place when Back
+// returns to the home list (useArticleFeed). The browser's own restoring would run before the
+// list is back and land short.
+if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+
+/** A new screen (a link followed, not Back or Forward) starts at the top of the page. */
+function ScrollToTopOnPush() {
+  // Each new history entry has its own key: the Home link followed from home goes to the top too.
+  const { key } = useLocation();
+  const type = useNavigationType();
+  useLayoutEffect(() => {
+    if (type !== 'POP') window.scrollTo(0, 0);
+  }, [key, type]);
+  return null;
+}
 
 export function AppRouter() {
   return (
     <BrowserRouter>
+      <ScrollToTopOnPush />
       <Routes>
         <Route element={<AppLayout />}>
           <Route path={screens.home} element={<HomePage />} />

@@ -1,19 +1,22 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
-import { labels, messages } from '../../shared/messages.ts';
+import { Link, useLocation } from 'react-router';
+import { accountMessages, labels, messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { linkClass } from './formStyles.ts';
+import type { ForgotPasswordLocationState, LoginLocationState } from './LoginPage.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 
 export function ForgotPasswordPage() {
   useDocumentTitle('Forgot Password');
   const session = useAuthSession();
-  const [email, setEmail] = useState('');
+  // The email typed on the login page, so nobody types it twice.
+  const incoming = (useLocation().state ?? {}) as ForgotPasswordLocationState;
+  const [email, setEmail] = useState(incoming.email ?? '');
   // docs/product.md (Texts): success and failure share one alert box.
   const [outcome, setOutcome] = useState<{ message: string; tone: 'error' | 'success' } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -47,7 +50,10 @@ export function ForgotPasswordPage() {
         />
         <SubmitButton busy={busy}>{labels.sendResetLink}</SubmitButton>
       </form>
-      <p className="mt-6 text-center text-sm">
+      <p className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm">
+        <Link to={paths.login} state={{ email } satisfies LoginLocationState} className={linkClass}>
+          {accountMessages.backToLogin}
+        </Link>
         <Link to={paths.signup} className={linkClass}>
           {labels.createAnAccount}
         </Link>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Link, useLocation, useNavigate, type Location } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, type Location } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
+import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
@@ -11,10 +12,16 @@ import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { useFormSubmit } from './useFormSubmit.ts';
 
-/** What other screens may hand the login page: where to return, or a notice to show. */
+/** What other screens may hand the login page: where to return, a notice to show, the email to fill in. */
 export interface LoginLocationState {
   from?: Pick<Location, 'pathname' | 'search' | 'hash'>;
   notice?: string;
+  email?: string;
+}
+
+/** What the login page hands /forgot-password: the email typed so far. */
+export interface ForgotPasswordLocationState {
+  email?: string;
 }
 
 export function LoginPage() {
@@ -23,7 +30,11 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const incoming = (location.state ?? {}) as LoginLocationState;
-  const [email, setEmail] = useState('');
+  // Someone already signed in who opens /login has nothing to do here: home, as after a sign-in.
+  // Only on arrival: signing in on this screen moves on by itself (to `from` when there is one).
+  const { state: auth } = useAuth();
+  const [signedInOnArrival] = useState(auth.status === 'signedIn');
+  const [email, setEmail] = useState(incoming.email ?? '');
   const [password, setPassword] = useState('');
   const { error, busy, submitHandler } = useFormSubmit();
 
@@ -36,6 +47,8 @@ export function LoginPage() {
       navigate(from ? `${from.pathname}${from.search}${from.hash}` : paths.home, { replace: true });
     },
   });
+
+  if (signedInOnArrival) return <Navigate to={paths.home} replace />;
 
   return (
     <AccountCard title={labels.login}>
@@ -68,7 +81,7 @@ export function LoginPage() {
           onChange={(event) => setPassword(event.target.value)}
         />
         <p className="text-sm">
-          <Link to={paths.forgotPassword} className={linkClass}>
+          <Link to={paths.forgotPassword} state={{ email } satisfies ForgotPasswordLocationState} className={linkClass}>
             {labels.forgotPasswordLink}
           </Link>
         </p>

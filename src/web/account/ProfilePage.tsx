@@ -13,8 +13,10 @@ import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
 import { PasswordDialog } from './PasswordDialog.tsx';
+import { ProfileArticles } from './ProfileArticles.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { useDeleteAccountWarning } from './useDeleteAccountWarning.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
 
 interface Draft {
@@ -39,6 +41,8 @@ export function ProfilePage() {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<'reauthenticate' | 'delete' | null>(null);
+  // The delete dialog says how many articles go with the account.
+  const deleteWarning = useDeleteAccountWarning(user.uid);
 
   function startEditing() {
     setDraft({ name: user.displayName ?? '', email: user.email, password: '', confirmation: '' });
@@ -187,9 +191,13 @@ export function ProfilePage() {
           <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 break-all">
             <dt className="font-medium text-slate-600 dark:text-slate-400">{labels.name}</dt>
-            <dd data-testid="profile-name">{user.displayName ?? ''}</dd>
+            <dd data-testid="profile-name" dir="auto">
+              {user.displayName ?? ''}
+            </dd>
             <dt className="font-medium text-slate-600 dark:text-slate-400">{labels.email}</dt>
-            <dd data-testid="profile-email">{user.email}</dd>
+            <dd data-testid="profile-email" dir="auto">
+              {user.email}
+            </dd>
           </dl>
           <button type="button" className={primaryButtonClass} onClick={startEditing}>
             {labels.updateProfile}
@@ -197,11 +205,19 @@ export function ProfilePage() {
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
             {labels.logOut}
           </SubmitButton>
-          <button type="button" className={`${dangerButtonClass} mt-4`} onClick={() => setDialog('delete')}>
+          <button
+            type="button"
+            className={`${dangerButtonClass} mt-4`}
+            onClick={() => {
+              deleteWarning.recount();
+              setDialog('delete');
+            }}
+          >
             {accountMessages.deleteAccountTitle}
           </button>
         </div>
       )}
+      {!editing && <ProfileArticles />}
       <PasswordDialog
         open={dialog === 'reauthenticate'}
         title={accountMessages.confirmItsYou}
@@ -209,14 +225,16 @@ export function ProfilePage() {
         confirmLabel={accountMessages.confirm}
         onConfirm={reauthenticateAndRetry}
         onCancel={() => {
+          // Declining to confirm is not a failure: the form stays open with what was typed, to
+          // save again or cancel. (Anything already applied, such as a new name, stays applied.)
           setDialog(null);
-          finishSave({ message: messages.profileUpdateFailed, tone: 'error' });
+          setBusy(false);
         }}
       />
       <PasswordDialog
         open={dialog === 'delete'}
         title={accountMessages.deleteAccountTitle}
-        description={accountMessages.deleteAccountWarning}
+        description={deleteWarning.warning}
         confirmLabel={accountMessages.deleteAccountTitle}
         danger
         onConfirm={deleteAccount}

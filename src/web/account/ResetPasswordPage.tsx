@@ -68,7 +68,11 @@ export function ResetPasswordPage() {
         : accountMessages.resetApplyFailed;
     },
     onSuccess() {
-      const state: LoginLocationState = { notice: accountMessages.passwordChanged };
+      // The login form opens with this account's email filled in: only the new password to type.
+      const state: LoginLocationState = {
+        notice: accountMessages.passwordChanged,
+        email: check.status === 'valid' ? check.email : undefined,
+      };
       navigate(paths.login, { replace: true, state });
     },
   });

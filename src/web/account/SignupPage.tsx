@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { accountMessages, labels, messages } from '../../shared/messages.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { paths } from '../../shared/routes.ts';
+import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
@@ -18,6 +19,9 @@ export function SignupPage() {
   const session = useAuthSession();
   const navigate = useNavigate();
   const minLength = usePasswordMinLength();
+  // Signed in already on arrival: home, as after signing up (the form's own success moves on by itself).
+  const { state: auth } = useAuth();
+  const [signedInOnArrival] = useState(auth.status === 'signedIn');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -40,6 +44,8 @@ export function SignupPage() {
       navigate(paths.home, { replace: true });
     },
   });
+
+  if (signedInOnArrival) return <Navigate to={paths.home} replace />;
 
   return (
     <AccountCard title={labels.signUp}>

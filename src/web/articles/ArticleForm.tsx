@@ -12,7 +12,9 @@ import { limitNote } from './LimitNote.tsx';
 import type { Article, ArticleField, ArticleInput } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
+import { LeaveEditorDialog } from './LeaveEditorDialog.tsx';
 import { useArticleDraft } from './useArticleDraft.ts';
+import { useLeaveGuard } from './useLeaveGuard.ts';
 
 const fieldOrder: ArticleField[] = ['image', 'title', 'description'];
 const fieldId = (field: ArticleField) => `article-${field}`;
@@ -43,6 +45,8 @@ export function ArticleForm({ article }: ArticleFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const alertRef = useRef<HTMLParagraphElement>(null);
+  // Unsaved typing is never dropped without asking: a save in flight is not "leaving".
+  const leave = useLeaveGuard(draft.changed && !busy);
 
   const signedOut = auth.status !== 'signedIn';
   const shownError = formError ?? (signedOut ? messages.mustBeLoggedIn : null);
@@ -141,6 +145,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
           )}
           {article ? messages.saveArticleButton : messages.addArticleButton}
         </button>
+        {/* With changes, the leave guard asks first; the draft goes only on "Discard changes". */}
         <Link
           to={paths.home}
           onClick={draft.discard}
@@ -149,6 +154,15 @@ export function ArticleForm({ article }: ArticleFormProps) {
           {messages.cancel}
         </Link>
       </div>
+      <LeaveEditorDialog
+        open={leave.held !== null}
+        onStay={leave.stay}
+        onLeave={leave.proceed}
+        onDiscard={() => {
+          draft.discard();
+          leave.proceed();
+        }}
+      />
     </form>
   );
 }
@@ -156,6 +170,8 @@ export function ArticleForm({ article }: ArticleFormProps) {
 /** Turns a failed save into messages: field errors beside their fields, anything else above the form. */
 function problemsFrom(error: unknown): [FieldErrors, string | null] {
   if (!(error instanceof ArticlesApiError)) return [{}, messages.articleSaveFailed];
+  // No answer at all (offline, or the call timed out): say so, not that the article was refused.
+  if (error.status === 0) return [{}, messages.articleSaveUnreachable];
   if (error.status === 401) return [{}, messages.mustBeLoggedIn];
   if (error.status === 403) return [{}, messages.notYourArticle];
   const errors: FieldErrors = {};

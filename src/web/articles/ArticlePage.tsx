@@ -49,7 +49,9 @@ function ArticleView({ article }: { article: ArticleDetail }) {
   const { state: auth } = useAuth();
   const navigate = useNavigate();
   const isAuthor = auth.status === 'signedIn' && auth.user.uid === article.authorId;
-  const onDeleted = useCallback(() => navigate(paths.home), [navigate]);
+  const onDeleted = useCallback(() => {
+    void navigate(paths.home);
+  }, [navigate]);
   const deletion = useDeleteArticle(onDeleted);
 
   return (

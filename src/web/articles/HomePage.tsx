@@ -12,7 +12,7 @@ import { ConfirmDeleteDialog } from './ConfirmDeleteDialog.tsx';
 import { EmptyList } from './EmptyList.tsx';
 import { LoadFailure } from './LoadFailure.tsx';
 import { useArticleFeed } from './useArticleFeed.ts';
-import { useDeleteArticle } from './useDeleteArticle.ts';
+import { linkBesideItem, useDeleteArticle } from './useDeleteArticle.ts';
 
 /** `/`: the masthead, then every article, newest first (the newest featured), a page at a time. */
 export function HomePage() {
@@ -24,9 +24,10 @@ export function HomePage() {
   const { remove } = feed;
   const onDeleted = useCallback(
     (id: string) => {
+      // The focused card is going: the next card takes the focus (else the heading), not <body>.
+      const next = linkBesideItem(document.getElementById(`article-${id}-title`)) ?? headingRef.current;
       remove(id);
-      // The focused card is gone: put focus somewhere sensible rather than on <body>.
-      headingRef.current?.focus();
+      return next;
     },
     [remove],
   );

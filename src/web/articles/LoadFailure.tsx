@@ -7,7 +7,8 @@ export function LoadFailure({ message, onRetry }: { message: string; onRetry?: (
       role="alert"
       className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
     >
-      <span>{message}</span>
+      {/* Says what happened when the browser knows: no network at all is not a server failing. */}
+      <span>{navigator.onLine ? message : `${message} ${messages.offline}`}</span>
       {onRetry && (
         <button
           type="button"

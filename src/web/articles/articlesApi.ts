@@ -1,6 +1,13 @@
 import type { ArticleDetail, ArticleInput, ArticlesPage } from './articleTypes.ts';
 import { ArticlesApiError, errorFromResponse } from './articlesApiError.ts';
 
+/**
+ * How long an articles call may take, answer included, before it counts as failed (status 0):
+ * well inside the 30 s within which a stalled screen must say so (issue 15), and long enough
+ * for a page of articles over a slow phone connection.
+ */
+export const API_TIMEOUT_MS = 20_000;
+
 /** Supplies the signed-in user's ID token (useAuth().getIdToken), or null when signed out. */
 export type TokenSource = () => Promise<string | null>;
 
@@ -32,6 +39,8 @@ export function createArticlesApi(baseUrl = '') {
           method,
           headers,
           body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          // A stalled call ends (and the screen offers Retry) rather than loading forever.
+          signal: AbortSignal.timeout(API_TIMEOUT_MS),
         });
       } catch (cause) {
         throw new ArticlesApiError(cause instanceof Error ? cause.message : 'Network failure', 0);
@@ -54,6 +63,7 @@ export function createArticlesApi(baseUrl = '') {
       if (options.author) query.set('author', options.author);
       if (options.limit) query.set('limit', String(options.limit));
       if (options.cursor) query.set('cursor', options.cursor);
+      if (options.author) query.set('author', options.author);
       const search = query.size > 0 ? `?${query}` : '';
       return call<ArticlesPage>('GET', `/articles${search}`);
     },

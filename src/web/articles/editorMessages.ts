@@ -28,5 +28,10 @@ export const editorMessages = {
   uploadWrongType: 'This file is not an image Inkwell can read. Use JPEG, PNG, WebP, AVIF or GIF.',
   uploadRateLimited: 'You have uploaded many images just now. Please wait a moment and try again.',
   uploadFailed: 'The image could not be uploaded. Please try again.',
+  leaveTitle: 'Leave without saving?',
+  leaveBody: 'Your changes are not saved. Leave now and they wait as a draft in this tab, or discard them.',
+  keepEditing: 'Keep editing',
+  leaveKeepDraft: 'Leave, keep draft',
+  discardChanges: 'Discard changes',
   charactersLeft: (left: number) => (left >= 0 ? `${left} characters left` : `${-left} characters over the limit`),
 } as const;

@@ -70,5 +70,8 @@ export function useArticleDraft(articleId: string | undefined, initial: ArticleI
     forgetDraft(draftKey(articleId));
   }, [articleId]);
 
-  return { values, update, discard };
+  /** Whether leaving now would lose typing: the values differ from the article as it is (or an empty form). */
+  const changed = !sameInput(values, base);
+
+  return { values, update, discard, changed };
 }

@@ -1,4 +1,5 @@
-import { startTransition, useCallback, useEffect, useReducer } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import { useLocation, useNavigationType } from 'react-router';
 import { PAGE_SIZE } from './articlePrefetch.ts';
 import type { Article, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
@@ -50,21 +51,63 @@ function feedReducer(state: FeedState, action: FeedAction): FeedState {
 }
 
 /**
+ * The list as it was last shown, with the history entry it was shown in: Back from an article
+ * returns to that entry, and finds the pages it had loaded and the place it was scrolled to.
+ */
+let kept: { key: string; state: FeedState; scrollY: number; focusedTitle?: string } | null = null;
+
+/**
  * A list of articles: the first page from a call started early (see articlePrefetch), further
  * pages on demand. `author` narrows it to one author's articles (the author page).
  */
 export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>, author?: string) {
-  const [state, dispatch] = useReducer(feedReducer, firstPage, (source) => ({
-    source,
-    status: 'loading' as const,
-    articles: [],
-    nextCursor: null,
-  }));
+  const { key } = useLocation();
+  const back = useNavigationType() === 'POP';
+  // Decided once per visit: a Back (or Forward) to the entry the kept list was shown in.
+  const [restored] = useState(() => (back && kept?.key === key ? kept : null));
+  const [state, dispatch] = useReducer(feedReducer, firstPage, (source) =>
+    restored ? { ...restored.state, source } : { source, status: 'loading' as const, articles: [], nextCursor: null },
+  );
 
   // A new first-page call (a new visit to the home screen) starts the list over.
   if (state.source !== firstPage) dispatch({ type: 'reset', source: firstPage });
 
+  // Where the list is scrolled to and what it holds, read when the screen goes (a layout effect's
+  // cleanup runs as the screen is removed, before the shorter next page moves the scroll position).
+  // The history entry too: the Home link followed from home replaces the entry without a new screen.
+  const latest = useRef({ state, scrollY: 0, key });
+  useLayoutEffect(() => {
+    latest.current.state = state;
+    latest.current.key = key;
+  });
+  useLayoutEffect(() => {
+    if (restored) {
+      window.scrollTo(0, restored.scrollY);
+      // Focus back on the card that was followed, so the keyboard carries on from there too.
+      const title = restored.focusedTitle ? document.getElementById(restored.focusedTitle) : null;
+      title?.querySelector('a')?.focus({ preventScroll: true });
+    }
+    const seen = latest.current; // one object for the screen's life, updated in place
+    const onScroll = () => {
+      seen.scrollY = window.scrollY;
+    };
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      const { state: last, scrollY, key: shownIn } = seen;
+      // Only a list worth coming back to: loaded, with nothing on its way.
+      const focusedTitle = document.activeElement?.closest('article')?.getAttribute('aria-labelledby') ?? undefined;
+      kept =
+        last.status === 'ready' || last.status === 'moreFailed'
+          ? { key: shownIn, state: last, scrollY, focusedTitle }
+          : null;
+    };
+  }, [restored]);
+
   useEffect(() => {
+    // The kept pages stand in for the first page: its answer would cut the list back to one page.
+    if (restored) return;
     let current = true;
     void firstPage.then((result) => {
       // A page of cards is the biggest render of the screen: as a transition React renders it
@@ -74,7 +117,7 @@ export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>, author
     return () => {
       current = false;
     };
-  }, [firstPage]);
+  }, [firstPage, restored]);
 
   const { source, status, nextCursor } = state;
 

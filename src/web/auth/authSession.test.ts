@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthState } from './authTypes.ts';
 import {
   PROACTIVE_REFRESH_LEAD_MS,
+  RESTORE_WAIT_MS,
   REFRESH_RETRY_MAX_MS,
   REFRESH_RETRY_MIN_MS,
   TOKEN_EXPIRY_BUFFER_MS,
@@ -235,6 +236,27 @@ describe('AuthSession state', () => {
     await session.restore();
     expect(session.state.status).toBe('signedOut');
     expect(note).toBe(true);
+  });
+
+  it('a restore the server does not answer goes on signed out after RESTORE_WAIT_MS, the hint kept', async () => {
+    vi.useFakeTimers();
+    try {
+      const fake = scriptedServer();
+      fake.handlers['v1/token'] = () => 'hang';
+      let note = true;
+      const hint = { mayHaveSession: () => note, remember: (value: boolean) => (note = value) };
+      // The request itself would give up only after 30 s (spec §9).
+      session = new AuthSession({ client: createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 }), hint });
+      const restored = session.restore();
+      await vi.advanceTimersByTimeAsync(RESTORE_WAIT_MS - 1);
+      expect(session.state.status).toBe('unknown');
+      await vi.advanceTimersByTimeAsync(1);
+      await restored;
+      expect(session.state.status).toBe('signedOut');
+      expect(note).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sign-out revokes the session on the server before clearing local state', async () => {

@@ -1,5 +1,5 @@
 import type { AuthState, AuthUser } from './authTypes.ts';
-import { TOKEN_EXPIRY_BUFFER_MS } from './authTiming.ts';
+import { RESTORE_WAIT_MS, TOKEN_EXPIRY_BUFFER_MS } from './authTiming.ts';
 import { AuthError, hasCode, invalidatesSession } from './errorCodes.ts';
 import { expiryOf } from './idToken.ts';
 import type { IdentityClient } from './identityClient.ts';
@@ -104,6 +104,20 @@ export class AuthSession {
       this.#signedOutLocally();
       return;
     }
+    const asked = this.#askServerForSession();
+    // Screens wait for a known state (spec §2). A server slow to answer must not leave them blank
+    // until the request timeouts (twice 30 s): after RESTORE_WAIT_MS the page goes on signed out
+    // for now, the hint kept, and a late answer still signs the tab in.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, RESTORE_WAIT_MS);
+    });
+    await Promise.race([asked, waited]);
+    clearTimeout(timer);
+    if (this.#state.status === 'unknown') this.#signedOutLocally({ forgetHint: false });
+  }
+
+  async #askServerForSession(): Promise<void> {
     try {
       const { held } = await this.#fetchToken();
       const profile = await this.#client.lookup(held.idToken);

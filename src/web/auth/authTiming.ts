@@ -4,6 +4,12 @@
 export const REQUEST_TIMEOUT_DESKTOP_MS = 30_000;
 /** ...and after this long on a mobile browser ("long"): slow radios deserve more patience. */
 export const REQUEST_TIMEOUT_MOBILE_MS = 60_000;
+/**
+ * Not the spec's: how long the page waits at load for the server to say whether the cookie holds
+ * a session, before it shows the screens signed out for now (issue 15: never a blank page while
+ * a call stalls). A later answer still signs the tab in.
+ */
+export const RESTORE_WAIT_MS = 8_000;
 /** An ID token counts as expired this long before its real expiry, so it never dies in flight. */
 export const TOKEN_EXPIRY_BUFFER_MS = 30_000;
 /** The session refreshes its ID token this long before expiry, without waiting to be asked. */

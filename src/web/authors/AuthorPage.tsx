@@ -8,7 +8,7 @@ import { ArticleList } from '../articles/ArticleList.tsx';
 import { ConfirmDeleteDialog } from '../articles/ConfirmDeleteDialog.tsx';
 import { EmptyList } from '../articles/EmptyList.tsx';
 import { LoadFailure } from '../articles/LoadFailure.tsx';
-import { useDeleteArticle } from '../articles/useDeleteArticle.ts';
+import { linkBesideItem, useDeleteArticle } from '../articles/useDeleteArticle.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
@@ -30,8 +30,10 @@ function AuthorArticles({ uid, pathname }: { uid: string; pathname: string }) {
   const { remove } = feed;
   const onDeleted = useCallback(
     (id: string) => {
+      // As on the home list: the next card takes the focus (else the heading), never <body>.
+      const next = linkBesideItem(document.getElementById(`article-${id}-title`)) ?? headingRef.current;
       remove(id);
-      headingRef.current?.focus();
+      return next;
     },
     [remove],
   );

@@ -2,36 +2,55 @@ import { Component, type ReactNode } from 'react';
 
 interface State {
   failed: boolean;
+  /** What a look at the server found: null while looking. */
+  serverReachable: boolean | null;
 }
 
 /**
- * A screen that fails to render or to load its code (typically: a new version was deployed and
- * this tab asks for a file that no longer exists) shows a way out instead of a blank page.
+ * A screen that fails to render or to load its code shows a way out instead of a blank page, and
+ * says which of the two usual causes it is: the server cannot be reached (offline, server down),
+ * or it answers but this tab asks for code a new version no longer has (Inkwell was updated).
  */
 export class ScreenErrorBoundary extends Component<{ children: ReactNode }, State> {
-  override state: State = { failed: false };
+  override state: State = { failed: false, serverReachable: null };
 
-  static getDerivedStateFromError(): State {
+  static getDerivedStateFromError(): Partial<State> {
     return { failed: true };
   }
 
   override componentDidCatch(error: unknown) {
     console.error(error);
+    const answered = (ok: boolean) => this.setState({ serverReachable: ok });
+    if (!navigator.onLine) answered(false);
+    else
+      fetch('/readyz', { cache: 'no-store', signal: AbortSignal.timeout(5_000) }).then(
+        () => answered(true),
+        () => answered(false),
+      );
   }
 
   override render() {
-    if (!this.state.failed) return this.props.children;
+    const { failed, serverReachable } = this.state;
+    if (!failed) return this.props.children;
     return (
       <section role="alert" className="mx-auto max-w-md py-16 text-center">
         <h1 className="text-2xl font-bold">This page could not be shown</h1>
-        <p className="mt-4 text-slate-600 dark:text-slate-300">Inkwell may have been updated since this tab opened.</p>
-        <button
-          type="button"
-          onClick={() => window.location.reload()}
-          className="mt-6 rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800"
-        >
-          Reload the page
-        </button>
+        {serverReachable !== null && (
+          <>
+            <p className="mt-4 text-slate-600 dark:text-slate-300">
+              {serverReachable
+                ? 'Inkwell may have been updated since this tab opened.'
+                : 'The server could not be reached. Check your connection, then try again.'}
+            </p>
+            <button
+              type="button"
+              onClick={() => window.location.reload()}
+              className="mt-6 rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800"
+            >
+              {serverReachable ? 'Reload the page' : 'Try again'}
+            </button>
+          </>
+        )}
       </section>
     );
   }

@@ -22,7 +22,7 @@ export function TopBar() {
         </Link>
         <span className="flex-1" />
         {state.status === 'unknown' ? (
-          <span aria-hidden="true" className="inline-block h-9 min-w-20" />
+          <span aria-hidden="true" className="h-9 min-w-20 rounded-md bg-slate-200/60 dark:bg-slate-800/60" />
         ) : state.status === 'signedIn' ? (
           <Link to={paths.profile} className={rightButton}>
             {labels.profile}

@@ -24,7 +24,8 @@ export function useFocusHeadingOnNavigate(mainRef: RefObject<HTMLElement | null>
       const heading = main.querySelector('h1');
       if (!heading) return false;
       if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
-      heading.focus();
+      // Without scrolling: a screen restored by Back keeps the place it was scrolled to.
+      heading.focus({ preventScroll: true });
       return true;
     };
     if (focusHeading()) return;

@@ -1,4 +1,4 @@
-import { useCallback, useRef } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
@@ -8,11 +8,16 @@ import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AddArticleLink } from './AddArticleLink.tsx';
 import { ArticleList } from './ArticleList.tsx';
 import { useFirstPageCall } from './articlePrefetch.ts';
-import { ConfirmDeleteDialog } from './ConfirmDeleteDialog.tsx';
 import { EmptyList } from './EmptyList.tsx';
 import { LoadFailure } from './LoadFailure.tsx';
 import { useArticleFeed } from './useArticleFeed.ts';
 import { linkBesideItem, useDeleteArticle } from './useDeleteArticle.ts';
+
+// Loaded the first time someone deletes from the list: most visits never do, and the home page's
+// JavaScript budget (docs/architecture.md, Budgets) has no room for code nobody runs.
+const ConfirmDeleteDialog = lazy(() =>
+  import('./ConfirmDeleteDialog.tsx').then((m) => ({ default: m.ConfirmDeleteDialog })),
+);
 
 /** `/`: the masthead, then every article, newest first (the newest featured), a page at a time. */
 export function HomePage() {
@@ -32,6 +37,9 @@ export function HomePage() {
     [remove],
   );
   const deletion = useDeleteArticle(onDeleted);
+  // Mounted from the first question on, then kept, so it closes and returns focus as usual.
+  const [dialogMounted, setDialogMounted] = useState(false);
+  if (deletion.asking !== null && !dialogMounted) setDialogMounted(true);
   const uid = auth.status === 'signedIn' ? auth.user.uid : null;
   const { status, articles } = feed;
 
@@ -67,12 +75,16 @@ export function HomePage() {
 
         <ArticleList feed={feed} uid={uid} onDelete={deletion.ask} featureFirst />
 
-        <ConfirmDeleteDialog
-          open={deletion.asking !== null}
-          busy={deletion.busy}
-          onConfirm={deletion.confirm}
-          onCancel={deletion.cancel}
-        />
+        {dialogMounted && (
+          <Suspense fallback={null}>
+            <ConfirmDeleteDialog
+              open={deletion.asking !== null}
+              busy={deletion.busy}
+              onConfirm={deletion.confirm}
+              onCancel={deletion.cancel}
+            />
+          </Suspense>
+        )}
       </section>
     </>
   );

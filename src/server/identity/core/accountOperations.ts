@@ -62,13 +62,16 @@ export function createAccountOperations(deps: {
     input: { email: string; password: string; replaces?: string | undefined },
     origin: Origin,
   ): Promise<IssuedSession> {
-    const perEmail: [RateLimitRule, string] = [rules.signInPerEmail, emailKey(input.email)];
+    const account = emailKey(input.email);
+    const perEmailAndIp: [RateLimitRule, string] = [rules.signInPerEmailAndIp, `${account}:${origin.ip}`];
+    const perAccount: [RateLimitRule, string] = [rules.signInPerAccount, account];
     const perIp: [RateLimitRule, string] = [rules.signInPerIp, origin.ip];
-    // Counted before the password is checked (both counters in one statement): parallel
+    const attemptsPerIp: [RateLimitRule, string] = [rules.signInAttemptsPerIp, origin.ip];
+    // Counted before the password is checked (all counters in one statement): parallel
     // guesses must not all slip past a check that only counted failures once they had happened.
     // The user is read meanwhile; nothing about it is revealed before the count refuses or not.
     const [, user] = await Promise.all([
-      consumeOrThrow(rateLimiter, [perEmail, perIp]),
+      consumeOrThrow(rateLimiter, [perEmailAndIp, perAccount, perIp, attemptsPerIp]),
       users.findByEmail(input.email),
     ]);
     // Unknown emails cost one password verification too, so timing does not reveal accounts.
@@ -76,9 +79,10 @@ export function createAccountOperations(deps: {
       ? await passwords.check(user.password_hash, input.password)
       : { ok: await passwords.checkNobody(input.password), needsRehash: false };
     if (!user || !checked.ok) throw new IdentityError('INVALID_LOGIN_CREDENTIALS');
-    // The limits are on failures: the right password clears this email's earlier typos
-    // and does not use up the address's allowance.
-    const forgive = { reset: [perEmail], refund: [perIp] };
+    // Those limits are on failures: the right password clears this client's earlier typos on
+    // the account and uses up neither the account's nor the address's allowance. Guesses
+    // others made on the account stay counted; the attempt still counts in attemptsPerIp.
+    const forgive = { reset: [perEmailAndIp], refund: [perAccount, perIp] };
     if (user.disabled === 1) {
       await rateLimiter.settle(forgive);
       throw new IdentityError('USER_DISABLED');
@@ -167,6 +171,12 @@ export function createAccountOperations(deps: {
       const changesPassword = changes.password !== undefined;
       if (changesEmail || changesPassword) requireRecentSignIn(token);
       if (changes.password !== undefined) checkPasswordStrength(changes.password, config.passwordMinLength);
+      // Counted before anything is tried: an EMAIL_EXISTS answer (a probe of someone else's
+      // address) and each argon2 hash of a new password use up the account's allowance.
+      const limits: [RateLimitRule, string][] = [];
+      if (changesEmail) limits.push([rules.emailChangePerUser, user.id]);
+      if (changesPassword) limits.push([rules.passwordChangePerUser, user.id]);
+      if (limits.length > 0) await consumeOrThrow(rateLimiter, limits);
 
       const now = deps.now();
       const row: Partial<UserRow> = {};
@@ -195,6 +205,9 @@ export function createAccountOperations(deps: {
             first: async (trx) => {
               await users.update(user.id, row, trx);
               await sessions.revokeAllOfUser(user.id, trx);
+              // Codes mailed before the change die with it (changing the address back must not
+              // revive one); a recovery link outlives it, since undoing a change is its job.
+              await oobCodes.revokeAllOfUser(user.id, trx, ['RECOVER_EMAIL']);
             },
           },
         );

@@ -123,6 +123,8 @@ export function createActionCodes(deps: {
           trx,
         );
         await sessions.revokeAllOfUser(user.id, trx);
+        // A new password ends the other codes too (a recovery link keeps its job).
+        await oobCodes.revokeAllOfUser(user.id, trx, ['RECOVER_EMAIL']);
       });
       return { requestType: 'PASSWORD_RESET', email: user.email };
     },

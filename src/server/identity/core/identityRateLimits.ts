@@ -8,8 +8,19 @@ const HOUR = 60 * MINUTE;
 
 export function identityRateLimitRules(limits: Config['rateLimits']) {
   return {
-    signInPerEmail: { name: 'identity.signin.email', limit: limits.signInPerEmail, windowMs: 15 * MINUTE },
+    // Failures on one account from one address: the strict limit, which no stranger elsewhere can use up.
+    signInPerEmailAndIp: { name: 'identity.signin.email-ip', limit: limits.signInPerEmail, windowMs: 15 * MINUTE },
+    // Failures on one account from everywhere: guessing spread over many addresses (decision 0141).
+    signInPerAccount: { name: 'identity.signin.account', limit: limits.signInPerAccount, windowMs: 15 * MINUTE },
     signInPerIp: { name: 'identity.signin.ip', limit: limits.signInPerIp, windowMs: 15 * MINUTE },
+    // Every attempt, successes too: bounds the password hashing one client can cause.
+    signInAttemptsPerIp: { name: 'identity.signin.all-ip', limit: limits.signInAttemptsPerIp, windowMs: 15 * MINUTE },
+    emailChangePerUser: { name: 'identity.email-change.user', limit: limits.emailChangePerUser, windowMs: HOUR },
+    passwordChangePerUser: {
+      name: 'identity.password-change.user',
+      limit: limits.passwordChangePerUser,
+      windowMs: HOUR,
+    },
     signUpPerIp: { name: 'identity.signup.ip', limit: limits.signUpPerIp, windowMs: HOUR },
     resetEmailPerEmail: { name: 'identity.reset-email.email', limit: limits.resetEmailPerEmail, windowMs: HOUR },
     resetEmailPerIp: { name: 'identity.reset-email.ip', limit: limits.resetEmailPerIp, windowMs: HOUR },

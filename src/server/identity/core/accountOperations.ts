@@ -2,18 +2,19 @@ import type { Transaction } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import type { Mailer } from '../../mail/mailer.ts';
+import type { Mailer, MailMessage } from '../../mail/mailer.ts';
 import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts';
 import { sendInBackground } from './backgroundMail.ts';
-import { emailChangedNotice } from './identityEmails.ts';
 import { IdentityError } from './identityErrors.ts';
 import { consumeOrThrow, emailKey, type IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { UserRow } from './identityTables.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import { newId } from './opaqueSecrets.ts';
 import type { Origin } from './origin.ts';
+import type { EmailActions } from './emailActions.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
 import { checkPasswordStrength } from './passwordRules.ts';
+import { requireRecentSignIn as requireRecentSignInAt } from './recentSignIn.ts';
 import type { IssuedSession, SessionIssuer } from './sessionIssuer.ts';
 import type { SessionsStore } from './sessionsStore.ts';
 import { EmailTakenError, type UsersStore } from './usersStore.ts';
@@ -41,6 +42,7 @@ export function createAccountOperations(deps: {
   sessions: SessionsStore;
   oobCodes: OobCodesStore;
   issuer: SessionIssuer;
+  emailActions: EmailActions;
   passwords: PasswordHasher;
   mailer: Mailer;
   rateLimiter: RateLimiter;
@@ -51,12 +53,8 @@ export function createAccountOperations(deps: {
 }) {
   const { config, users, sessions, oobCodes, issuer, passwords, rateLimiter, rules } = deps;
 
-  /** Changing email or password and deleting the account need a recent sign-in (default 5 minutes). */
-  const requireRecentSignIn = (token: VerifiedToken) => {
-    if (deps.now() - token.authTime > config.recentSignInSeconds * 1000) {
-      throw new IdentityError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
-    }
-  };
+  const requireRecentSignIn = (token: VerifiedToken) =>
+    requireRecentSignInAt(token, deps.now(), config.recentSignInSeconds);
 
   async function signInWithPassword(
     input: { email: string; password: string; replaces?: string | undefined },
@@ -106,8 +104,6 @@ export function createAccountOperations(deps: {
   }
 
   return {
-    requireRecentSignIn,
-
     async signUp(
       input: { email: string; password: string; displayName?: string | undefined; replaces?: string | undefined },
       origin: Origin,
@@ -128,8 +124,9 @@ export function createAccountOperations(deps: {
         password_updated_at: now,
         valid_since: initialValidSince(now),
       };
+      let issued: IssuedSession;
       try {
-        return await issuer.issue(
+        issued = await issuer.issue(
           user,
           { authTime: now, provider: 'password', replaces: input.replaces },
           { first: (trx) => users.insert(user, trx) },
@@ -138,6 +135,9 @@ export function createAccountOperations(deps: {
         if (error instanceof EmailTakenError) throw new IdentityError('EMAIL_EXISTS');
         throw error;
       }
+      // A sign-up mails a verification link (DESIGN.md §3.1); the account works meanwhile.
+      await deps.emailActions.sendVerificationInBackground(user, origin);
+      return issued;
     },
 
     async signInWithPassword(
@@ -197,6 +197,7 @@ export function createAccountOperations(deps: {
         return { user: updated };
       }
       let session: IssuedSession;
+      let mails: MailMessage[] = [];
       try {
         session = await issuer.issue(
           updated,
@@ -208,6 +209,7 @@ export function createAccountOperations(deps: {
               // Codes mailed before the change die with it (changing the address back must not
               // revive one); a recovery link outlives it, since undoing a change is its job.
               await oobCodes.revokeAllOfUser(user.id, trx, ['RECOVER_EMAIL']);
+              if (changesEmail) mails = await deps.emailActions.changeMails(trx, user, updated.email);
             },
           },
         );
@@ -215,16 +217,12 @@ export function createAccountOperations(deps: {
         if (error instanceof EmailTakenError) throw new IdentityError('EMAIL_EXISTS');
         throw error;
       }
-      if (changesEmail) {
-        sendInBackground(
-          deps.mailer,
-          origin.log,
-          emailChangedNotice({ to: user.email, newEmail: updated.email, publicUrl: config.publicUrl }),
-          'email change notice',
-        );
-      }
+      // The new address gets a verification link, the old one a notice that can undo the change.
+      for (const mail of mails) sendInBackground(deps.mailer, origin.log, mail, 'email change mail');
       return { user: updated, session };
     },
+
+    requireRecentSignIn,
 
     /** Deletes the account (recent sign-in needed). */
     async deleteAccount(token: VerifiedToken): Promise<void> {

@@ -25,7 +25,7 @@ export interface ActionCodeInfo {
   newEmail?: string;
 }
 
-/** Emailed action codes: password reset (send, check, apply). */
+/** Emailed action codes: checking any of them; password reset (send, apply). */
 export function createActionCodes(deps: {
   config: Config;
   database: Database;
@@ -49,8 +49,10 @@ export function createActionCodes(deps: {
     if (!row || row.used_at !== null) throw new IdentityError('INVALID_OOB_CODE');
     if (row.expires_at <= deps.now()) throw new IdentityError('EXPIRED_OOB_CODE');
     const user = await users.findById(row.user_id);
-    // The code was sent to an address the account no longer has.
-    if (!user || user.email !== row.email) throw new IdentityError('INVALID_OOB_CODE');
+    // The code was sent to an address the account no longer has (a recovery code restores one it no longer has).
+    if (!user || (row.request_type !== 'RECOVER_EMAIL' && user.email !== row.email)) {
+      throw new IdentityError('INVALID_OOB_CODE');
+    }
     return { row, user };
   }
 
@@ -96,10 +98,20 @@ export function createActionCodes(deps: {
       }
     },
 
-    /** Checks a code without using it. */
+    liveCode,
+
+    /**
+     * Checks a code of any type without using it, answering as the SDK's checkActionCode reads
+     * it: VERIFY_AND_CHANGE_EMAIL names the current address and the new one; RECOVER_EMAIL the
+     * address it restores (`email`) and the one it replaces (`newEmail`).
+     */
     async check(code: string, origin: Origin): Promise<ActionCodeInfo> {
-      const { row, user } = await liveCode(code, origin);
-      return { requestType: row.request_type, email: user.email };
+      const { row } = await liveCode(code, origin);
+      return {
+        requestType: row.request_type,
+        email: row.email,
+        ...(row.new_email !== null ? { newEmail: row.new_email } : {}),
+      };
     },
 
     /** Sets a new password with a reset code; every session ends, and the address counts as verified. */

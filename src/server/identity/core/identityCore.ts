@@ -5,6 +5,7 @@ import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
 import { createAccountOperations, type SignInOutcome, type UserDeletingListener } from './accountOperations.ts';
 import { createActionCodes } from './actionCodes.ts';
 import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
+import { createEmailActions } from './emailActions.ts';
 import { IdentityError } from './identityErrors.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
 import { tokenIssuer } from './idTokens.ts';
@@ -48,16 +49,6 @@ export function createIdentityCore(deps: {
   const rules = identityRateLimitRules(config.rateLimits);
   const userDeletingListeners: UserDeletingListener[] = [];
   const signInListeners: ((outcome: SignInOutcome) => void)[] = [];
-  const accounts = createAccountOperations({
-    ...deps,
-    users,
-    sessions,
-    oobCodes,
-    issuer,
-    rules,
-    userDeletingListeners,
-    signInListeners,
-  });
   const actionCodes = createActionCodes({
     ...deps,
     users,
@@ -65,6 +56,18 @@ export function createIdentityCore(deps: {
     oobCodes,
     rules,
     deliveryMask: createDeliveryTimingMask(),
+  });
+  const emailActions = createEmailActions({ ...deps, users, sessions, oobCodes, actionCodes, rules });
+  const accounts = createAccountOperations({
+    ...deps,
+    users,
+    sessions,
+    oobCodes,
+    issuer,
+    emailActions,
+    rules,
+    userDeletingListeners,
+    signInListeners,
   });
   const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys });
 
@@ -79,6 +82,7 @@ export function createIdentityCore(deps: {
     }),
     accounts,
     actionCodes,
+    emailActions,
     operator,
     sessions: { refresh: issuer.refresh, signOut: issuer.signOut },
     /** The public signing keys (JWKS) and the start-up key check. */

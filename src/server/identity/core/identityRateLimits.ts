@@ -15,6 +15,8 @@ export function identityRateLimitRules(limits: Config['rateLimits']) {
     signInPerIp: { name: 'identity.signin.ip', limit: limits.signInPerIp, windowMs: 15 * MINUTE },
     // Every attempt, successes too: bounds the password hashing one client can cause.
     signInAttemptsPerIp: { name: 'identity.signin.all-ip', limit: limits.signInAttemptsPerIp, windowMs: 15 * MINUTE },
+    // Verification links one account may ask for: as many as reset emails per address.
+    verifyEmailPerUser: { name: 'identity.verify-email.user', limit: limits.resetEmailPerEmail, windowMs: HOUR },
     emailChangePerUser: { name: 'identity.email-change.user', limit: limits.emailChangePerUser, windowMs: HOUR },
     passwordChangePerUser: {
       name: 'identity.password-change.user',

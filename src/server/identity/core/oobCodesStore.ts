@@ -11,8 +11,9 @@ export type OobRequestType = 'PASSWORD_RESET' | 'VERIFY_EMAIL' | 'VERIFY_AND_CHA
 export function createOobCodesStore(db: Kysely<DatabaseSchema>) {
   return {
     /**
-     * Issues a code; the user's earlier code of the same type stops working. Returns the code
-     * (it goes into an email and is never stored).
+     * Issues a code; the user's earlier code of the same type stops working, except recovery
+     * codes: each undoes its own change, and a hijacker's second change must not take the
+     * first recovery link away. Returns the code (it goes into an email and is never stored).
      */
     async issue(
       code: { userId: string; email: string; newEmail?: string; requestType: OobRequestType; lifetimeMs: number },
@@ -20,11 +21,13 @@ export function createOobCodesStore(db: Kysely<DatabaseSchema>) {
       trx: Db = db,
     ): Promise<string> {
       const secret = newOpaqueSecret();
-      await trx
-        .deleteFrom('identity_oob_codes')
-        .where('user_id', '=', code.userId)
-        .where('request_type', '=', code.requestType)
-        .execute();
+      if (code.requestType !== 'RECOVER_EMAIL') {
+        await trx
+          .deleteFrom('identity_oob_codes')
+          .where('user_id', '=', code.userId)
+          .where('request_type', '=', code.requestType)
+          .execute();
+      }
       await trx
         .insertInto('identity_oob_codes')
         .values({

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { IdentityCore } from '../core/identityCore.ts';
 import type { UserRow } from '../core/identityTables.ts';
 import { lookupUser, providerUserInfo } from './accountResponses.ts';
-import { idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
+import { applyOobCodeBody, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
 import { originOf, type SessionDelivery } from './sessionDelivery.ts';
 
@@ -46,6 +46,11 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
     });
 
     app.post('/v1/accounts::update', async (request, reply) => {
+      // With an action code and no ID token, this applies the code (the SDK's applyActionCode).
+      if (hasOobCode(request.body)) {
+        const { oobCode } = parseBody(applyOobCodeBody, request.body);
+        return updateAnswer(await core.emailActions.apply(oobCode, originOf(request)));
+      }
       const body = parseBody(updateBody, request.body);
       const token = await core.verifyIdToken(body.idToken);
       const deleted = new Set(body.deleteAttribute ?? []);
@@ -86,4 +91,8 @@ export function updateAnswer(user: UserRow) {
     providerUserInfo: providerUserInfo(user),
     emailVerified: user.email_verified === 1,
   };
+}
+
+function hasOobCode(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'oobCode' in body && !('idToken' in body);
 }

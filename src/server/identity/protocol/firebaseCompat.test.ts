@@ -1,5 +1,7 @@
 import { deleteApp, initializeApp, type FirebaseApp } from '@firebase/app';
 import {
+  applyActionCode,
+  checkActionCode,
   confirmPasswordReset,
   createUserWithEmailAndPassword,
   deleteUser,
@@ -8,6 +10,7 @@ import {
   initializeAuth,
   reauthenticateWithCredential,
   reload,
+  sendEmailVerification,
   sendPasswordResetEmail,
   signInWithEmailAndPassword,
   signOut,
@@ -15,6 +18,7 @@ import {
   updatePassword,
   updateProfile,
   validatePassword,
+  verifyBeforeUpdateEmail,
   verifyPasswordResetCode,
   type Auth,
 } from '@firebase/auth';
@@ -39,6 +43,13 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
 function codeFrom(text: string): string {
   const match = /\/reset-password\?oobCode=([A-Za-z0-9_-]+)/.exec(text);
   if (!match) throw new Error('no reset link in the email');
+  return match[1]!;
+}
+
+/** The action code of an /action link in an email. */
+function actionCodeFrom(text: string, mode: string): string {
+  const match = new RegExp(`/action\\?mode=${mode}&oobCode=([A-Za-z0-9_-]+)`).exec(text);
+  if (!match) throw new Error(`no ${mode} link in the email`);
   return match[1]!;
 }
 
@@ -113,7 +124,7 @@ describe.each(dialectCases())('the official Firebase Auth SDK against the server
     const before = sink.messages.length;
     await updateEmail(again, newEmail);
     expect(again.email).toBe(newEmail);
-    const notice = await sink.waitForMail(email, { after: before });
+    const notice = await sink.waitForMail(email, { after: before, subject: /was changed/ });
     expect(notice.text).toContain(newEmail);
 
     // Six minutes later the sign-in is too old for sensitive changes, until the user signs in again.
@@ -138,7 +149,7 @@ describe.each(dialectCases())('the official Firebase Auth SDK against the server
     await signOut(auth);
     const before = sink.messages.length;
     await sendPasswordResetEmail(auth, email);
-    const code = codeFrom((await sink.waitForMail(email, { after: before })).text);
+    const code = codeFrom((await sink.waitForMail(email, { after: before, subject: /Reset your/ })).text);
     expect(await verifyPasswordResetCode(auth, code)).toBe(email);
     await confirmPasswordReset(auth, code, 'brand-new-secret');
     expect(await errorCode(confirmPasswordReset(auth, code, 'another-secret'))).toBe('auth/invalid-action-code');
@@ -147,6 +158,56 @@ describe.each(dialectCases())('the official Firebase Auth SDK against the server
     expect(user.email).toBe(email);
     // Unknown emails succeed silently (no enumeration).
     await sendPasswordResetEmail(auth, uniqueEmail('nobody'));
+    await signOut(auth);
+  });
+
+  it('verifies the email, and changes it only once the new address is verified', async () => {
+    const email = uniqueEmail();
+    let before = sink.messages.length;
+    const { user } = await createUserWithEmailAndPassword(auth, email, 'secret-1');
+    // The sign-up's own link, then one asked for.
+    await sink.waitForMail(email, { after: before, subject: /Verify your/ });
+    before = sink.messages.length;
+    await sendEmailVerification(user);
+    const code = actionCodeFrom(
+      (await sink.waitForMail(email, { after: before, subject: /Verify your/ })).text,
+      'verifyEmail',
+    );
+    const info = await checkActionCode(auth, code);
+    expect(info.operation).toBe('VERIFY_EMAIL');
+    expect(info.data.email).toBe(email);
+    await applyActionCode(auth, code);
+    expect(await errorCode(applyActionCode(auth, code))).toBe('auth/invalid-action-code');
+    await reload(user);
+    expect(user.emailVerified).toBe(true);
+
+    const newEmail = uniqueEmail('verified-move');
+    before = sink.messages.length;
+    await verifyBeforeUpdateEmail(user, newEmail);
+    await reload(user);
+    expect(user.email).toBe(email);
+    const change = actionCodeFrom(
+      (await sink.waitForMail(newEmail, { after: before, subject: /Confirm your new/ })).text,
+      'verifyAndChangeEmail',
+    );
+    const changeInfo = await checkActionCode(auth, change);
+    expect(changeInfo.operation).toBe('VERIFY_AND_CHANGE_EMAIL');
+    expect(changeInfo.data).toMatchObject({ email: newEmail, previousEmail: email });
+    await applyActionCode(auth, change);
+
+    // The old address is told, with a link that undoes the change; checkActionCode reads it.
+    const notice = await sink.waitForMail(email, { after: before, subject: /was changed/ });
+    const recover = actionCodeFrom(notice.text, 'recoverEmail');
+    const recoverInfo = await checkActionCode(auth, recover);
+    expect(recoverInfo.operation).toBe('RECOVER_EMAIL');
+    expect(recoverInfo.data).toMatchObject({ email, previousEmail: newEmail });
+
+    // The change ended the session: sign in at the new address.
+    const { user: moved } = await signInWithEmailAndPassword(auth, newEmail, 'secret-1');
+    expect(moved.emailVerified).toBe(true);
+    await applyActionCode(auth, recover);
+    expect(await errorCode(signInWithEmailAndPassword(auth, newEmail, 'secret-1'))).toBe('auth/invalid-credential');
+    expect((await signInWithEmailAndPassword(auth, email, 'secret-1')).user.email).toBe(email);
     await signOut(auth);
   });
 

@@ -1,6 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { IdentityCore } from '../core/identityCore.ts';
-import { parseBody, resetPasswordBody, sendOobCodeBody } from './requestSchemas.ts';
+import {
+  changeEmailOobBody,
+  parseBody,
+  passwordResetOobBody,
+  resetPasswordBody,
+  sendOobCodeBody,
+  verifyEmailOobBody,
+} from './requestSchemas.ts';
 import { originOf } from './sessionDelivery.ts';
 
 /** Emailed action codes: sending one, checking it, applying it. */
@@ -9,9 +16,26 @@ export function oobCodeRoutes(core: IdentityCore): FastifyPluginAsync {
 
   return async (app) => {
     app.post('/v1/accounts::sendOobCode', async (request) => {
-      const body = parseBody(sendOobCodeBody, request.body);
-      await actionCodes.sendPasswordReset(body.email, originOf(request));
-      return { kind: 'identitytoolkit#GetOobConfirmationCodeResponse', email: body.email };
+      const { requestType } = parseBody(sendOobCodeBody, request.body);
+      const answer = (email: string) => ({ kind: 'identitytoolkit#GetOobConfirmationCodeResponse', email });
+      const origin = originOf(request);
+      switch (requestType) {
+        case 'PASSWORD_RESET': {
+          const { email } = parseBody(passwordResetOobBody, request.body);
+          await actionCodes.sendPasswordReset(email, origin);
+          return answer(email);
+        }
+        case 'VERIFY_EMAIL': {
+          const { idToken } = parseBody(verifyEmailOobBody, request.body);
+          const token = await core.verifyIdToken(idToken);
+          return answer((await core.emailActions.sendVerification(token, origin)).email);
+        }
+        case 'VERIFY_AND_CHANGE_EMAIL': {
+          const { idToken, newEmail } = parseBody(changeEmailOobBody, request.body);
+          const token = await core.verifyIdToken(idToken);
+          return answer((await core.emailActions.sendChangeVerification(token, newEmail, origin)).email);
+        }
+      }
     });
 
     app.post('/v1/accounts::resetPassword', async (request) => {

@@ -41,7 +41,7 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     expect(sent.status).toBe(200);
     expect(sent.body).toEqual({ kind: 'identitytoolkit#GetOobConfirmationCodeResponse', email });
 
-    const mail = await sink.waitForMail(email, { after: before });
+    const mail = await sink.waitForMail(email, { after: before, subject: /Reset your/ });
     expect(mail.subject).toBe('Reset your Inkwell password');
     expect(mail.from).toContain('no-reply@blog.example');
     expect(mail.text).toContain('https://blog.example/reset-password?oobCode=');
@@ -79,10 +79,10 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     await client.signUp(email, 'old-secret');
     let before = sink.messages.length;
     await sendReset(email);
-    const older = codeFrom((await sink.waitForMail(email, { after: before })).text);
+    const older = codeFrom((await sink.waitForMail(email, { after: before, subject: /Reset your/ })).text);
     before = sink.messages.length;
     await sendReset(email);
-    const newer = codeFrom((await sink.waitForMail(email, { after: before })).text);
+    const newer = codeFrom((await sink.waitForMail(email, { after: before, subject: /Reset your/ })).text);
     expect(newer).not.toBe(older);
     expect((await client.call('/v1/accounts:resetPassword', { oobCode: older })).body).toEqual(
       protocolError('INVALID_OOB_CODE'),
@@ -110,7 +110,7 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     const unknownAnswer = await sendReset(unknown);
     expect(unknownAnswer.status).toBe(knownAnswer.status);
     expect(unknownAnswer.text).toBe(knownAnswer.text.replace(known, unknown));
-    await sink.waitForMail(known, { after: before });
+    await sink.waitForMail(known, { after: before, subject: /Reset your/ });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sink.messages.slice(before).some((mail) => mail.to.includes(unknown))).toBe(false);
   });
@@ -120,11 +120,11 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     const signUp = await client.signUp(email, 'old-secret');
     let before = sink.messages.length;
     await sendReset(email);
-    const code = codeFrom((await sink.waitForMail(email, { after: before })).text);
+    const code = codeFrom((await sink.waitForMail(email, { after: before, subject: /Reset your/ })).text);
     before = sink.messages.length;
     const fresh = uniqueEmail('new');
     expect((await client.update({ idToken: signUp.body.idToken, email: fresh })).status).toBe(200);
-    const notice = await sink.waitForMail(email, { after: before });
+    const notice = await sink.waitForMail(email, { after: before, subject: /was changed/ });
     expect(notice.subject).toBe('Your Inkwell email address was changed');
     expect(notice.text).toContain(fresh);
     expect(notice.html).toContain(fresh);

@@ -71,15 +71,26 @@ export const updateBody = z.object({
     .optional(),
 });
 
+const OOB_REQUEST_TYPES = ['PASSWORD_RESET', 'VERIFY_EMAIL', 'VERIFY_AND_CHANGE_EMAIL'] as const;
+
+/** accounts:sendOobCode: the request type picks the rest of the body. */
 export const sendOobCodeBody = z.object({
   requestType: z
     .string(missingOr('MISSING_REQ_TYPE', 'INVALID_REQ_TYPE'))
-    .refine((type) => type === 'PASSWORD_RESET', 'INVALID_REQ_TYPE'),
-  email: emailField,
+    .refine((type) => (OOB_REQUEST_TYPES as readonly string[]).includes(type), 'INVALID_REQ_TYPE')
+    .transform((type) => type as (typeof OOB_REQUEST_TYPES)[number]),
 });
+export const passwordResetOobBody = z.object({ email: emailField });
+export const verifyEmailOobBody = z.object({ idToken: idTokenField });
+export const changeEmailOobBody = z.object({ idToken: idTokenField, newEmail: emailField });
+
+const oobCodeField = z.string({ error: 'INVALID_OOB_CODE' }).min(1, 'INVALID_OOB_CODE').max(200, 'INVALID_OOB_CODE');
+
+/** accounts:update with an action code instead of an ID token (the SDK's applyActionCode). */
+export const applyOobCodeBody = z.object({ oobCode: oobCodeField });
 
 export const resetPasswordBody = z.object({
-  oobCode: z.string({ error: 'INVALID_OOB_CODE' }).min(1, 'INVALID_OOB_CODE').max(200, 'INVALID_OOB_CODE'),
+  oobCode: oobCodeField,
   newPassword: passwordField.optional(),
 });
 

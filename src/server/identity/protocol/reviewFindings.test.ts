@@ -116,7 +116,7 @@ describe.each(dialectCases())('action codes die with a credential change on $dia
   async function resetCodeFor(email: string): Promise<string> {
     const before = sink.messages.length;
     await client.call('/v1/accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email });
-    const mail = await sink.waitForMail(email, { after: before });
+    const mail = await sink.waitForMail(email, { after: before, subject: /Reset your/ });
     return /oobCode=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
   }
   const check = (oobCode: string) => client.call('/v1/accounts:resetPassword', { oobCode });

@@ -20,6 +20,9 @@ const ForgotPasswordPage = lazy(() =>
 const ResetPasswordPage = lazy(() =>
   import('./account/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
 );
+const EmailActionPage = lazy(() =>
+  import('./account/EmailActionPage.tsx').then((m) => ({ default: m.EmailActionPage })),
+);
 const ProfilePage = lazy(() => import('./account/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
 
 export function AppRouter() {
@@ -33,6 +36,7 @@ export function AppRouter() {
           <Route path="signup" element={<SignupPage />} />
           <Route path="forgot-password" element={<ForgotPasswordPage />} />
           <Route path="reset-password" element={<ResetPasswordPage />} />
+          <Route path="action" element={<EmailActionPage />} />
           {/* Signed-in only (spec §2). */}
           <Route element={<RequireAuth />}>
             <Route path="profile" element={<ProfilePage />} />

@@ -71,7 +71,17 @@ export function createEmailActions(deps: {
 
     /** A sign-up's verification link, sent without holding up the sign-up. */
     async sendVerificationInBackground(user: UserRow, origin: Origin): Promise<void> {
-      const code = await issueVerification(user, user.email);
+      let code: string;
+      try {
+        code = await issueVerification(user, user.email);
+      } catch (error) {
+        // The account exists and works: a link can be asked for from the profile.
+        origin.log.warn(
+          { err: error instanceof Error ? { name: error.name, message: error.message } : error },
+          'verification code not issued',
+        );
+        return;
+      }
       sendInBackground(
         deps.mailer,
         origin.log,

@@ -4,27 +4,32 @@ import type { Database } from '../../db/database.ts';
 import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { identityTestApp, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 
-/** Makes the real database refuse every new session, the way a full disk or a lost connection would. */
-async function failSessionInserts(database: Database): Promise<void> {
+type Table = 'identity_sessions' | 'identity_oob_codes';
+
+/** Makes the real database refuse every new row of a table, the way a full disk or a lost connection would. */
+async function failInserts(database: Database, table: Table): Promise<void> {
   if (database.dialect === 'sqlite') {
-    await sql`create trigger refuse_sessions before insert on identity_sessions
-      begin select raise(abort, 'session insert refused by test'); end`.execute(database.db);
+    await sql`create trigger refuse_inserts before insert on ${sql.table(table)}
+      begin select raise(abort, 'insert refused by test'); end`.execute(database.db);
   } else {
-    await sql`create function refuse_sessions() returns trigger language plpgsql as
-      $$ begin raise exception 'session insert refused by test'; end $$`.execute(database.db);
-    await sql`create trigger refuse_sessions before insert on identity_sessions
-      for each row execute function refuse_sessions()`.execute(database.db);
+    await sql`create function refuse_inserts() returns trigger language plpgsql as
+      $$ begin raise exception 'insert refused by test'; end $$`.execute(database.db);
+    await sql`create trigger refuse_inserts before insert on ${sql.table(table)}
+      for each row execute function refuse_inserts()`.execute(database.db);
   }
 }
 
-async function allowSessionInserts(database: Database): Promise<void> {
+async function allowInserts(database: Database, table: Table): Promise<void> {
   if (database.dialect === 'sqlite') {
-    await sql`drop trigger refuse_sessions`.execute(database.db);
+    await sql`drop trigger refuse_inserts`.execute(database.db);
   } else {
-    await sql`drop trigger refuse_sessions on identity_sessions`.execute(database.db);
-    await sql`drop function refuse_sessions()`.execute(database.db);
+    await sql`drop trigger refuse_inserts on ${sql.table(table)}`.execute(database.db);
+    await sql`drop function refuse_inserts()`.execute(database.db);
   }
 }
+
+const failSessionInserts = (database: Database) => failInserts(database, 'identity_sessions');
+const allowSessionInserts = (database: Database) => allowInserts(database, 'identity_sessions');
 
 describe.each(dialectCases())('no half-written accounts on $dialect', (dialectCase) => {
   const app = identityTestApp(dialectCase);
@@ -55,5 +60,18 @@ describe.each(dialectCases())('no half-written accounts on $dialect', (dialectCa
       await allowSessionInserts(app.server.database);
     }
     expect((await app.client.lookup(signUp.body.idToken)).body.users[0].lastLoginAt).toBe(before);
+  });
+
+  it('a sign-up whose verification link cannot be stored still signs the person in', async () => {
+    const email = uniqueEmail();
+    await failInserts(app.server.database, 'identity_oob_codes');
+    let signUp;
+    try {
+      signUp = await app.client.signUp(email, 'secret-1');
+    } finally {
+      await allowInserts(app.server.database, 'identity_oob_codes');
+    }
+    expect(signUp.status).toBe(200);
+    expect((await app.client.lookup(signUp.body.idToken)).body.users[0]).toMatchObject({ email, emailVerified: false });
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { hashPassword, verifyPassword } from '../src/server/identity/passwordHashing.ts';
+import { hashPassword, verifyPassword } from '../src/server/identity/core/passwordHashing.ts';
 import { ensureWebBuild } from '../src/server/web/webBuild.ts';
 import { keepAliveClient } from './keepAliveClient.ts';
 import { median, runLoad, type LoadResult, type LoadSpec } from './load.ts';

@@ -94,6 +94,8 @@ export async function startAppServer(dataDir: string, extraEnv: Record<string, s
       // The bench signs up and in thousands of times from one address on purpose.
       RATE_LIMIT_SIGNIN_PER_IP: '1000000',
       RATE_LIMIT_SIGNIN_PER_EMAIL: '1000000',
+      RATE_LIMIT_SIGNIN_PER_ACCOUNT: '1000000',
+      RATE_LIMIT_SIGNIN_ATTEMPTS_PER_IP: '1000000',
       RATE_LIMIT_SIGNUP_PER_IP: '1000000',
       ...extraEnv,
     },

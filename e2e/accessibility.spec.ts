@@ -126,6 +126,17 @@ const signedOutScreens: Screen[] = [
     },
   },
   {
+    // An emailed action link that no longer works: the page's error state.
+    name: 'email-action',
+    title: () => 'Email address · Inkwell',
+    open: async (page) => {
+      await visit(page, '/action?mode=verifyEmail&oobCode=spent-link', 'Email address');
+      await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+        'This link has expired or has already been used.',
+      );
+    },
+  },
+  {
     name: 'not-found',
     title: () => 'Page not found – Inkwell',
     open: (page) => visit(page, '/no-such-page', 'Page not found'),

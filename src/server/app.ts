@@ -4,7 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
-import { ProtocolError, sendProtocolError } from './identity/protocolErrors.ts';
+import { ProtocolError, sendProtocolError } from './identity/protocol/protocolErrors.ts';
 import { accessLogController } from './http/accessLog.ts';
 import { batchedLogDestination } from './http/batchedLogDestination.ts';
 import { loggerOptions } from './http/logging.ts';

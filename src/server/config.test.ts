@@ -66,6 +66,10 @@ describe('loadConfig', () => {
     expect(loadConfig({}).rateLimits).toEqual({
       signInPerEmail: 10,
       signInPerIp: 100,
+      signInPerAccount: 50,
+      signInAttemptsPerIp: 300,
+      emailChangePerUser: 10,
+      passwordChangePerUser: 10,
       signUpPerIp: 100,
       resetEmailPerEmail: 5,
       resetEmailPerIp: 50,
@@ -74,6 +78,7 @@ describe('loadConfig', () => {
       imageUploadPerUser: 60,
     });
     expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_EMAIL: '3' }).rateLimits.signInPerEmail).toBe(3);
+    expect(loadConfig({ RATE_LIMIT_NEW_PASSWORD_PER_USER: '4' }).rateLimits.passwordChangePerUser).toBe(4);
     expect(() => loadConfig({ RATE_LIMIT_SIGNUP_PER_IP: '0' })).toThrow(
       /^Invalid configuration: RATE_LIMIT_SIGNUP_PER_IP/,
     );

@@ -67,6 +67,10 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag.default(false),
   RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt(1_000_000).default(10),
   RATE_LIMIT_SIGNIN_PER_IP: positiveInt(1_000_000).default(100),
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT: positiveInt(1_000_000).default(50),
+  RATE_LIMIT_SIGNIN_ATTEMPTS_PER_IP: positiveInt(1_000_000).default(300),
+  RATE_LIMIT_EMAIL_CHANGE_PER_USER: positiveInt(1_000_000).default(10),
+  RATE_LIMIT_NEW_PASSWORD_PER_USER: positiveInt(1_000_000).default(10),
   RATE_LIMIT_SIGNUP_PER_IP: positiveInt(1_000_000).default(100),
   RATE_LIMIT_RESET_EMAIL_PER_EMAIL: positiveInt(1_000_000).default(5),
   RATE_LIMIT_RESET_EMAIL_PER_IP: positiveInt(1_000_000).default(50),
@@ -113,10 +117,18 @@ export interface Config {
   readCacheMaxBytes: number;
   /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
   rateLimits: {
-    /** Failed sign-ins per email per 15 minutes. */
+    /** Failed sign-ins per email from one client IP per 15 minutes. */
     signInPerEmail: number;
     /** Failed sign-ins per client IP per 15 minutes. */
     signInPerIp: number;
+    /** Failed sign-ins per email from all client IPs together per 15 minutes. */
+    signInPerAccount: number;
+    /** Sign-in attempts, successful or not, per client IP per 15 minutes. */
+    signInAttemptsPerIp: number;
+    /** Email changes (attempts, EMAIL_EXISTS included) per account per hour. */
+    emailChangePerUser: number;
+    /** Password changes per account per hour. */
+    passwordChangePerUser: number;
     /** Sign-ups per client IP per hour. */
     signUpPerIp: number;
     /** Password reset emails per email per hour. */
@@ -178,6 +190,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: {
       signInPerEmail: e.RATE_LIMIT_SIGNIN_PER_EMAIL,
       signInPerIp: e.RATE_LIMIT_SIGNIN_PER_IP,
+      signInPerAccount: e.RATE_LIMIT_SIGNIN_PER_ACCOUNT,
+      signInAttemptsPerIp: e.RATE_LIMIT_SIGNIN_ATTEMPTS_PER_IP,
+      emailChangePerUser: e.RATE_LIMIT_EMAIL_CHANGE_PER_USER,
+      passwordChangePerUser: e.RATE_LIMIT_NEW_PASSWORD_PER_USER,
       signUpPerIp: e.RATE_LIMIT_SIGNUP_PER_IP,
       resetEmailPerEmail: e.RATE_LIMIT_RESET_EMAIL_PER_EMAIL,
       resetEmailPerIp: e.RATE_LIMIT_RESET_EMAIL_PER_IP,

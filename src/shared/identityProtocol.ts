@@ -189,3 +189,27 @@ export interface PasswordPolicyResponse {
   forceUpgradeOnSignin: boolean;
   schemaVersion: number;
 }
+
+/** Email actions (DESIGN.md §3.1): the emailed codes besides PASSWORD_RESET. */
+export type EmailActionRequestType = 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL' | 'RECOVER_EMAIL';
+
+/** accounts:sendOobCode for a verification link: to the account's address, or to a new one. */
+export type SendVerificationRequest =
+  | { requestType: 'VERIFY_EMAIL'; idToken: string }
+  | { requestType: 'VERIFY_AND_CHANGE_EMAIL'; idToken: string; newEmail: string };
+
+/** accounts:update with only an action code applies it (the SDK's applyActionCode). */
+export interface ApplyActionCodeRequest {
+  oobCode: string;
+}
+
+/**
+ * accounts:resetPassword with only an action code of any type: what it would do. For
+ * RECOVER_EMAIL, `email` is the address it restores and `newEmail` the one it replaces.
+ */
+export interface ActionCodeInfoResponse {
+  kind: string;
+  requestType: 'PASSWORD_RESET' | EmailActionRequestType;
+  email: string;
+  newEmail?: string;
+}

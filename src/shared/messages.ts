@@ -94,3 +94,23 @@ export const accountMessages = {
   keepPasswordHint: 'Leave blank to keep the same password.',
   backToLogin: 'Back to Login',
 } as const;
+
+/** Email verification on the profile, and the `/action` page (DESIGN.md §5). */
+export const emailActionMessages = {
+  emailVerifiedLabel: 'Verified',
+  emailNotVerifiedLabel: 'Not verified',
+  sendVerificationEmail: 'Send verification email',
+  verificationEmailSent: (email: string) => `A verification link has been sent to ${email}. Check your inbox.`,
+  verificationEmailFailed: 'The verification email could not be sent. Please try again later.',
+  actionTitle: 'Email address',
+  actionWorking: 'Checking the link…',
+  emailVerified: (email: string) => `Your email address ${email} is verified.`,
+  emailChanged: (email: string) => `Your email address is now ${email}. Log in with it.`,
+  emailRecovered: (email: string) =>
+    `Your email address is ${email} again, and every device was signed out. If someone else changed it, choose a new password now.`,
+  actionLinkInvalid: 'This link has expired or has already been used.',
+  actionLinkIncomplete: 'This link is incomplete.',
+  actionFailed: 'The link could not be applied. Please try again.',
+  chooseNewPassword: 'Choose a new password',
+  goToProfile: 'Go to your profile',
+} as const;

@@ -18,6 +18,7 @@ const screenModules = {
   resetPassword: () => import('./account/ResetPasswordPage.tsx'),
   profile: () => import('./account/ProfilePage.tsx'),
   author: () => import('./authors/AuthorPage.tsx'),
+  emailAction: () => import('./account/EmailActionPage.tsx'),
 };
 
 const ArticlePage = lazy(() => screenModules.article().then((m) => ({ default: m.ArticlePage })));
@@ -27,6 +28,7 @@ const SignupPage = lazy(() => screenModules.signup().then((m) => ({ default: m.S
 const ForgotPasswordPage = lazy(() => screenModules.forgotPassword().then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => screenModules.resetPassword().then((m) => ({ default: m.ResetPasswordPage })));
 const AuthorPage = lazy(() => screenModules.author().then((m) => ({ default: m.AuthorPage })));
+const EmailActionPage = lazy(() => screenModules.emailAction().then((m) => ({ default: m.EmailActionPage })));
 const ProfilePage = lazy(() => screenModules.profile().then((m) => ({ default: m.ProfilePage })));
 
 const fetchAhead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
@@ -78,6 +80,7 @@ export function AppRouter() {
           <Route path={screens.signup} element={<SignupPage />} />
           <Route path={screens.forgotPassword} element={<ForgotPasswordPage />} />
           <Route path={screens.resetPassword} element={<ResetPasswordPage />} />
+          <Route path={screens.action} element={<EmailActionPage />} />
           {/* Signed-in only (docs/product.md). */}
           <Route element={<RequireAuth />}>
             <Route path={screens.profile} element={<ProfilePage />} />

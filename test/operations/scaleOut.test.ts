@@ -109,7 +109,7 @@ describe.each(dialectCases())('two server processes sharing one $dialect databas
       email: user.email,
     });
     expect(requested.status).toBe(200);
-    const mail = await sink.waitForMail(user.email, { after: before });
+    const mail = await sink.waitForMail(user.email, { after: before, subject: /Reset your/ });
     const oobCode = /\/reset-password\?oobCode=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
     const applied = await identityCall(b.url, 'accounts:resetPassword', { oobCode, newPassword: 'brand-new-1' });
     expect(applied.status).toBe(200);

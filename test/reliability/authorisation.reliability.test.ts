@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUsersRepository } from '../../src/server/identity/usersRepository.ts';
+import { disableAccount } from '../support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 import { dialectCases } from '../support/testDatabases.ts';
 import { call, sampleArticle, signUpUser, type CallOutcome, type LoadUser } from './loadClient.ts';
@@ -125,7 +125,7 @@ describe.each(dialectCases())('authorisation matrix on $dialect', (dialectCase) 
 
   it.each(matrix)('%s by %s → %i %s', async (endpoint, actor, status, code) => {
     const scene = await stage();
-    if (actor === 'disabled') await createUsersRepository(server.database.db).disable(scene.author.uid, Date.now());
+    if (actor === 'disabled') await disableAccount(server, scene.author.email);
     const before = await snapshot(scene);
     const answer = await perform(endpoint, scene, tokenOf(scene, actor));
     expect(answer.status, JSON.stringify(answer.body)).toBe(status);

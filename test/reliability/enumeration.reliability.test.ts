@@ -44,6 +44,8 @@ describe.each(dialectCases())('no account enumeration on $dialect', (dialectCase
       SMTP_URL: sink.url,
       RATE_LIMIT_SIGNIN_PER_EMAIL: '100000',
       RATE_LIMIT_SIGNIN_PER_IP: '100000',
+      RATE_LIMIT_SIGNIN_PER_ACCOUNT: '100000',
+      RATE_LIMIT_SIGNIN_ATTEMPTS_PER_IP: '100000',
       RATE_LIMIT_RESET_EMAIL_PER_EMAIL: '100000',
       RATE_LIMIT_RESET_EMAIL_PER_IP: '100000',
     });

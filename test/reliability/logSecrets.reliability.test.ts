@@ -111,7 +111,7 @@ describe.each(dialectCases())('logs hold no secrets on $dialect', (dialectCase) 
     expect((await post('/identity/v1/accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email })).status).toBe(
       200,
     );
-    const mail = await sink.waitForMail(email, { after: before });
+    const mail = await sink.waitForMail(email, { after: before, subject: /Reset your/ });
     secrets.oobCode = /oobCode=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
     // The reset page's URL carries the code, as the email link does.
     await fetch(`${server.url}/reset-password?oobCode=${secrets.oobCode}`);

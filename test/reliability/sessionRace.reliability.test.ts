@@ -123,7 +123,7 @@ describe.each(dialectCases())('a stolen session racing a password change, on $di
       expect(
         (await identity('accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email: stolen.email })).status,
       ).toBe(200);
-      const mail = await sink.waitForMail(stolen.email, { after: before });
+      const mail = await sink.waitForMail(stolen.email, { after: before, subject: /Reset your/ });
       const oobCode = /oobCode=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
       const thief = refreshStolenSession(stolen);
       const reset = await thief.during(() =>

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUsersRepository } from '../../src/server/identity/usersRepository.ts';
+import { disableAccount } from '../support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 import { dialectCases } from '../support/testDatabases.ts';
 import { call, signUpUser, type LoadUser } from './loadClient.ts';
@@ -124,7 +124,7 @@ describe.each(dialectCases())('token refusals on $dialect', (dialectCase) => {
 
   it('refuses the tokens of a disabled user and of a deleted user', async () => {
     const disabled = await newUser('disabled');
-    await createUsersRepository(server.database.db).disable(disabled.uid, Date.now());
+    await disableAccount(server, disabled.email);
     await expectRefusedEverywhere(disabled.idToken, 'USER_DISABLED', 'disabled user');
     // Issue 8: refresh answers USER_DISABLED for a disabled account (clients sign out on it).
     expect((await refresh(disabled.refreshToken)).body).toMatchObject({ error: { message: 'USER_DISABLED' } });

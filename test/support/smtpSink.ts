@@ -17,7 +17,8 @@ export interface SmtpSink {
   port: number;
   messages: ReceivedMail[];
   /** Resolves with the first message (at index `after` or later) addressed to `to`. */
-  waitForMail(to: string, options?: { timeoutMs?: number; after?: number }): Promise<ReceivedMail>;
+  /** The first mail to `to` (after index `after`, with a subject matching `subject` when given). */
+  waitForMail(to: string, options?: { timeoutMs?: number; after?: number; subject?: RegExp }): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
@@ -42,11 +43,22 @@ export async function startSmtpSink(options: { mode?: SmtpSinkMode; port?: numbe
           for (const check of [...waiters]) check();
         });
 
-  function waitForMail(to: string, waitOptions: { timeoutMs?: number; after?: number } = {}): Promise<ReceivedMail> {
+  function waitForMail(
+    to: string,
+    waitOptions: { timeoutMs?: number; after?: number; subject?: RegExp } = {},
+  ): Promise<ReceivedMail> {
     const wanted = to.toLowerCase();
     const timeoutMs = waitOptions.timeoutMs ?? DEFAULT_WAIT_MS;
     const after = waitOptions.after ?? 0;
-    const find = () => messages.slice(after).find((m) => m.to.some((address) => address.toLowerCase() === wanted));
+    const { subject } = waitOptions;
+    const find = () =>
+      messages
+        .slice(after)
+        .find(
+          (m) =>
+            m.to.some((address) => address.toLowerCase() === wanted) &&
+            (subject === undefined || subject.test(m.subject)),
+        );
 
     return new Promise((resolve, reject) => {
       const found = find();

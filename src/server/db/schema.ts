@@ -1,5 +1,5 @@
 import type { ArticlesTables } from '../articles/articlesTables.ts';
-import type { IdentityTables } from '../identity/identityTables.ts';
+import type { IdentityTables } from '../identity/core/identityTables.ts';
 import type { ImagesTables } from '../images/imagesTables.ts';
 import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
 

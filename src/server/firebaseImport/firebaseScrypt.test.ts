@@ -1,6 +1,6 @@
 import { createCipheriv, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkPassword, passwordAlgorithm } from '../identity/passwordHashing.ts';
+import { passwordHasher } from '../identity/passwords.ts';
 import { encodeFirebaseHash, firebaseScryptHash, verifyFirebaseHash } from './firebaseScrypt.ts';
 
 // The published test vectors of the firebase/scrypt reference implementation.
@@ -23,11 +23,11 @@ describe('Firebase modified scrypt', () => {
 
   it('verifies the stored form of the published hash, and only with the right password', async () => {
     const stored = encodeFirebaseHash(published, salt, Buffer.from(expected, 'base64'));
-    expect(passwordAlgorithm(stored)).toBe('firebase-scrypt');
+    expect(passwordHasher.algorithm(stored)).toBe('firebase-scrypt');
     expect(await verifyFirebaseHash(stored, 'user1password')).toBe(true);
     expect(await verifyFirebaseHash(stored, 'user1password ')).toBe(false);
-    expect(await checkPassword(stored, 'user1password')).toEqual({ ok: true, needsRehash: true });
-    expect(await checkPassword(stored, 'wrong')).toEqual({ ok: false, needsRehash: true });
+    expect(await passwordHasher.check(stored, 'user1password')).toEqual({ ok: true, needsRehash: true });
+    expect(await passwordHasher.check(stored, 'wrong')).toEqual({ ok: false, needsRehash: true });
   });
 
   it('agrees with an implementation written here from node:crypto', async () => {
@@ -59,7 +59,7 @@ describe('Firebase modified scrypt', () => {
   });
 
   it('names no algorithm for an account imported without a password, and lets no password in', async () => {
-    expect(passwordAlgorithm('')).toBeNull();
-    expect(await checkPassword('', '')).toEqual({ ok: false, needsRehash: false });
+    expect(passwordHasher.algorithm('')).toBeNull();
+    expect(await passwordHasher.check('', '')).toEqual({ ok: false, needsRehash: false });
   });
 });

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { createArticlesRepository } from '../articles/articlesRepository.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import { initialValidSince } from '../identity/idTokens.ts';
+import { initialValidSince } from '../identity/core/validSince.ts';
 import type { ImportedArticle } from './articlesFile.ts';
 import type { ImportedUser, Skip } from './usersFile.ts';
 

@@ -1,4 +1,4 @@
-import { displayNameField, emailField, photoUrlField } from '../identity/requestSchemas.ts';
+import { displayNameField, emailField, photoUrlField } from '../identity/protocol/requestSchemas.ts';
 import { decodeBase64 } from './base64.ts';
 import { parseFirebaseDate } from './firebaseDates.ts';
 import { encodeFirebaseHash, type FirebaseHashParameters } from './firebaseScrypt.ts';

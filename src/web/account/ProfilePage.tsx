@@ -9,6 +9,7 @@ import { hasCode } from '../auth/errorCodes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
+import { EmailVerification } from './EmailVerification.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
@@ -199,6 +200,7 @@ export function ProfilePage() {
               {user.email}
             </dd>
           </dl>
+          <EmailVerification email={user.email} />
           <button type="button" className={primaryButtonClass} onClick={startEditing}>
             {labels.updateProfile}
           </button>

@@ -190,6 +190,34 @@ export class AuthSession {
     await this.#client.confirmPasswordReset(oobCode, newPassword);
   }
 
+  /** Whether the signed-in account's address is verified, as the server knows it now. */
+  async isEmailVerified(): Promise<boolean> {
+    const idToken = await this.#requireToken();
+    return (await this.#guard(this.#client.lookup(idToken))).emailVerified;
+  }
+
+  /** Mails the signed-in account's address a verification link. */
+  async sendEmailVerification(): Promise<void> {
+    const idToken = await this.#requireToken();
+    await this.#guard(this.#client.sendEmailVerification(idToken));
+  }
+
+  /**
+   * Applies an emailed action code (verify, change or recover an address); answers the address
+   * the account has now. A change or a recovery ends every session on the server, so this
+   * browser signs out too.
+   */
+  async applyActionCode(
+    oobCode: string,
+    mode: 'verifyEmail' | 'verifyAndChangeEmail' | 'recoverEmail',
+  ): Promise<string> {
+    const answer = await this.#client.applyActionCode(oobCode);
+    if (mode !== 'verifyEmail' && this.#state.status === 'signedIn') {
+      await this.signOut().catch(() => undefined);
+    }
+    return answer.email;
+  }
+
   updateDisplayName(displayName: string): Promise<AuthUser> {
     return this.#update({ displayName });
   }

@@ -27,6 +27,7 @@ export interface IdentityClientOptions {
 }
 
 export type {
+  ActionCodeInfoResponse,
   LookupUser,
   ResetPasswordResponse,
   SignInResponse,
@@ -47,6 +48,10 @@ export interface IdentityClient {
   /** Checks a reset code without using it (no newPassword); answers the account's email. */
   verifyPasswordResetCode(oobCode: string): Promise<string>;
   confirmPasswordReset(oobCode: string, newPassword: string): Promise<string>;
+  /** Mails the signed-in account's address a verification link (VERIFY_EMAIL). */
+  sendEmailVerification(idToken: string): Promise<void>;
+  /** Applies a verify, change or recover code (the SDK's applyActionCode); answers the account as it is now. */
+  applyActionCode(oobCode: string): Promise<UpdateAccountResponse>;
   /** Exchanges the session cookie for a fresh ID token. */
   refreshFromCookie(): Promise<TokenResponse>;
   /** Revokes the cookie's session on the server and clears the cookie. */
@@ -117,6 +122,10 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
     async confirmPasswordReset(oobCode, newPassword) {
       return (await post<ResetPasswordResponse>('v1/accounts:resetPassword', { oobCode, newPassword })).email;
     },
+    async sendEmailVerification(idToken) {
+      await post('v1/accounts:sendOobCode', { requestType: 'VERIFY_EMAIL', idToken });
+    },
+    applyActionCode: (oobCode) => post<UpdateAccountResponse>('v1/accounts:update', { oobCode }),
     // Form-encoded as the protocol's token endpoint expects; no refresh_token field: the cookie carries it.
     refreshFromCookie: () =>
       call<TokenResponse>(

@@ -1,0 +1,88 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectSignedIn, expectSignedOut, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
+import { allMail, linkIn, waitForMail } from './support/mailbox.ts';
+
+// Each test has its own account, so they can share the workers.
+test.describe.configure({ mode: 'parallel' });
+
+/** Waits until `count` emails to `to` with a matching subject have arrived; returns the newest. */
+async function waitForMails(to: string, subject: RegExp, count: number) {
+  await expect
+    .poll(async () => (await allMail()).filter((m) => m.to.includes(to) && subject.test(m.subject)).length, {
+      message: `${count} emails to ${to} with subject ${subject}`,
+      timeout: 15_000,
+    })
+    .toBeGreaterThanOrEqual(count);
+  return waitForMail(to, subject);
+}
+
+async function openProfile(page: Page) {
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+  await expect(page).toHaveURL('/profile');
+}
+
+test('verifies the email address from the profile through the emailed link', async ({ page }) => {
+  const account = newAccount('verify');
+  await signUp(page, account);
+  // The sign-up mailed a first link already.
+  await waitForMails(account.email, /^Verify your Inkwell email address$/, 1);
+
+  await openProfile(page);
+  await expect(page.getByTestId('email-verification')).toHaveText('Not verified');
+  await page.getByRole('button', { name: 'Send verification email' }).click();
+  await expect(page.getByTestId('email-verification-outcome')).toHaveText(
+    `A verification link has been sent to ${account.email}. Check your inbox.`,
+  );
+
+  const mail = await waitForMails(account.email, /^Verify your Inkwell email address$/, 2);
+  const link = linkIn(mail, '/action');
+  expect(link.searchParams.get('mode')).toBe('verifyEmail');
+  await page.goto(link.pathname + link.search);
+  await expect(page).toHaveTitle('Email address · Inkwell');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    `Your email address ${account.email} is verified.`,
+  );
+
+  await page.getByRole('link', { name: 'Go to your profile' }).click();
+  await expect(page.getByTestId('email-verification')).toHaveText('Verified');
+  await expect(page.getByRole('button', { name: 'Send verification email' })).toHaveCount(0);
+
+  // The link is single use.
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('This link has expired or has already been used.');
+});
+
+test('an email change can be undone from the old address, which signs every device out', async ({ page }) => {
+  const account = newAccount('recover');
+  const changedTo = newAccount('taken-over').email;
+  await signUp(page, account);
+  await openProfile(page);
+  await page.getByRole('button', { name: 'Update Profile' }).click();
+  await page.getByLabel('Email').fill(changedTo);
+  await page.getByRole('button', { name: 'Save Updates' }).click();
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Profile updated.');
+  await expect(page.getByTestId('profile-email')).toHaveText(changedTo);
+  await expect(page.getByTestId('email-verification')).toHaveText('Not verified');
+
+  // The new address is asked to verify; the old one is told, with a link that undoes it.
+  const verify = await waitForMail(changedTo, /^Verify your Inkwell email address$/);
+  expect(linkIn(verify, '/action').searchParams.get('mode')).toBe('verifyEmail');
+  const notice = await waitForMail(account.email, /^Your Inkwell email address was changed$/);
+  expect(notice.text).toContain(changedTo);
+  const link = linkIn(notice, '/action');
+  expect(link.searchParams.get('mode')).toBe('recoverEmail');
+
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    `Your email address is ${account.email} again, and every device was signed out. If someone else changed it, choose a new password now.`,
+  );
+  await expectSignedOut(page);
+  await expect(page.getByRole('link', { name: 'Choose a new password' })).toBeVisible();
+
+  await page.getByRole('main').getByRole('link', { name: 'Login' }).click();
+  await logIn(page, account.email, account.password);
+  await expectSignedIn(page);
+  await openProfile(page);
+  await expect(page.getByTestId('profile-email')).toHaveText(account.email);
+  await expect(page.getByTestId('email-verification')).toHaveText('Verified');
+});

@@ -1,0 +1,132 @@
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
+import { createAccountOperations, type SignInOutcome, type UserDeletingListener } from './accountOperations.ts';
+import { createActionCodes } from './actionCodes.ts';
+import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
+import { createEmailActions } from './emailActions.ts';
+import { IdentityError } from './identityErrors.ts';
+import { identityRateLimitRules } from './identityRateLimits.ts';
+import { tokenIssuer } from './idTokens.ts';
+import { createOobCodesStore } from './oobCodesStore.ts';
+import { createOperatorOperations } from './operatorOperations.ts';
+import type { PasswordHasher } from './passwordHashing.ts';
+import { createSessionIssuer, type IssuedSession } from './sessionIssuer.ts';
+import { createSessionsStore } from './sessionsStore.ts';
+import { createSigningKeys } from './signingKeys.ts';
+import { createUsersStore } from './usersStore.ts';
+import { createIdTokenVerifier } from './verifyIdToken.ts';
+
+/**
+ * The identity core: every account operation, whichever door it comes through (the Identity
+ * Toolkit protocol, the admin command, passkeys, the Firebase import). It owns the identity
+ * tables, its transactions and its rate-limit settlement, and answers with results or
+ * IdentityError; it knows nothing of HTTP, cookies or request bodies.
+ */
+export function createIdentityCore(deps: {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  passwords: PasswordHasher;
+  now: () => number;
+}) {
+  const { config, database, now } = deps;
+  const users = createUsersStore(database.db);
+  const sessions = createSessionsStore(database.db);
+  const oobCodes = createOobCodesStore(database.db);
+  const keys = createSigningKeys(database.db, now);
+  const issuer = createSessionIssuer({
+    database,
+    users,
+    sessions,
+    keys,
+    issuer: tokenIssuer(config.publicUrl),
+    audience: config.projectId,
+    now,
+  });
+  const rules = identityRateLimitRules(config.rateLimits);
+  const userDeletingListeners: UserDeletingListener[] = [];
+  const signInListeners: ((outcome: SignInOutcome) => void)[] = [];
+  const actionCodes = createActionCodes({
+    ...deps,
+    users,
+    sessions,
+    oobCodes,
+    rules,
+    deliveryMask: createDeliveryTimingMask(),
+  });
+  const emailActions = createEmailActions({ ...deps, users, sessions, oobCodes, actionCodes, rules });
+  const accounts = createAccountOperations({
+    ...deps,
+    users,
+    sessions,
+    oobCodes,
+    issuer,
+    emailActions,
+    rules,
+    userDeletingListeners,
+    signInListeners,
+  });
+  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys });
+
+  return {
+    /** The ID token check: rejects with IdTokenError (its code is the protocol's). */
+    verifyIdToken: createIdTokenVerifier({
+      keys,
+      sessions,
+      issuer: tokenIssuer(config.publicUrl),
+      audience: config.projectId,
+      now,
+    }),
+    accounts,
+    actionCodes,
+    emailActions,
+    operator,
+    sessions: { refresh: issuer.refresh, signOut: issuer.signOut },
+    /** The public signing keys (JWKS) and the start-up key check. */
+    keys: { jwks: () => keys.jwks(), ready: async () => void (await keys.current()) },
+
+    /**
+     * Issues a session for an account whose owner another door has just authenticated (a
+     * passkey). This is the same issuing every sign-in goes through: it refuses a disabled or
+     * unknown account (USER_DISABLED, USER_NOT_FOUND), records the sign-in time, ends the
+     * replaced session, and returns the tokens, whose `firebase.sign_in_provider` is `provider`.
+     * The sign-in counts as recent for RECENT_SIGN_IN_SECONDS. Stable: the passkeys door calls it.
+     */
+    async issueSession(request: {
+      uid: string;
+      /** 'passkey', … (`firebase.sign_in_provider`). */
+      provider: string;
+      /** The refresh token of the session this one replaces (a browser's cookie), if any. */
+      replaces?: string | undefined;
+    }): Promise<IssuedSession> {
+      const user = await users.findById(request.uid);
+      if (!user) throw new IdentityError('USER_NOT_FOUND');
+      if (user.disabled === 1) throw new IdentityError('USER_DISABLED');
+      const at = now();
+      return issuer.issue(
+        { ...user, last_login_at: at },
+        { authTime: at, provider: request.provider, replaces: request.replaces },
+        { first: (trx) => users.update(user.id, { last_login_at: at }, trx) },
+      );
+    },
+
+    /** Runs inside the deleting transaction, before the users row goes (other features' data). */
+    onUserDeleting(listener: UserDeletingListener): void {
+      userDeletingListeners.push(listener);
+    },
+    /** Called after every password sign-in attempt (metrics); must not throw. */
+    onSignIn(listener: (outcome: SignInOutcome) => void): void {
+      signInListeners.push(listener);
+    },
+  };
+}
+
+export type IdentityCore = ReturnType<typeof createIdentityCore>;
+export type { IssuedSession } from './sessionIssuer.ts';
+export type { SignInOutcome, UserDeletingListener } from './accountOperations.ts';
+export type { AdminUserView } from './operatorOperations.ts';
+export { IdentityError } from './identityErrors.ts';
+export { IdTokenError, type VerifiedToken, type VerifiedUser } from './verifyIdToken.ts';

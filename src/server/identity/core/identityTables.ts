@@ -1,0 +1,71 @@
+import type { Selectable } from 'kysely';
+
+/** The identity feature's tables. Times are epoch milliseconds; flags are 0/1 on both dialects. */
+export interface UsersTable {
+  /** The uid. */
+  id: string;
+  /** Trimmed and lowercased; unique. */
+  email: string;
+  password_hash: string;
+  display_name: string | null;
+  photo_url: string | null;
+  email_verified: number;
+  disabled: number;
+  created_at: number;
+  last_login_at: number | null;
+  password_updated_at: number;
+  /** Reported as the protocol's `validSince`; ID tokens are judged by their session (decision 0020). */
+  valid_since: number;
+}
+
+/** One signed-in client; only the SHA-256 of its refresh token is kept. */
+export interface IdentitySessionsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  /** When the sign-in that started this session happened. */
+  auth_time: number;
+  /** How that sign-in was made: the ID tokens' `firebase.sign_in_provider` ('password', 'passkey'). */
+  provider: string;
+  created_at: number;
+  last_used_at: number;
+}
+
+/** Signing keys: exactly one has is_current = 1 (unique index); older ones verify until retired long enough. */
+export interface IdentitySigningKeysTable {
+  /** 'current' for the very first key (so racing first starts agree on one), else the kid. */
+  id: string;
+  kid: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: number;
+  /** 1 on the key new tokens are signed with, NULL on the others. */
+  is_current: number | null;
+  /** When a newer key replaced this one. */
+  retired_at: number | null;
+}
+
+/** Emailed action codes (reset, verify, change, recover); only the SHA-256 of the code is kept. */
+export interface IdentityOobCodesTable {
+  code_hash: string;
+  user_id: string;
+  /** The address the code was sent for (RECOVER_EMAIL: the address it restores). */
+  email: string;
+  /** VERIFY_AND_CHANGE_EMAIL: the address it switches to; RECOVER_EMAIL: the address it replaces. */
+  new_email: string | null;
+  request_type: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface IdentityTables {
+  users: UsersTable;
+  identity_sessions: IdentitySessionsTable;
+  identity_signing_keys: IdentitySigningKeysTable;
+  identity_oob_codes: IdentityOobCodesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<IdentitySessionsTable>;
+export type OobCodeRow = Selectable<IdentityOobCodesTable>;

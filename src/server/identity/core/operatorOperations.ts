@@ -1,0 +1,89 @@
+import type { Database } from '../../db/database.ts';
+import type { AccountOperations } from './accountOperations.ts';
+import type { UserRow } from './identityTables.ts';
+import type { PasswordHasher } from './passwordHashing.ts';
+import type { SessionsStore } from './sessionsStore.ts';
+import type { SigningKeys } from './signingKeys.ts';
+import type { UsersStore } from './usersStore.ts';
+import { validSinceAfterChange } from './validSince.ts';
+
+/** An account as an operator sees it: never the password hash. Times are epoch milliseconds. */
+export interface AdminUserView {
+  uid: string;
+  email: string;
+  displayName: string | null;
+  emailVerified: boolean;
+  disabled: boolean;
+  createdAt: number;
+  lastLoginAt: number | null;
+  /** 'argon2id', 'firebase-scrypt'; null: no password yet (imported from a federated-only Firebase account; set one through reset). */
+  passwordAlgorithm: string | null;
+}
+
+/** Operator actions on accounts and keys (the admin command is their door); each finds the account by email. */
+export function createOperatorOperations(deps: {
+  database: Database;
+  users: UsersStore;
+  sessions: SessionsStore;
+  accounts: AccountOperations;
+  keys: SigningKeys;
+  passwords: PasswordHasher;
+  now: () => number;
+}) {
+  const { users } = deps;
+  const view = (user: UserRow): AdminUserView => ({
+    uid: user.id,
+    email: user.email,
+    displayName: user.display_name,
+    emailVerified: user.email_verified === 1,
+    disabled: user.disabled === 1,
+    createdAt: user.created_at,
+    lastLoginAt: user.last_login_at,
+    passwordAlgorithm: deps.passwords.algorithm(user.password_hash),
+  });
+
+  return {
+    listUsers: async (): Promise<AdminUserView[]> => (await users.list()).map(view),
+
+    /** undefined: no such account. */
+    async findUser(email: string): Promise<AdminUserView | undefined> {
+      const user = await users.findByEmail(email);
+      return user && view(user);
+    },
+
+    /**
+     * Tokens die at once; sign-in and refresh answer USER_DISABLED. Its sessions stay, so a
+     * refresh answers USER_DISABLED rather than a vaguer TOKEN_EXPIRED; enabling ends them.
+     */
+    async disableUser(email: string): Promise<AdminUserView | undefined> {
+      const user = await users.findByEmail(email);
+      if (!user) return undefined;
+      await users.update(user.id, { disabled: 1, valid_since: validSinceAfterChange(deps.now(), user.valid_since) });
+      return view({ ...user, disabled: 1 });
+    },
+
+    /** Enables the account again; sessions from before the disable stay dead (sign in again). */
+    async enableUser(email: string): Promise<AdminUserView | undefined> {
+      const user = await users.findByEmail(email);
+      if (!user) return undefined;
+      await deps.database.db.transaction().execute(async (trx) => {
+        await users.update(user.id, { disabled: 0 }, trx);
+        await deps.sessions.revokeAllOfUser(user.id, trx);
+      });
+      return view({ ...user, disabled: 0 });
+    },
+
+    /** Deletes the account and, through the deletion listeners, everything it owns. */
+    async deleteUser(email: string): Promise<AdminUserView | undefined> {
+      const user = await users.findByEmail(email);
+      if (!user) return undefined;
+      await deps.accounts.deleteEverywhere(user.id);
+      return view(user);
+    },
+
+    /** A new current signing key; the previous one verifies until its tokens expire. */
+    rotateSigningKey: () => deps.keys.rotate(),
+  };
+}
+
+export type OperatorOperations = ReturnType<typeof createOperatorOperations>;

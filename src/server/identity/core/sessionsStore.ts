@@ -1,0 +1,90 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DatabaseSchema } from '../../db/schema.ts';
+import type { SessionRow, UserRow } from './identityTables.ts';
+import { SESSION_IDLE_LIFETIME_MS } from './lifetimes.ts';
+import { hashSecret, newId, newOpaqueSecret } from './opaqueSecrets.ts';
+
+type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+/** A new session: its id (named by the ID tokens it gets) and its refresh token (never stored). */
+export interface NewSession {
+  id: string;
+  refreshToken: string;
+}
+
+/** The `identity_sessions` table: one row per signed-in client, keyed by its refresh token's hash. */
+export function createSessionsStore(db: Kysely<DatabaseSchema>) {
+  return {
+    async create(
+      userId: string,
+      started: { authTime: number; provider: string },
+      now: number,
+      trx: Db = db,
+    ): Promise<NewSession> {
+      const refreshToken = newOpaqueSecret();
+      const id = newId();
+      await trx
+        .insertInto('identity_sessions')
+        .values({
+          id,
+          user_id: userId,
+          token_hash: hashSecret(refreshToken),
+          auth_time: started.authTime,
+          provider: started.provider,
+          created_at: now,
+          last_used_at: now,
+        })
+        .execute();
+      return { id, refreshToken };
+    },
+
+    /**
+     * The account behind an ID token, read in one statement with whether the token's session is
+     * still live, so no change can fall between the two reads (decision 0020).
+     */
+    async findUserWithSession(
+      userId: string,
+      sessionId: string,
+    ): Promise<{ user: UserRow; sessionLive: boolean } | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .leftJoin('identity_sessions', (join) =>
+          join.onRef('identity_sessions.user_id', '=', 'users.id').on('identity_sessions.id', '=', sessionId),
+        )
+        .selectAll('users')
+        .select('identity_sessions.id as session_id')
+        .where('users.id', '=', userId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { session_id: liveSessionId, ...user } = row;
+      return { user, sessionLive: liveSessionId !== null };
+    },
+
+    /** The live session of a refresh token, marked as used now; undefined when dead or unknown. */
+    async use(refreshToken: string, now: number): Promise<SessionRow | undefined> {
+      const tokenHash = hashSecret(refreshToken);
+      const row = await db
+        .selectFrom('identity_sessions')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      if (now - row.last_used_at > SESSION_IDLE_LIFETIME_MS) {
+        await db.deleteFrom('identity_sessions').where('id', '=', row.id).execute();
+        return undefined;
+      }
+      await db.updateTable('identity_sessions').set({ last_used_at: now }).where('id', '=', row.id).execute();
+      return row;
+    },
+
+    async revoke(refreshToken: string, trx: Db = db): Promise<void> {
+      await trx.deleteFrom('identity_sessions').where('token_hash', '=', hashSecret(refreshToken)).execute();
+    },
+
+    async revokeAllOfUser(userId: string, trx: Db = db): Promise<void> {
+      await trx.deleteFrom('identity_sessions').where('user_id', '=', userId).execute();
+    },
+  };
+}
+
+export type SessionsStore = ReturnType<typeof createSessionsStore>;

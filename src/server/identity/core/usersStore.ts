@@ -1,0 +1,66 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DatabaseSchema } from '../../db/schema.ts';
+import { normalizeEmail } from './emailAddress.ts';
+import type { UserRow } from './identityTables.ts';
+import { isUniqueViolation } from './uniqueViolation.ts';
+
+type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+export class EmailTakenError extends Error {
+  override name = 'EmailTakenError';
+}
+
+/** The `users` table; the core's operations decide when and in which transaction. */
+export function createUsersStore(db: Kysely<DatabaseSchema>) {
+  return {
+    async insert(row: UserRow, trx: Db = db): Promise<void> {
+      try {
+        await trx.insertInto('users').values(row).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new EmailTakenError();
+        throw error;
+      }
+    },
+
+    async findById(id: string, trx: Db = db): Promise<UserRow | undefined> {
+      return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async findByEmail(email: string, trx: Db = db): Promise<UserRow | undefined> {
+      return trx.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+    },
+
+    async update(id: string, changes: Partial<Omit<UserRow, 'id'>>, trx: Db = db): Promise<void> {
+      try {
+        await trx.updateTable('users').set(changes).where('id', '=', id).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new EmailTakenError();
+        throw error;
+      }
+    },
+
+    /**
+     * Replaces a hash that verified with its argon2id re-hash, only if it is still the stored
+     * one: a password reset committed meanwhile must not be undone by the old password.
+     */
+    async replacePasswordHash(id: string, verified: string, rehashed: string, trx: Db = db): Promise<void> {
+      await trx
+        .updateTable('users')
+        .set({ password_hash: rehashed })
+        .where('id', '=', id)
+        .where('password_hash', '=', verified)
+        .execute();
+    },
+
+    async delete(id: string, trx: Db = db): Promise<void> {
+      await trx.deleteFrom('users').where('id', '=', id).execute();
+    },
+
+    /** Every account, oldest first (operators). */
+    async list(): Promise<UserRow[]> {
+      return db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').execute();
+    },
+  };
+}
+
+export type UsersStore = ReturnType<typeof createUsersStore>;

@@ -1,0 +1,98 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { IdentityCore } from '../core/identityCore.ts';
+import type { UserRow } from '../core/identityTables.ts';
+import { lookupUser, providerUserInfo } from './accountResponses.ts';
+import { applyOobCodeBody, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
+import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
+import { originOf, type SessionDelivery } from './sessionDelivery.ts';
+
+/** Sign-up, sign-in, lookup, update and delete. */
+export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): FastifyPluginAsync {
+  const { accounts } = core;
+
+  return async (app) => {
+    app.post('/v1/accounts::signUp', async (request, reply) => {
+      const body = parseBody(signUpBody, request.body);
+      const issued = await accounts.signUp({ ...body, replaces: delivery.replaced(request) }, originOf(request));
+      return {
+        kind: 'identitytoolkit#SignupNewUserResponse',
+        localId: issued.user.id,
+        email: issued.user.email,
+        displayName: issued.user.display_name ?? '',
+        ...delivery.deliver(request, reply, issued),
+      };
+    });
+
+    app.post('/v1/accounts::signInWithPassword', async (request, reply) => {
+      const body = parseBody(signInBody, request.body);
+      const issued = await accounts.signInWithPassword(
+        { ...body, replaces: delivery.replaced(request) },
+        originOf(request),
+      );
+      return {
+        kind: 'identitytoolkit#VerifyPasswordResponse',
+        localId: issued.user.id,
+        email: issued.user.email,
+        displayName: issued.user.display_name ?? '',
+        ...delivery.deliver(request, reply, issued),
+        registered: true,
+      };
+    });
+
+    app.post('/v1/accounts::lookup', async (request) => {
+      const body = parseBody(idTokenBody, request.body);
+      const { user } = await core.verifyIdToken(body.idToken);
+      return { kind: 'identitytoolkit#GetAccountInfoResponse', users: [lookupUser(user)] };
+    });
+
+    app.post('/v1/accounts::update', async (request, reply) => {
+      // With an action code and no ID token, this applies the code (the SDK's applyActionCode).
+      if (hasOobCode(request.body)) {
+        const { oobCode } = parseBody(applyOobCodeBody, request.body);
+        return updateAnswer(await core.emailActions.apply(oobCode, originOf(request)));
+      }
+      const body = parseBody(updateBody, request.body);
+      const token = await core.verifyIdToken(body.idToken);
+      const deleted = new Set(body.deleteAttribute ?? []);
+      const { user, session } = await accounts.update(
+        token,
+        {
+          email: body.email,
+          password: body.password,
+          displayName: deleted.has('DISPLAY_NAME') ? null : body.displayName,
+          photoUrl: deleted.has('PHOTO_URL') ? null : body.photoUrl,
+        },
+        { replaces: delivery.replaced(request) },
+        originOf(request),
+      );
+      return {
+        ...updateAnswer(user),
+        ...(session !== undefined ? delivery.deliver(request, reply, session) : {}),
+      };
+    });
+
+    app.post('/v1/accounts::delete', async (request, reply) => {
+      const body = parseBody(idTokenBody, request.body);
+      await accounts.deleteAccount(await core.verifyIdToken(body.idToken));
+      if (isCookieMode(request)) clearSessionCookie(reply, delivery.secure);
+      return { kind: 'identitytoolkit#DeleteAccountResponse' };
+    });
+  };
+}
+
+/** The answer of accounts:update (displayName and photoUrl echoed when set). */
+export function updateAnswer(user: UserRow) {
+  return {
+    kind: 'identitytoolkit#SetAccountInfoResponse',
+    localId: user.id,
+    email: user.email,
+    ...(user.display_name !== null ? { displayName: user.display_name } : {}),
+    ...(user.photo_url !== null ? { photoUrl: user.photo_url } : {}),
+    providerUserInfo: providerUserInfo(user),
+    emailVerified: user.email_verified === 1,
+  };
+}
+
+function hasOobCode(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'oobCode' in body && !('idToken' in body);
+}

@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'react';
+import { emailActionMessages } from '../../shared/messages.ts';
+import { useAuthSession } from '../auth/useAuthSession.ts';
+import { secondaryButtonClass } from './formStyles.ts';
+import { SubmitButton } from './SubmitButton.tsx';
+
+type Outcome = { message: string; tone: 'error' | 'success' } | null;
+
+/**
+ * The profile's verification state (DESIGN.md §5): whether the address is verified, and a Send
+ * verification email button when it is not. Asked of the server whenever the address changes
+ * (a change makes it unverified).
+ */
+export function EmailVerification({ email }: { email: string }) {
+  const session = useAuthSession();
+  const [verified, setVerified] = useState<boolean | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    setVerified(null);
+    setOutcome(null);
+    // Unknown (server unreachable): nothing is shown rather than a guess.
+    session.isEmailVerified().then(
+      (answer) => current && setVerified(answer),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [session, email]);
+
+  async function send() {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      await session.sendEmailVerification();
+      setOutcome({ message: emailActionMessages.verificationEmailSent(email), tone: 'success' });
+    } catch {
+      setOutcome({ message: emailActionMessages.verificationEmailFailed, tone: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (verified === null) return null;
+  return (
+    <div className="flex flex-col gap-2">
+      <p className="text-sm">
+        <span className="font-medium text-slate-600 dark:text-slate-400">Email status: </span>
+        <span data-testid="email-verification">
+          {verified ? emailActionMessages.emailVerifiedLabel : emailActionMessages.emailNotVerifiedLabel}
+        </span>
+      </p>
+      {!verified && (
+        <>
+          {/* A polite status region, not the profile form's alert: one alert per screen. */}
+          <p
+            role="status"
+            data-testid="email-verification-outcome"
+            className={
+              outcome?.tone === 'error'
+                ? 'text-sm text-red-800 dark:text-red-200'
+                : 'text-sm text-green-800 dark:text-green-200'
+            }
+          >
+            {outcome?.message ?? ''}
+          </p>
+          <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void send()}>
+            {emailActionMessages.sendVerificationEmail}
+          </SubmitButton>
+        </>
+      )}
+    </div>
+  );
+}

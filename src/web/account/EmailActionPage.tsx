@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { emailActionMessages, labels } from '../../shared/messages.ts';
+import { labels } from '../../shared/messages.ts';
+import { emailActionMessages } from '../../shared/accountMessages.ts';
 import { paths } from '../../shared/routes.ts';
 import type { AuthSession } from '../auth/authSession.ts';
 import { hasCode } from '../auth/errorCodes.ts';

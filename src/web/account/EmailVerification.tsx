@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { emailActionMessages } from '../../shared/messages.ts';
+import { emailActionMessages } from '../../shared/accountMessages.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { secondaryButtonClass } from './formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';

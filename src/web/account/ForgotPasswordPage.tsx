@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { accountMessages, labels, messages } from '../../shared/messages.ts';
+import { labels, messages } from '../../shared/messages.ts';
+import { accountMessages } from '../../shared/accountMessages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { accountMessages, labels, messages } from '../../shared/messages.ts';
+import { labels, messages } from '../../shared/messages.ts';
+import { accountMessages } from '../../shared/accountMessages.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { isOnlySpaces } from '../../shared/passwordRules.ts';
 import { paths } from '../../shared/routes.ts';

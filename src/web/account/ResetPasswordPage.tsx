@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { accountMessages } from '../../shared/messages.ts';
+import { accountMessages } from '../../shared/accountMessages.ts';
 import { paths } from '../../shared/routes.ts';
 import { hasCode } from '../auth/errorCodes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';

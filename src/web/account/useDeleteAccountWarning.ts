@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { accountMessages } from '../../shared/messages.ts';
+import { accountMessages } from '../../shared/accountMessages.ts';
 import { countOwnArticles } from './ownArticles.ts';
 
 /**

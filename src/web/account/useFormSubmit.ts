@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { accountMessages, messages } from '../../shared/messages.ts';
+import { messages } from '../../shared/messages.ts';
+import { accountMessages } from '../../shared/accountMessages.ts';
 import { isOnlySpaces } from '../../shared/passwordRules.ts';
 
 interface Submission {

@@ -1,5 +1,5 @@
 import { MAX_PASSWORD_LENGTH } from '../../../shared/identityProtocol.ts';
-import { accountMessages } from '../../../shared/messages.ts';
+import { accountMessages } from '../../../shared/accountMessages.ts';
 import { isOnlySpaces } from '../../../shared/passwordRules.ts';
 import { IdentityError } from './identityErrors.ts';
 

@@ -11,13 +11,14 @@ import { createIdentityAdmin, type IdentityAdmin } from './identityAdmin.ts';
 import type { IdentityContext, SignInOutcome, UserDeletingListener } from './identityContext.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
 import { identityRoutes } from './identityRoutes.ts';
+import { createSessionDoor, type SessionDoor } from './sessionDoor.ts';
 import { createOobCodesRepository } from './oobCodesRepository.ts';
 import { createSessionsRepository } from './sessionsRepository.ts';
 import { createSigningKeys } from './signingKeys.ts';
 import { createUsersRepository } from './usersRepository.ts';
 import { createIdTokenVerifier, IdTokenError, toVerifiedUser, type VerifiedUser } from './verifyIdToken.ts';
 
-export { IdTokenError, type VerifiedUser, type SignInOutcome, type IdentityAdmin };
+export { IdTokenError, type VerifiedUser, type SignInOutcome, type IdentityAdmin, type SessionDoor };
 export type { AdminUserView } from './identityAdmin.ts';
 
 export interface Identity {
@@ -35,6 +36,8 @@ export interface Identity {
   onSignIn(listener: (outcome: SignInOutcome) => void): void;
   /** Operator actions (the admin command). */
   admin: IdentityAdmin;
+  /** For sign-in doors besides the password (passkeys): tokens, limits and sessions by identity's rules. */
+  sessionDoor: SessionDoor;
 }
 
 export function createIdentity(deps: {
@@ -84,5 +87,6 @@ export function createIdentity(deps: {
       signInListeners.push(listener);
     },
     admin: createIdentityAdmin(context),
+    sessionDoor: createSessionDoor(context),
   };
 }

@@ -5,6 +5,9 @@ import type { SigningKeys } from './signingKeys.ts';
 
 export const ID_TOKEN_LIFETIME_SECONDS = 3600;
 
+/** `firebase.sign_in_provider` of an ID token: a password, or Inkwell's own passkeys. */
+export type SignInProvider = 'password' | 'passkey';
+
 export function tokenIssuer(publicUrl: string): string {
   return `${publicUrl}/identity`;
 }
@@ -30,7 +33,16 @@ export function initialValidSince(now: number): number {
  */
 export async function signIdToken(
   keys: SigningKeys,
-  options: { issuer: string; audience: string; user: UserRow; sessionId: string; authTime: number; now: number },
+  options: {
+    issuer: string;
+    audience: string;
+    user: UserRow;
+    sessionId: string;
+    authTime: number;
+    now: number;
+    /** Default 'password'. */
+    signInProvider?: SignInProvider | undefined;
+  },
 ): Promise<string> {
   const { user } = options;
   const key = await keys.current();
@@ -43,7 +55,7 @@ export async function signIdToken(
     email_verified: user.email_verified === 1,
     ...(user.display_name !== null ? { name: user.display_name } : {}),
     ...(user.photo_url !== null ? { picture: user.photo_url } : {}),
-    firebase: { identities: { email: [user.email] }, sign_in_provider: 'password' },
+    firebase: { identities: { email: [user.email] }, sign_in_provider: options.signInProvider ?? 'password' },
   })
     .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
     .setIssuer(options.issuer)

@@ -6,7 +6,7 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import type { DeliveryTimingMask } from './deliveryTimingMask.ts';
-import { ID_TOKEN_LIFETIME_SECONDS, signIdToken } from './idTokens.ts';
+import { ID_TOKEN_LIFETIME_SECONDS, signIdToken, type SignInProvider } from './idTokens.ts';
 import type { IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { OobCodesRepository } from './oobCodesRepository.ts';
 import { isOpaqueSecretShaped } from './opaqueSecrets.ts';
@@ -92,6 +92,7 @@ export async function deliverTokens(
   user: UserRow,
   session: NewSession,
   authTime: number,
+  signInProvider?: SignInProvider,
 ): Promise<IssuedTokens> {
   const { refreshToken } = session;
   const idToken = await signIdToken(context.keys, {
@@ -101,6 +102,7 @@ export async function deliverTokens(
     sessionId: session.id,
     authTime,
     now: context.now(),
+    signInProvider,
   });
   const expiresIn = String(ID_TOKEN_LIFETIME_SECONDS);
   if (isCookieMode(request)) {

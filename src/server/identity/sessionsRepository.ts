@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { IdentitySessionsTable } from './identityTables.ts';
+import type { SignInProvider } from './idTokens.ts';
 import type { UserRow } from './usersRepository.ts';
 import { hashSecret, newId, newOpaqueSecret } from './opaqueSecrets.ts';
 
@@ -18,8 +19,14 @@ export const SESSION_IDLE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 export function createSessionsRepository(db: Kysely<DatabaseSchema>) {
   return {
-    /** Starts a session. */
-    async create(userId: string, authTime: number, now: number, trx: Db = db): Promise<NewSession> {
+    /** Starts a session; `signInProvider` is remembered for its refreshed ID tokens (absent: password). */
+    async create(
+      userId: string,
+      authTime: number,
+      now: number,
+      trx: Db = db,
+      signInProvider?: SignInProvider,
+    ): Promise<NewSession> {
       const refreshToken = newOpaqueSecret();
       const id = newId();
       await trx
@@ -31,6 +38,7 @@ export function createSessionsRepository(db: Kysely<DatabaseSchema>) {
           auth_time: authTime,
           created_at: now,
           last_used_at: now,
+          sign_in_provider: signInProvider === undefined || signInProvider === 'password' ? null : signInProvider,
         })
         .execute();
       return { id, refreshToken };

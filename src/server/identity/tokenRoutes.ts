@@ -33,6 +33,7 @@ export function tokenRoutes(context: IdentityContext): FastifyPluginAsync {
         sessionId: session.id,
         authTime: session.auth_time,
         now,
+        signInProvider: session.sign_in_provider === 'passkey' ? 'passkey' : 'password',
       });
       if (cookieMode) setSessionCookie(reply, refreshToken, secureCookie);
       return {

@@ -32,6 +32,12 @@ export interface PasskeysRoutesDeps {
 
 const DEFAULT_NAME = 'Passkey';
 
+/**
+ * EdDSA, ES256 and RS256, named here: left to its default the library also asks the runtime
+ * about post-quantum ML-DSA, which Node answers with an experimental-feature warning on stderr.
+ */
+const SUPPORTED_ALGORITHMS = [-8, -7, -257];
+
 function view(row: PasskeyRow): PasskeyView {
   return {
     credentialId: row.id,
@@ -103,6 +109,7 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
         userID: userHandleOf(caller.uid),
         userDisplayName: caller.displayName ?? caller.email,
         attestationType: 'none',
+        supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
         // The authenticator keeps the passkey (discoverable), so sign-in needs no email first.
         authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
         excludeCredentials: existing.map((row) => ({ id: row.id, transports: transportsOf(row) })),
@@ -134,6 +141,7 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
             expectedOrigin: rp.origin,
             expectedRPID: rp.id,
             requireUserVerification: true,
+            supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
           }),
         () => challengeFailure ?? (challengeRefused ? new ProtocolError('INVALID_PASSKEY_CHALLENGE') : undefined),
       );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, type Location } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
@@ -6,7 +6,9 @@ import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
-import { linkClass } from './formStyles.ts';
+import { linkClass, secondaryButtonClass } from './formStyles.ts';
+import { passkeyMessages } from './passkeyMessages.ts';
+import { browserOffersPasskeyAutofill, cancelPasskeyRequest, PasskeyError, signInWithPasskey } from './passkeys.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { useFormSubmit } from './useFormSubmit.ts';
@@ -26,16 +28,54 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { error, busy, submitHandler } = useFormSubmit();
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+
+  // Back to the protected screen that sent the person here, else home (spec §2).
+  const goOn = () => {
+    const from = incoming.from;
+    void navigate(from ? `${from.pathname}${from.search}${from.hash}` : paths.home, { replace: true });
+  };
 
   const handleSubmit = submitHandler({
     attempt: () => session.signIn(email, password),
     onFailure: () => messages.loginFailed,
-    onSuccess() {
-      // Back to the protected screen that sent the person here, else home (spec §2).
-      const from = incoming.from;
-      navigate(from ? `${from.pathname}${from.search}${from.hash}` : paths.home, { replace: true });
-    },
+    onSuccess: goOn,
   });
+
+  // Where the browser can, the email field's autofill offers passkeys too (conditional UI): the
+  // request waits until the person picks one there, and ends when the screen does.
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      if (!(await browserOffersPasskeyAutofill()) || !live) return;
+      try {
+        await signInWithPasskey(session, { autofill: true });
+        if (live) goOn();
+      } catch (caught) {
+        // Replaced by the button's request, or the screen left: nothing to say.
+        if (live && caught instanceof PasskeyError && !caught.cancelled) setPasskeyError(caught.message);
+      }
+    })();
+    return () => {
+      live = false;
+      void cancelPasskeyRequest();
+    };
+    // Once per visit of the screen: goOn reads the location it was opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [session]);
+
+  async function handlePasskey() {
+    setPasskeyError(null);
+    setPasskeyBusy(true);
+    try {
+      await signInWithPasskey(session);
+      goOn();
+    } catch (caught) {
+      setPasskeyError(caught instanceof PasskeyError ? caught.message : passkeyMessages.failed);
+      setPasskeyBusy(false);
+    }
+  }
 
   return (
     <AccountCard title={labels.login}>
@@ -53,7 +93,7 @@ export function LoginPage() {
           label={labels.email}
           type="email"
           name="email"
-          autoComplete="username"
+          autoComplete="username webauthn"
           required
           value={email}
           onChange={(event) => setEmail(event.target.value)}
@@ -74,6 +114,17 @@ export function LoginPage() {
         </p>
         <SubmitButton busy={busy}>{labels.login}</SubmitButton>
       </form>
+      <div className="mt-4 flex flex-col gap-2">
+        <FormAlert message={passkeyError} tone="error" />
+        <SubmitButton
+          type="button"
+          busy={passkeyBusy}
+          variant={secondaryButtonClass}
+          onClick={() => void handlePasskey()}
+        >
+          {passkeyMessages.signInWithPasskey}
+        </SubmitButton>
+      </div>
       <p className="mt-6 text-center text-sm">
         <Link to={paths.signup} className={linkClass}>
           {labels.createAnAccount}

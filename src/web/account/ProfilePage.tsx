@@ -12,6 +12,7 @@ import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
+import { PasskeysSection } from './PasskeysSection.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
@@ -84,9 +85,9 @@ export function ProfilePage() {
     }
   }
 
-  async function reauthenticateAndRetry(password: string) {
+  async function reauthenticateAndRetry(password: string | null) {
     try {
-      await session.reauthenticate(password);
+      if (password !== null) await session.reauthenticate(password);
     } catch (error) {
       throw new Error(
         hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : messages.profileUpdateFailed,
@@ -102,9 +103,9 @@ export function ProfilePage() {
     }
   }
 
-  async function deleteAccount(password: string) {
+  async function deleteAccount(password: string | null) {
     try {
-      await session.reauthenticate(password);
+      if (password !== null) await session.reauthenticate(password);
     } catch (error) {
       throw new Error(
         hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : accountMessages.deleteAccountFailed,
@@ -197,6 +198,7 @@ export function ProfilePage() {
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
             {labels.logOut}
           </SubmitButton>
+          <PasskeysSection />
           <button type="button" className={`${dangerButtonClass} mt-4`} onClick={() => setDialog('delete')}>
             {accountMessages.deleteAccountTitle}
           </button>

@@ -53,8 +53,9 @@ export function LoginPage() {
         await signInWithPasskey(session, { autofill: true });
         if (live) goOn();
       } catch (caught) {
-        // Replaced by the button's request, or the screen left: nothing to say.
-        if (live && caught instanceof PasskeyError && !caught.cancelled) setPasskeyError(caught.message);
+        // Only a passkey the person picked and the server refused is worth saying: the autofill is
+        // an extra, so a request replaced by the button's, or a site without passkeys, stays quiet.
+        if (live && caught instanceof PasskeyError && caught.failure === 'refused') setPasskeyError(caught.message);
       }
     })();
     return () => {
@@ -115,7 +116,8 @@ export function LoginPage() {
         <SubmitButton busy={busy}>{labels.login}</SubmitButton>
       </form>
       <div className="mt-4 flex flex-col gap-2">
-        <FormAlert message={passkeyError} tone="error" />
+        {/* Only while there is something to say: the form's own alert stays the page's one live region. */}
+        {passkeyError !== null && <FormAlert message={passkeyError} tone="error" />}
         <SubmitButton
           type="button"
           busy={passkeyBusy}

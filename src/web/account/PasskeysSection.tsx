@@ -88,7 +88,8 @@ export function PasskeysSection() {
         {passkeyMessages.sectionTitle}
       </h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">{passkeyMessages.sectionIntro}</p>
-      <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
+      {/* Only while there is something to say: an alert role is announced as it appears. */}
+      {outcome !== null && <FormAlert message={outcome.message} tone={outcome.tone} />}
       {passkeys !== null && passkeys.length === 0 && (
         <p className="text-sm text-slate-700 dark:text-slate-300">{passkeyMessages.none}</p>
       )}

@@ -16,14 +16,19 @@ export type { PasskeyView };
 
 const webAuthn = () => import('@simplewebauthn/browser');
 
+/**
+ * Why a passkey step failed: the person closed the browser's prompt (or another prompt replaced
+ * it), the browser or site cannot do passkeys, the server refused the passkey, or anything else.
+ */
+export type PasskeyFailure = 'cancelled' | 'unsupported' | 'refused' | 'failed';
+
 /** A passkey step that failed, with the text to show the person. */
 export class PasskeyError extends Error {
   override name = 'PasskeyError';
-  /** cancelled: the person closed the browser's prompt (or another prompt replaced it). */
-  readonly cancelled: boolean;
-  constructor(message: string, options: { cause?: unknown; cancelled?: boolean } = {}) {
-    super(message, { cause: options.cause });
-    this.cancelled = options.cancelled ?? false;
+  readonly failure: PasskeyFailure;
+  constructor(message: string, failure: PasskeyFailure, cause?: unknown) {
+    super(message, { cause });
+    this.failure = failure;
   }
 }
 
@@ -57,24 +62,25 @@ function explain(error: unknown): PasskeyError {
   if (error instanceof AuthError) {
     // Needs a fresh sign-in: the caller asks for one, so the original error goes on.
     if (error.code === 'requires-recent-login') throw error;
-    return new PasskeyError(serverMessages[error.serverCode ?? ''] ?? passkeyMessages.failed, { cause: error });
+    return new PasskeyError(serverMessages[error.serverCode ?? ''] ?? passkeyMessages.failed, 'refused', error);
   }
   const name = error instanceof Error ? error.name : '';
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') {
-    return new PasskeyError(passkeyMessages.alreadyAdded, { cause: error });
+    return new PasskeyError(passkeyMessages.alreadyAdded, 'refused', error);
   }
   if (code === 'ERROR_CEREMONY_ABORTED' || name === 'NotAllowedError' || name === 'AbortError') {
-    return new PasskeyError(passkeyMessages.cancelled, { cause: error, cancelled: true });
+    return new PasskeyError(passkeyMessages.cancelled, 'cancelled', error);
   }
-  if (name === 'NotSupportedError' || name === 'SecurityError') {
-    return new PasskeyError(passkeyMessages.unsupported, { cause: error });
+  // An IP address or another host than PUBLIC_URL's cannot be a relying party: no passkeys here either.
+  if (name === 'NotSupportedError' || name === 'SecurityError' || code === 'ERROR_INVALID_DOMAIN') {
+    return new PasskeyError(passkeyMessages.unsupported, 'unsupported', error);
   }
-  return new PasskeyError(passkeyMessages.failed, { cause: error });
+  return new PasskeyError(passkeyMessages.failed, 'failed', error);
 }
 
 async function attempt<T>(steps: () => Promise<T>): Promise<T> {
-  if (!browserHasPasskeys()) throw new PasskeyError(passkeyMessages.unsupported);
+  if (!browserHasPasskeys()) throw new PasskeyError(passkeyMessages.unsupported, 'unsupported');
   try {
     return await steps();
   } catch (error) {

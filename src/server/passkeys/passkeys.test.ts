@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
@@ -327,5 +328,68 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
     const left = await server.database.db.selectFrom('passkeys').select('id').where('id', '=', passkey.id).execute();
     expect(left).toEqual([]);
     expect((await signInWith(passkey)).body).toEqual(protocolError('PASSKEY_NOT_FOUND'));
+  });
+});
+
+// Many failed sign-ins in a row: the limits are lifted so every answer reaches the verification.
+describe.each(dialectCases())('passkey answers with random bytes on $dialect', (dialectCase) => {
+  let server: TestApp;
+  let client: ReturnType<typeof identityClient>;
+  const authenticator = softAuthenticator(PUBLIC_URL);
+
+  beforeAll(async () => {
+    server = await startTestApp(dialectCase, {
+      PUBLIC_URL,
+      RATE_LIMIT_SIGNIN_PER_EMAIL: '1000000',
+      RATE_LIMIT_SIGNIN_PER_IP: '1000000',
+    });
+    client = identityClient(server.url);
+  });
+  afterAll(() => server.close());
+
+  const call = (name: string, body: unknown) => client.call(`/v1/passkeys:${name}`, body);
+
+  async function register(user: { idToken: string }): Promise<SoftPasskey> {
+    const started = await call('startRegistration', { idToken: user.idToken });
+    const { response, passkey } = authenticator.register(started.body.options);
+    expect((await call('finishRegistration', { idToken: user.idToken, credential: response })).status).toBe(200);
+    return passkey;
+  }
+
+  it('answers garbled ceremony answers (right shape, random bytes) with 400, never a 500', async () => {
+    const user = await signUp(server.url, 'Fuzz');
+    const passkey = await register(user);
+    const bytes = fc.uint8Array({ maxLength: 300 }).map((value) => Buffer.from(value).toString('base64url'));
+    const text = fc.oneof(bytes, fc.string({ maxLength: 40 }), fc.constant(''));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ clientDataJSON: text, authenticatorData: text, signature: text, userHandle: text }),
+        fc.boolean(),
+        async (parts, known) => {
+          const started = await call('startSignIn', {});
+          const real = authenticator.signIn(started.body.options, passkey);
+          const id = known ? passkey.id : 'AAAA';
+          const answer = await call('finishSignIn', {
+            credential: { ...real, id, rawId: id, response: { ...real.response, ...parts } },
+          });
+          expect(answer.status).toBe(400);
+          expect(answer.body.error.message).toMatch(/^(PASSKEY_NOT_FOUND|INVALID_PASSKEY)/);
+        },
+      ),
+      { numRuns: 25 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.record({ clientDataJSON: text, attestationObject: text }), async (parts) => {
+        const started = await call('startRegistration', { idToken: user.idToken });
+        const { response } = authenticator.register(started.body.options);
+        const answer = await call('finishRegistration', {
+          idToken: user.idToken,
+          credential: { ...response, response: { ...response.response, ...parts } },
+        });
+        expect(answer.status).toBe(400);
+        expect(answer.body.error.message).toMatch(/^INVALID_PASSKEY/);
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -132,6 +132,8 @@ export function PasskeysSection() {
         title={accountMessages.confirmItsYou}
         description={passkeyMessages.reauthenticateReason}
         confirmLabel={accountMessages.confirm}
+        // Adding the first passkey: there is none yet to prove it with.
+        offerPasskey={(passkeys?.length ?? 0) > 0}
         onConfirm={reauthenticateAndAdd}
         onCancel={() => setReauthenticating(false)}
       />

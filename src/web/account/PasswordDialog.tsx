@@ -14,6 +14,8 @@ interface Props {
   description: string;
   confirmLabel: string;
   danger?: boolean;
+  /** Offer "Use a passkey instead" where the browser has passkeys (default true). */
+  offerPasskey?: boolean;
   /**
    * Resolves when done; rejects with the text to show (the dialog then stays open). `null`: the
    * person proved it with a passkey instead, and the session is already re-authenticated.
@@ -26,7 +28,16 @@ interface Props {
  * Asks for the current password in a modal <dialog>: showModal() makes the page behind it inert
  * (focus stays inside) and Escape cancels it. Where the browser has passkeys, one may be used instead.
  */
-export function PasswordDialog({ open, title, description, confirmLabel, danger, onConfirm, onCancel }: Props) {
+export function PasswordDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  danger,
+  offerPasskey = true,
+  onConfirm,
+  onCancel,
+}: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -110,7 +121,7 @@ export function PasswordDialog({ open, title, description, confirmLabel, danger,
             Cancel
           </button>
         </div>
-        {open && browserHasPasskeys() && (
+        {open && offerPasskey && browserHasPasskeys() && (
           <button type="button" className={secondaryButtonClass} onClick={usePasskey} disabled={busy}>
             {passkeyMessages.usePasskey}
           </button>

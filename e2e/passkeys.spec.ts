@@ -203,3 +203,54 @@ test('the login form asks the browser for passkeys in the email field’s autofi
   await page.goto('/login');
   await expect(page.getByLabel('Email')).toHaveAttribute('autocomplete', 'username webauthn');
 });
+
+test.describe('after the recent-sign-in window', () => {
+  // A server whose recent-sign-in window is one second, so the test need not wait out five minutes.
+  const stalePort = port + 8;
+  const staleOrigin = `http://localhost:${stalePort}`;
+  let staleServer: ServerProcess;
+  let staleDataDir: string;
+  test.use({ baseURL: staleOrigin });
+
+  test.beforeAll(async () => {
+    staleDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-passkeys-'));
+    staleServer = await startServerProcess(
+      { PUBLIC_URL: staleOrigin, DATA_DIR: staleDataDir, LOG_LEVEL: 'warn', RECENT_SIGN_IN_SECONDS: '1' },
+      stalePort,
+    );
+  });
+  test.afterAll(async () => {
+    await staleServer?.stop();
+    fs.rmSync(staleDataDir, { recursive: true, force: true });
+  });
+
+  test('adding a passkey asks who it is first: the password for the first one, a passkey after that', async ({
+    page,
+  }) => {
+    await withoutAutofill(page);
+    await addAuthenticator(page);
+    const account = newAccount('stale');
+    await signUp(page, account);
+    await topBar(page).getByRole('link', { name: 'Profile' }).click();
+    const section = page.getByRole('region', { name: 'Passkeys' });
+    await expect(section.getByText('You have no passkeys yet.')).toBeVisible();
+    await page.waitForTimeout(1500); // the sign-up is no longer recent
+
+    await section.getByRole('button', { name: 'Add a passkey' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' });
+    await expect(dialog).toBeVisible();
+    // No passkey yet to prove it with.
+    await expect(dialog.getByRole('button', { name: 'Use a passkey instead' })).toHaveCount(0);
+    await dialog.getByLabel('Current password').fill(account.password);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(section.getByText('Passkey added.', { exact: false })).toBeVisible();
+    await expect(section.getByTestId('passkey-list').getByRole('listitem')).toHaveCount(1);
+
+    await page.waitForTimeout(1500);
+    // Again on the same device: proved with its passkey, then the browser finds it already has one.
+    await section.getByRole('button', { name: 'Add a passkey' }).click();
+    await dialog.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(section.getByRole('alert')).toHaveText('This device already has a passkey for your account.');
+  });
+});

@@ -7,7 +7,7 @@ import { expectSignedIn, expectSignedOut, logOutFromProfile, newAccount, signUp,
 
 // WebAuthn refuses an IP address as relying party (the shared server's PUBLIC_URL is
 // http://127.0.0.1:PORT), and counts only https or localhost as secure: these tests run their
-// own server, on the bundle the shared one built, with PUBLIC_URL http://localhost:PORT.
+// own server (serving the web app the shared one built) with PUBLIC_URL http://localhost:PORT.
 const port = Number(process.env.E2E_PORT ?? 3100) + 7;
 const origin = `http://localhost:${port}`;
 let server: ServerProcess;
@@ -205,7 +205,7 @@ test('the login form asks the browser for passkeys in the email field’s autofi
 });
 
 test.describe('after the recent-sign-in window', () => {
-  // A server whose recent-sign-in window is one second, so the test need not wait out five minutes.
+  // A server whose recent-sign-in window is two seconds, so the test need not wait out five minutes.
   const stalePort = port + 8;
   const staleOrigin = `http://localhost:${stalePort}`;
   let staleServer: ServerProcess;
@@ -215,7 +215,7 @@ test.describe('after the recent-sign-in window', () => {
   test.beforeAll(async () => {
     staleDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-passkeys-'));
     staleServer = await startServerProcess(
-      { PUBLIC_URL: staleOrigin, DATA_DIR: staleDataDir, LOG_LEVEL: 'warn', RECENT_SIGN_IN_SECONDS: '1' },
+      { PUBLIC_URL: staleOrigin, DATA_DIR: staleDataDir, LOG_LEVEL: 'warn', RECENT_SIGN_IN_SECONDS: '2' },
       stalePort,
     );
   });
@@ -234,7 +234,7 @@ test.describe('after the recent-sign-in window', () => {
     await topBar(page).getByRole('link', { name: 'Profile' }).click();
     const section = page.getByRole('region', { name: 'Passkeys' });
     await expect(section.getByText('You have no passkeys yet.')).toBeVisible();
-    await page.waitForTimeout(1500); // the sign-up is no longer recent
+    await page.waitForTimeout(2500); // the sign-up is no longer recent
 
     await section.getByRole('button', { name: 'Add a passkey' }).click();
     const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' });
@@ -246,7 +246,7 @@ test.describe('after the recent-sign-in window', () => {
     await expect(section.getByText('Passkey added.', { exact: false })).toBeVisible();
     await expect(section.getByTestId('passkey-list').getByRole('listitem')).toHaveCount(1);
 
-    await page.waitForTimeout(1500);
+    await page.waitForTimeout(2500);
     // Again on the same device: proved with its passkey, then the browser finds it already has one.
     await section.getByRole('button', { name: 'Add a passkey' }).click();
     await dialog.getByRole('button', { name: 'Use a passkey instead' }).click();

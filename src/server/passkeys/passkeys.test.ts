@@ -211,6 +211,22 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
     }
   });
 
+  it('finishes a registration started within the window after it closes: the challenge is the permission', async () => {
+    const user = await signUp(server.url, 'Slow prompt');
+    offset += 200 * 1000;
+    const started = await call('startRegistration', { idToken: user.idToken });
+    offset += 150 * 1000;
+    try {
+      const { response } = authenticator.register(started.body.options);
+      expect((await call('finishRegistration', { idToken: user.idToken, credential: response })).status).toBe(200);
+      expect((await call('startRegistration', { idToken: user.idToken })).body).toEqual(
+        protocolError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN'),
+      );
+    } finally {
+      offset -= 350 * 1000;
+    }
+  });
+
   it('signs in only the passkey’s owner: a user handle naming another account signs no one in', async () => {
     const ada = await signUp(server.url, 'Owner');
     const bob = await signUp(server.url, 'Other');

@@ -120,8 +120,9 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
 
     app.post('/v1/passkeys::finishRegistration', async (request) => {
       const body = parseBody(finishRegistrationBody, request.body);
+      // Recency was checked when the challenge was given: bound to this account and single use, it
+      // is the permission for its five minutes (the browser's prompt may take a while).
       const caller = await identity.verifyIdToken(body.idToken);
-      if (!identity.isRecentSignIn(caller.authTime)) throw new ProtocolError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
       let challengeFailure: unknown;
       let challengeRefused = false;
       const result = await verified(

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, type Location } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
@@ -30,6 +30,8 @@ export function LoginPage() {
   const { error, busy, submitHandler } = useFormSubmit();
   const [passkeyError, setPasskeyError] = useState<string | null>(null);
   const [passkeyBusy, setPasskeyBusy] = useState(false);
+  // Set once the button is used: the autofill request, maybe still on its way, must not replace it.
+  const buttonUsed = useRef(false);
 
   // Back to the protected screen that sent the person here, else home (spec §2).
   const goOn = () => {
@@ -50,7 +52,7 @@ export function LoginPage() {
     void (async () => {
       if (!(await browserOffersPasskeyAutofill()) || !live) return;
       try {
-        await signInWithPasskey(session, { autofill: true });
+        await signInWithPasskey(session, { autofill: true, stillWanted: () => live && !buttonUsed.current });
         if (live) goOn();
       } catch (caught) {
         // Only a passkey the person picked and the server refused is worth saying: the autofill is
@@ -67,6 +69,7 @@ export function LoginPage() {
   }, [session]);
 
   async function handlePasskey() {
+    buttonUsed.current = true;
     setPasskeyError(null);
     setPasskeyBusy(true);
     try {

@@ -95,13 +95,15 @@ async function requireToken(session: AuthSession): Promise<string> {
 }
 
 /** The browser's prompt for a passkey, checked by the server; answers like signInWithPassword. */
-async function provePasskey(session: AuthSession, options: { autofill?: boolean; idToken?: string }) {
+async function provePasskey(session: AuthSession, options: SignInOptions & { idToken?: string }) {
   const { startAuthentication } = await webAuthn();
   const start = options.idToken === undefined ? {} : { idToken: options.idToken };
   const started = await session.callIdentity<PasskeyOptionsResponse<PublicKeyCredentialRequestOptionsJSON>>(
     'v1/passkeys:startSignIn',
     start,
   );
+  // The browser keeps one request at a time: a newer one (the button's) must not be replaced by this.
+  if (options.stillWanted?.() === false) throw new PasskeyError(passkeyMessages.cancelled, 'cancelled');
   const credential = await startAuthentication({
     optionsJSON: started.options,
     useBrowserAutofill: options.autofill ?? false,
@@ -109,8 +111,15 @@ async function provePasskey(session: AuthSession, options: { autofill?: boolean;
   return session.callIdentity<SignInResponse>('v1/passkeys:finishSignIn', { ...start, credential });
 }
 
+interface SignInOptions {
+  /** Offer the passkeys in the email field's autofill (conditional UI) instead of a prompt. */
+  autofill?: boolean;
+  /** Asked just before the browser's request starts: false gives it up. */
+  stillWanted?: () => boolean;
+}
+
 /** Signs in with a passkey the person picks (from the button, or from the email field's autofill). */
-export function signInWithPasskey(session: AuthSession, options: { autofill?: boolean } = {}) {
+export function signInWithPasskey(session: AuthSession, options: SignInOptions = {}) {
   return attempt(async () => session.adoptSignIn(await provePasskey(session, options)));
 }
 

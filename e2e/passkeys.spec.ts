@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { expectSignedIn, expectSignedOut, logOutFromProfile, newAccount, signUp, topBar } from './support/accounts.ts';
@@ -66,6 +67,21 @@ async function addPasskeyOnProfile(page: Page) {
   return section;
 }
 
+/** No axe violations on the screen as it is now, in both colour schemes (the list and the messages are new markup). */
+async function expectAccessible(page: Page, label: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map(
+        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(', ')}`,
+      ),
+      `${label} (${colorScheme}): axe violations`,
+    ).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
+
 async function signInWithPasskeyButton(page: Page) {
   await page.goto('/login');
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
@@ -84,6 +100,7 @@ test('register a passkey on the profile, sign out, sign in with it, write an art
   // Named after the device that made it (Playwright's desktop Chrome says it is on Windows).
   await expect(item).toContainText(/^Chrome on \w+/);
   await expect(item).toContainText('never used');
+  await expectAccessible(page, 'profile with a passkey');
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   expect(credentials).toHaveLength(1);
   expect(credentials[0]!.isResidentCredential).toBe(true);
@@ -115,6 +132,7 @@ test('register a passkey on the profile, sign out, sign in with it, write an art
   await logOutFromProfile(page);
   await signInWithPasskeyButton(page);
   await expect(page.getByRole('alert').filter({ hasText: 'This passkey is not recognised.' })).toBeVisible();
+  await expectAccessible(page, 'login with a passkey message');
   await expect(page).toHaveURL('/login');
   await expectSignedOut(page);
 });

@@ -125,7 +125,13 @@ test('register a passkey on the profile, sign out, sign in with it, write an art
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
   const again = page.getByRole('region', { name: 'Passkeys' });
   await expect(again.getByTestId('passkey-list').getByRole('listitem')).toContainText(/last used/);
-  await again.getByRole('button', { name: /^Remove passkey / }).click();
+  // It can be given a name the person recognises.
+  await again.getByRole('button', { name: /^Rename passkey Chrome on / }).click();
+  await again.getByLabel('Passkey name').fill('  Work laptop ');
+  await again.getByRole('button', { name: 'Save name' }).click();
+  await expect(again.getByText('Passkey renamed.')).toBeVisible();
+  await expect(again.getByTestId('passkey-list').getByRole('listitem')).toContainText('Work laptop');
+  await again.getByRole('button', { name: 'Remove passkey Work laptop' }).click();
   await expect(again.getByText('Passkey removed.')).toBeVisible();
   await expect(again.getByText('You have no passkeys yet.')).toBeVisible();
 

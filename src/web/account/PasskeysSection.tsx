@@ -5,14 +5,12 @@ import { useAuthSession } from '../auth/useAuthSession.ts';
 import { FormAlert } from './FormAlert.tsx';
 import { secondaryButtonClass } from './formStyles.ts';
 import { passkeyMessages } from './passkeyMessages.ts';
-import { addPasskey, listPasskeys, PasskeyError, removePasskey, type PasskeyView } from './passkeys.ts';
+import { addPasskey, listPasskeys, PasskeyError, removePasskey, renamePasskey, type PasskeyView } from './passkeys.ts';
+import { PasskeyItem } from './PasskeyItem.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 
 type Outcome = { message: string; tone: 'error' | 'success' } | null;
-
-const when = (epochMs: string) =>
-  new Date(Number(epochMs)).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The profile's Passkeys section: the account's passkeys, Add a passkey, and Remove on each. */
 export function PasskeysSection() {
@@ -20,7 +18,7 @@ export function PasskeysSection() {
   const headingId = useId();
   const [passkeys, setPasskeys] = useState<PasskeyView[] | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [busy, setBusy] = useState<string | null>(null); // 'add', or the credential id being removed
+  const [adding, setAdding] = useState(false);
   const [reauthenticating, setReauthenticating] = useState(false);
 
   const reload = useCallback(async () => {
@@ -36,7 +34,7 @@ export function PasskeysSection() {
   }, [reload]);
 
   async function add() {
-    setBusy('add');
+    setAdding(true);
     setOutcome(null);
     try {
       await addPasskey(session);
@@ -47,23 +45,28 @@ export function PasskeysSection() {
       if (hasCode(error, 'requires-recent-login')) setReauthenticating(true);
       else setOutcome({ message: messageOf(error), tone: 'error' });
     } finally {
-      setBusy(null);
+      setAdding(false);
     }
   }
 
-  async function remove(passkey: PasskeyView) {
-    setBusy(passkey.credentialId);
+  /** Renaming and removing: one request, then the list read again and the outcome said (rejects on failure). */
+  async function change(request: () => Promise<void>, notice: string) {
     setOutcome(null);
     try {
-      await removePasskey(session, passkey.credentialId);
+      await request();
       await reload();
-      setOutcome({ message: passkeyMessages.removedNotice, tone: 'success' });
+      setOutcome({ message: notice, tone: 'success' });
     } catch (error) {
       setOutcome({ message: messageOf(error), tone: 'error' });
-    } finally {
-      setBusy(null);
+      throw error;
     }
   }
+
+  const remove = (passkey: PasskeyView) =>
+    change(() => removePasskey(session, passkey.credentialId), passkeyMessages.removedNotice);
+
+  const rename = (passkey: PasskeyView, name: string) =>
+    change(() => renamePasskey(session, passkey.credentialId, name), passkeyMessages.renamedNotice);
 
   async function reauthenticateAndAdd(password: string | null) {
     if (password !== null) {
@@ -96,35 +99,16 @@ export function PasskeysSection() {
       {passkeys !== null && passkeys.length > 0 && (
         <ul className="flex flex-col gap-2" data-testid="passkey-list">
           {passkeys.map((passkey) => (
-            <li
+            <PasskeyItem
               key={passkey.credentialId}
-              className="flex items-center justify-between gap-3 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-800"
-            >
-              <div className="min-w-0">
-                <p dir="auto" className="font-medium break-words">
-                  {passkey.name}
-                </p>
-                <p className="text-sm text-slate-700 dark:text-slate-300">
-                  {passkeyMessages.added(when(passkey.createdAt))},{' '}
-                  {passkey.lastUsedAt === null
-                    ? passkeyMessages.neverUsed
-                    : passkeyMessages.lastUsed(when(passkey.lastUsedAt))}
-                </p>
-              </div>
-              <SubmitButton
-                type="button"
-                busy={busy === passkey.credentialId}
-                variant={`${secondaryButtonClass} !w-auto`}
-                aria-label={passkeyMessages.removeLabel(passkey.name)}
-                onClick={() => void remove(passkey)}
-              >
-                {passkeyMessages.remove}
-              </SubmitButton>
-            </li>
+              passkey={passkey}
+              onRename={(name) => rename(passkey, name)}
+              onRemove={() => remove(passkey)}
+            />
           ))}
         </ul>
       )}
-      <SubmitButton type="button" busy={busy === 'add'} variant={secondaryButtonClass} onClick={() => void add()}>
+      <SubmitButton type="button" busy={adding} variant={secondaryButtonClass} onClick={() => void add()}>
         {passkeyMessages.addPasskey}
       </SubmitButton>
       <PasswordDialog

@@ -155,6 +155,11 @@ export async function listPasskeys(session: AuthSession): Promise<PasskeyView[]>
   return (await session.callIdentity<PasskeyListResponse>('v1/passkeys:list', { idToken })).passkeys;
 }
 
+export async function renamePasskey(session: AuthSession, credentialId: string, name: string): Promise<void> {
+  const idToken = await requireToken(session);
+  await session.callIdentity('v1/passkeys:rename', { idToken, credentialId, name });
+}
+
 export async function removePasskey(session: AuthSession, credentialId: string): Promise<void> {
   const idToken = await requireToken(session);
   await session.callIdentity('v1/passkeys:remove', { idToken, credentialId });

@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -74,6 +75,8 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
   const { identity, passkeys, challenges, relyingParty: rp, now } = deps;
 
   return async (app) => {
+    // The browser session mode's cookie (read to end the session a sign-in replaces, written with the new one).
+    await app.register(fastifyCookie);
     app.removeContentTypeParser('text/plain');
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof ProtocolError) return sendProtocolError(reply, error);

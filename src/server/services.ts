@@ -2,14 +2,17 @@ import { createArticles, type Articles } from './articles/createArticles.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createIdentity, type Identity } from './identity/createIdentity.ts';
+import type { SignInAttempt } from './identity/protocol/sessionDoor.ts';
 import { createImages, type Images } from './images/createImages.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { createPasskeys, type PasskeyIdentity, type Passkeys } from './passkeys/createPasskeys.ts';
 import { createRateLimiter, type RateLimiter } from './rateLimit/rateLimiter.ts';
 
 export interface Services {
   identity: Identity;
   articles: Articles;
   images: Images;
+  passkeys: Passkeys;
   rateLimiter: RateLimiter;
 }
 
@@ -36,5 +39,26 @@ export function createServices(deps: {
   const images = createImages({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter, clock });
   identity.onUserDeleting((uid, trx) => images.deleteByOwner(uid, trx));
   articles.onWritten((article, trx) => images.recordUses(article.id, [article.image, article.description], trx));
-  return { identity, articles, images, rateLimiter };
+  // Passkeys: another way to sign in, through identity's session door; they go with the account.
+  const passkeys = createPasskeys({
+    database,
+    publicUrl: config.publicUrl,
+    identity: passkeyIdentity(identity),
+    clock,
+  });
+  identity.onUserDeleting((uid, trx) => passkeys.deleteByUser(uid, trx));
+  return { identity, articles, images, passkeys, rateLimiter };
+}
+
+/** Identity as the passkeys feature sees it: a session door with the provider fixed to "passkey". */
+function passkeyIdentity(identity: Identity): PasskeyIdentity {
+  const door = identity.sessionDoor;
+  return {
+    verifyIdToken: (idToken) => door.verifyIdToken(idToken),
+    isRecentSignIn: (authTime) => door.isRecentSignIn(authTime),
+    findAccount: (uid) => door.findAccount(uid),
+    countSignInAttempt: (request, email) => door.countSignInAttempt(request, email),
+    issueSession: ({ uid, attempt, request, reply }) =>
+      door.issueSession({ uid, provider: 'passkey', attempt: attempt as SignInAttempt, request, reply }),
+  };
 }

@@ -2,6 +2,7 @@
  * The `/identity` wire protocol (Identity Toolkit dialect) as both sides see it.
  * Dependency-free on purpose: the web client imports it.
  */
+import { PASSKEY_ERROR_CODES } from './passkeyProtocol.ts';
 
 /** Every `error.message` code the server answers with. */
 export const IDENTITY_ERROR_CODES = [
@@ -33,6 +34,7 @@ export const IDENTITY_ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'EMAIL_DELIVERY_FAILED',
   'INTERNAL_ERROR',
+  ...PASSKEY_ERROR_CODES,
 ] as const;
 
 export type IdentityErrorCode = (typeof IDENTITY_ERROR_CODES)[number];

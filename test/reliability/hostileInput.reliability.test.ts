@@ -42,6 +42,13 @@ const identityPosts: Record<string, string[]> = {
   '/identity/v1/accounts:resetPassword': ['oobCode', 'newPassword'],
   '/identity/v1/token': ['grant_type', 'refresh_token'],
   '/identity/v2/accounts:revokeToken': ['token', 'tokenType'],
+  '/identity/v1/passkeys:startRegistration': ['idToken'],
+  '/identity/v1/passkeys:finishRegistration': ['idToken', 'credential', 'name'],
+  '/identity/v1/passkeys:list': ['idToken'],
+  '/identity/v1/passkeys:rename': ['idToken', 'credentialId', 'name'],
+  '/identity/v1/passkeys:remove': ['idToken', 'credentialId'],
+  '/identity/v1/passkeys:startSignIn': ['idToken'],
+  '/identity/v1/passkeys:finishSignIn': ['credential', 'idToken'],
 };
 
 describe.each(dialectCases())('hostile input on $dialect', (dialectCase) => {

@@ -141,7 +141,7 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
     expect(show.stdout).toContain(`UID:           ${ada.uid}`);
     expect(show.stdout).toContain('Status:        active');
     const showJson = await admin('users', 'show', ada.email, '--json');
-    expect(JSON.parse(showJson.stdout)).toEqual({ user: shown });
+    expect(JSON.parse(showJson.stdout)).toEqual({ user: shown, passkeys: 0 });
 
     const missing = await admin('users', 'show', 'nobody@example.com', '--json');
     expect(missing.code).toBe(1);

@@ -102,9 +102,14 @@ export const commands: Record<CommandName, Command> = {
     return { text, json: { users: users.map(userJson) } };
   },
   'users show': async (context, email) => {
-    const user = await (await services(context)).identity.admin.findUser(email);
+    const { identity, passkeys } = await services(context);
+    const user = await identity.admin.findUser(email);
     if (!user) throw noAccount(email);
-    return { text: userLines(user), json: { user: userJson(user) } };
+    const passkeyCount = await passkeys.countOfUser(user.uid);
+    return {
+      text: `${userLines(user)}\nPasskeys:      ${passkeyCount}`,
+      json: { user: userJson(user), passkeys: passkeyCount },
+    };
   },
   'users disable': async (context, email) => {
     const user = await (await services(context)).identity.admin.disableUser(email);

@@ -15,8 +15,10 @@ import {
 import { toVerifiedUser } from './core/verifyIdToken.ts';
 import { passwordHasher } from './passwords.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
+import { sessionDelivery } from './protocol/sessionDelivery.ts';
+import { createSessionDoor, type SessionDoor } from './protocol/sessionDoor.ts';
 
-export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView };
+export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SessionDoor };
 export type { IssuedSession } from './core/identityCore.ts';
 
 /** The identity feature as the rest of the app sees it: the core and its doors. */
@@ -38,6 +40,8 @@ export interface Identity {
   issueSession: IdentityCore['issueSession'];
   /** The core itself, for doors added beside the protocol (passkeys, import). */
   core: IdentityCore;
+  /** For sign-in doors besides the password (passkeys): tokens, limits and sessions by identity's rules. */
+  sessionDoor: SessionDoor;
 }
 
 export function createIdentity(deps: {
@@ -47,7 +51,9 @@ export function createIdentity(deps: {
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
 }): Identity {
-  const core = createIdentityCore({ ...deps, passwords: passwordHasher, now: deps.clock ?? Date.now });
+  const now = deps.clock ?? Date.now;
+  const core = createIdentityCore({ ...deps, passwords: passwordHasher, now });
+  const delivery = sessionDelivery(deps.config);
   return {
     routes: identityRoutes(core, deps.config),
     verifyIdToken: async (idToken) => toVerifiedUser((await core.verifyIdToken(idToken)).user),
@@ -56,5 +62,6 @@ export function createIdentity(deps: {
     admin: core.operator,
     issueSession: core.issueSession,
     core,
+    sessionDoor: createSessionDoor({ core, config: deps.config, rateLimiter: deps.rateLimiter, delivery, now }),
   };
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, type Location } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
@@ -7,7 +7,9 @@ import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
-import { linkClass } from './formStyles.ts';
+import { linkClass, secondaryButtonClass } from './formStyles.ts';
+import { passkeyMessages } from './passkeyMessages.ts';
+import { browserOffersPasskeyAutofill, cancelPasskeyRequest, PasskeyError, signInWithPasskey } from './passkeys.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { useFormSubmit } from './useFormSubmit.ts';
@@ -37,16 +39,60 @@ export function LoginPage() {
   const [email, setEmail] = useState(incoming.email ?? '');
   const [password, setPassword] = useState('');
   const { error, busy, submitHandler } = useFormSubmit();
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  // Set once the button is used: the autofill request, maybe still on its way, must not replace it.
+  const buttonUsed = useRef(false);
+
+  // Back to the protected screen that sent the person here, else home (docs/product.md).
+  const goOn = () => {
+    const from = incoming.from;
+    void navigate(from ? `${from.pathname}${from.search}${from.hash}` : paths.home, { replace: true });
+  };
 
   const handleSubmit = submitHandler({
     attempt: () => session.signIn(email, password),
     onFailure: () => messages.loginFailed,
-    onSuccess() {
-      // Back to the protected screen that sent the person here, else home (docs/product.md).
-      const from = incoming.from;
-      navigate(from ? `${from.pathname}${from.search}${from.hash}` : paths.home, { replace: true });
-    },
+    onSuccess: goOn,
   });
+
+  // Where the browser can, the email field's autofill offers passkeys too (conditional UI): the
+  // request waits until the person picks one there, and ends when the screen does.
+  useEffect(() => {
+    // Someone already signed in is on their way home (below): no passkey request for them.
+    if (signedInOnArrival) return;
+    let live = true;
+    void (async () => {
+      if (!(await browserOffersPasskeyAutofill()) || !live) return;
+      try {
+        await signInWithPasskey(session, { autofill: true, stillWanted: () => live && !buttonUsed.current });
+        if (live) goOn();
+      } catch (caught) {
+        // Only a passkey the person picked and the server refused is worth saying: the autofill is
+        // an extra, so a request replaced by the button's, or a site without passkeys, stays quiet.
+        if (live && caught instanceof PasskeyError && caught.failure === 'refused') setPasskeyError(caught.message);
+      }
+    })();
+    return () => {
+      live = false;
+      void cancelPasskeyRequest();
+    };
+    // Once per visit of the screen: goOn reads the location it was opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [session]);
+
+  async function handlePasskey() {
+    buttonUsed.current = true;
+    setPasskeyError(null);
+    setPasskeyBusy(true);
+    try {
+      await signInWithPasskey(session);
+      goOn();
+    } catch (caught) {
+      setPasskeyError(caught instanceof PasskeyError ? caught.message : passkeyMessages.failed);
+      setPasskeyBusy(false);
+    }
+  }
 
   if (signedInOnArrival) return <Navigate to={paths.home} replace />;
 
@@ -66,7 +112,7 @@ export function LoginPage() {
           label={labels.email}
           type="email"
           name="email"
-          autoComplete="username"
+          autoComplete="username webauthn"
           required
           value={email}
           onChange={(event) => setEmail(event.target.value)}
@@ -87,6 +133,18 @@ export function LoginPage() {
         </p>
         <SubmitButton busy={busy}>{labels.login}</SubmitButton>
       </form>
+      <div className="mt-4 flex flex-col gap-2">
+        {/* Only while there is something to say: the form's own alert stays the page's one live region. */}
+        {passkeyError !== null && <FormAlert message={passkeyError} tone="error" />}
+        <SubmitButton
+          type="button"
+          busy={passkeyBusy}
+          variant={secondaryButtonClass}
+          onClick={() => void handlePasskey()}
+        >
+          {passkeyMessages.signInWithPasskey}
+        </SubmitButton>
+      </div>
       <p className="mt-6 text-center text-sm">
         <Link to={paths.signup} className={linkClass}>
           {labels.createAnAccount}

@@ -1,5 +1,8 @@
 import { keepTabInside } from '../components/keepTabInside.ts';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useAuthSession } from '../auth/useAuthSession.ts';
+import { passkeyMessages } from './passkeyMessages.ts';
+import { browserHasPasskeys, reauthenticateWithPasskey } from './passkeys.ts';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
@@ -11,22 +14,37 @@ interface Props {
   description: string;
   confirmLabel: string;
   danger?: boolean;
-  /** Resolves when done; rejects with the text to show (the dialog then stays open). */
-  onConfirm(password: string): Promise<void>;
+  /** Offer "Use a passkey instead" where the browser has passkeys (default true). */
+  offerPasskey?: boolean;
+  /**
+   * Resolves when done; rejects with the text to show (the dialog then stays open). `null`: the
+   * person proved it with a passkey instead, and the session is already re-authenticated.
+   */
+  onConfirm(password: string | null): Promise<void>;
   onCancel(): void;
 }
 
 /**
  * Asks for the current password in a modal <dialog>: showModal() makes the page behind it inert
- * (focus stays inside) and Escape cancels it.
+ * (focus stays inside) and Escape cancels it. Where the browser has passkeys, one may be used instead.
  */
-export function PasswordDialog({ open, title, description, confirmLabel, danger, onConfirm, onCancel }: Props) {
+export function PasswordDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  danger,
+  offerPasskey = true,
+  onConfirm,
+  onCancel,
+}: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const session = useAuthSession();
 
   useEffect(() => {
     const element = dialog.current;
@@ -40,18 +58,28 @@ export function PasswordDialog({ open, title, description, confirmLabel, danger,
     }
   }, [open]);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function confirm(proof: () => Promise<string | null>) {
     setBusy(true);
     setError(null);
     try {
-      await onConfirm(password);
+      await onConfirm(await proof());
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
       setBusy(false);
     }
   }
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void confirm(async () => password);
+  }
+
+  const usePasskey = () =>
+    void confirm(async () => {
+      await reauthenticateWithPasskey(session);
+      return null;
+    });
 
   return (
     <dialog
@@ -93,6 +121,11 @@ export function PasswordDialog({ open, title, description, confirmLabel, danger,
             Cancel
           </button>
         </div>
+        {open && offerPasskey && browserHasPasskeys() && (
+          <button type="button" className={secondaryButtonClass} onClick={usePasskey} disabled={busy}>
+            {passkeyMessages.usePasskey}
+          </button>
+        )}
       </form>
     </dialog>
   );

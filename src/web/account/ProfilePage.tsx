@@ -14,6 +14,7 @@ import { EmailVerification } from './EmailVerification.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
+import { PasskeysSection } from './PasskeysSection.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { ProfileArticles } from './ProfileArticles.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
@@ -90,9 +91,9 @@ export function ProfilePage() {
     }
   }
 
-  async function reauthenticateAndRetry(password: string) {
+  async function reauthenticateAndRetry(password: string | null) {
     try {
-      await session.reauthenticate(password);
+      if (password !== null) await session.reauthenticate(password);
     } catch (error) {
       throw new Error(
         hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : messages.profileUpdateFailed,
@@ -108,9 +109,9 @@ export function ProfilePage() {
     }
   }
 
-  async function deleteAccount(password: string) {
+  async function deleteAccount(password: string | null) {
     try {
-      await session.reauthenticate(password);
+      if (password !== null) await session.reauthenticate(password);
     } catch (error) {
       throw new Error(
         hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : accountMessages.deleteAccountFailed,
@@ -208,6 +209,7 @@ export function ProfilePage() {
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
             {labels.logOut}
           </SubmitButton>
+          <PasskeysSection />
           <button
             type="button"
             className={`${dangerButtonClass} mt-4`}

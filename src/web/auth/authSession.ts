@@ -2,7 +2,7 @@ import type { AuthState, AuthUser } from './authTypes.ts';
 import { RESTORE_WAIT_MS, TOKEN_EXPIRY_BUFFER_MS } from './authTiming.ts';
 import { AuthError, hasCode, invalidatesSession } from './errorCodes.ts';
 import { expiryOf } from './idToken.ts';
-import type { IdentityClient } from './identityClient.ts';
+import type { IdentityClient, SignInResponse } from './identityClient.ts';
 import type { PendingRevoke } from './pendingRevoke.ts';
 import type { SessionHint } from './sessionHint.ts';
 import { TokenRefresher } from './tokenRefresher.ts';
@@ -235,6 +235,22 @@ export class AuthSession {
     const user = this.#currentUser();
     const answer = await this.#guard(this.#client.signInWithPassword(user.email, password));
     if (answer.localId !== user.uid) throw new AuthError('user-mismatch');
+    this.#acceptSignIn(answer);
+  }
+
+  /** A call of a feature beyond this class (passkeys); a dead session signs out as it does elsewhere. */
+  callIdentity<T>(path: string, body: object): Promise<T> {
+    return this.#guard(this.#client.post<T>(path, body));
+  }
+
+  /** Adopts a sign-in another door (a passkey) answered as signInWithPassword does. */
+  adoptSignIn(answer: SignInResponse): AuthUser {
+    return this.#acceptSignIn(answer);
+  }
+
+  /** Adopts a re-authentication through another door (a passkey): it must be the same person. */
+  adoptReauthentication(answer: SignInResponse): void {
+    if (answer.localId !== this.#currentUser().uid) throw new AuthError('user-mismatch');
     this.#acceptSignIn(answer);
   }
 

@@ -58,6 +58,8 @@ export interface IdentityClient {
   revokeSession(): Promise<void>;
   /** The server's password policy (its minimum length is configurable). */
   getPasswordPolicy(): Promise<PasswordPolicyResponse>;
+  /** Any other call (`v1/passkeys:list`...), for features with calls of their own. */
+  post<T>(path: string, body: object): Promise<T>;
 }
 
 export function createIdentityClient(options: IdentityClientOptions): IdentityClient {
@@ -137,5 +139,6 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
       await post('v2/accounts:revokeToken', { tokenType: 'REFRESH_TOKEN' });
     },
     getPasswordPolicy: () => call<PasswordPolicyResponse>('v2/passwordPolicy', null, ''),
+    post,
   };
 }

@@ -6,6 +6,7 @@ import { signingKeyRotationMigration } from './0004_signing_key_rotation.ts';
 import { markdownAndImagesMigration } from './0006_markdown_and_images.ts';
 import { articlesByAuthorMigration } from './0010_articles_by_author.ts';
 import { identityCoreMigration } from './0012_identity_core.ts';
+import { passkeysMigration } from './0020_passkeys.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0006_markdown_and_images': markdownAndImagesMigration,
   '0010_articles_by_author': articlesByAuthorMigration,
   '0012_identity_core': identityCoreMigration,
+  '0020_passkeys': passkeysMigration,
 };

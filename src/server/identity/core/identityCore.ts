@@ -113,6 +113,12 @@ export function createIdentityCore(deps: {
       );
     },
 
+    /** An account as another door sees it (passkeys: whose credential a user handle names). */
+    async findAccount(uid: string) {
+      const user = await users.findById(uid);
+      return user && { uid: user.id, email: user.email, displayName: user.display_name, disabled: user.disabled === 1 };
+    },
+
     /** Runs inside the deleting transaction, before the users row goes (other features' data). */
     onUserDeleting(listener: UserDeletingListener): void {
       userDeletingListeners.push(listener);

@@ -29,6 +29,8 @@ export interface IdentitySessionsTable {
   provider: string;
   created_at: number;
   last_used_at: number;
+  /** How the session was signed in (the ID token's firebase.sign_in_provider); NULL: password. */
+  sign_in_provider: string | null;
 }
 
 /** Signing keys: exactly one has is_current = 1 (unique index); older ones verify until retired long enough. */

@@ -1,0 +1,256 @@
+import fastifyCookie from '@fastify/cookie';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticatorTransport,
+} from '@simplewebauthn/server';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { PasskeyListResponse, PasskeyView } from '../../shared/passkeyProtocol.ts';
+import { ProtocolError, sendProtocolError } from '../identity/protocol/protocolErrors.ts';
+import { parseBody } from '../identity/protocol/requestSchemas.ts';
+import type { ChallengeStore } from './challengeStore.ts';
+import type { PasskeyIdentity } from './passkeyIdentity.ts';
+import {
+  finishRegistrationBody,
+  finishSignInBody,
+  idTokenBody,
+  removeBody,
+  renameBody,
+  startSignInBody,
+} from './passkeySchemas.ts';
+import type { PasskeyRow, PasskeysRepository } from './passkeysRepository.ts';
+import type { RelyingParty } from './relyingParty.ts';
+
+export interface PasskeysRoutesDeps {
+  identity: PasskeyIdentity;
+  passkeys: PasskeysRepository;
+  challenges: ChallengeStore;
+  relyingParty: RelyingParty;
+  now: () => number;
+}
+
+const DEFAULT_NAME = 'Passkey';
+
+/**
+ * EdDSA, ES256 and RS256, named here: left to its default the library also asks the runtime
+ * about post-quantum ML-DSA, which Node answers with an experimental-feature warning on stderr.
+ */
+const SUPPORTED_ALGORITHMS = [-8, -7, -257];
+
+function view(row: PasskeyRow): PasskeyView {
+  return {
+    credentialId: row.id,
+    name: row.name,
+    createdAt: String(row.created_at),
+    lastUsedAt: row.last_used_at === null ? null : String(row.last_used_at),
+  };
+}
+
+const transportsOf = (row: PasskeyRow) => JSON.parse(row.transports) as AuthenticatorTransport[];
+
+/** The user handle a passkey carries is the uid's bytes: the browser hands it back on sign-in. */
+const userHandleOf = (uid: string) => new TextEncoder().encode(uid);
+
+/** A verification the library refused; a failure of ours (the database) is rethrown as it is. */
+async function verified<T>(verify: () => Promise<T>, ownFailure: () => unknown): Promise<T> {
+  try {
+    return await verify();
+  } catch (error) {
+    const ours = ownFailure();
+    if (ours !== undefined) throw ours;
+    if (error instanceof ProtocolError) throw error;
+    // The library's message says what did not match (origin, signature...); never secret.
+    throw new ProtocolError('INVALID_PASSKEY', { detail: error instanceof Error ? error.message : undefined });
+  }
+}
+
+/**
+ * `/identity/v1/passkeys:*` (register under the `/identity` prefix): start and finish a
+ * registration, list, rename, remove, start and finish a sign-in. Answers and errors are the
+ * Identity Toolkit protocol's JSON.
+ */
+export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
+  const { identity, passkeys, challenges, relyingParty: rp, now } = deps;
+
+  return async (app) => {
+    // The browser session mode's cookie (read to end the session a sign-in replaces, written with the new one).
+    await app.register(fastifyCookie);
+    app.removeContentTypeParser('text/plain');
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof ProtocolError) return sendProtocolError(reply, error);
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return sendProtocolError(reply, new ProtocolError('PAYLOAD_TOO_LARGE', { status: 413 }));
+      }
+      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        return sendProtocolError(reply, new ProtocolError('UNSUPPORTED_MEDIA_TYPE', { status: 415 }));
+      }
+      const status = error.statusCode ?? 500;
+      if (error instanceof SyntaxError || (status >= 400 && status < 500)) {
+        return sendProtocolError(reply, new ProtocolError('INVALID_REQUEST'));
+      }
+      request.log.error({ err: error }, 'unhandled passkeys error');
+      return sendProtocolError(reply, new ProtocolError('INTERNAL_ERROR', { status: 500 }));
+    });
+    // Answers carry tokens and challenges: never cached.
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      reply.header('cache-control', 'no-store');
+      done(null, payload);
+    });
+
+    app.post('/v1/passkeys::startRegistration', async (request) => {
+      const body = parseBody(idTokenBody, request.body);
+      const caller = await identity.verifyIdToken(body.idToken);
+      // Adding a way in needs the person to have proved themselves lately, as a password change does.
+      if (!identity.isRecentSignIn(caller.authTime)) throw new ProtocolError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
+      const existing = await passkeys.listOfUser(caller.uid);
+      const options = await generateRegistrationOptions({
+        rpName: rp.name,
+        rpID: rp.id,
+        userName: caller.email,
+        userID: userHandleOf(caller.uid),
+        userDisplayName: caller.displayName ?? caller.email,
+        attestationType: 'none',
+        supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
+        // The authenticator keeps the passkey (discoverable), so sign-in needs no email first.
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+        excludeCredentials: existing.map((row) => ({ id: row.id, transports: transportsOf(row) })),
+      });
+      await challenges.save(options.challenge, 'registration', caller.uid);
+      return { kind: 'inkwell#PasskeyOptions', options };
+    });
+
+    app.post('/v1/passkeys::finishRegistration', async (request) => {
+      const body = parseBody(finishRegistrationBody, request.body);
+      // Recency was checked when the challenge was given: bound to this account and single use, it
+      // is the permission for its five minutes (the browser's prompt may take a while).
+      const caller = await identity.verifyIdToken(body.idToken);
+      let challengeFailure: unknown;
+      let challengeRefused = false;
+      const result = await verified(
+        () =>
+          verifyRegistrationResponse({
+            response: body.credential,
+            expectedChallenge: async (challenge) => {
+              try {
+                const taken = await challenges.take(challenge, 'registration');
+                challengeRefused = taken?.userId !== caller.uid;
+                return !challengeRefused;
+              } catch (error) {
+                challengeFailure = error;
+                throw error;
+              }
+            },
+            expectedOrigin: rp.origin,
+            expectedRPID: rp.id,
+            requireUserVerification: true,
+            supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
+          }),
+        () => challengeFailure ?? (challengeRefused ? new ProtocolError('INVALID_PASSKEY_CHALLENGE') : undefined),
+      );
+      if (!result.verified) throw new ProtocolError('INVALID_PASSKEY');
+      const { credential } = result.registrationInfo;
+      const row: PasskeyRow = {
+        id: credential.id,
+        user_id: caller.uid,
+        public_key: Buffer.from(credential.publicKey).toString('base64url'),
+        counter: credential.counter,
+        transports: JSON.stringify(credential.transports ?? []),
+        name: body.name ?? DEFAULT_NAME,
+        created_at: now(),
+        last_used_at: null,
+      };
+      if (!(await passkeys.insert(row))) throw new ProtocolError('PASSKEY_EXISTS');
+      return { kind: 'inkwell#Passkey', passkey: view(row) };
+    });
+
+    app.post('/v1/passkeys::list', async (request): Promise<PasskeyListResponse> => {
+      const body = parseBody(idTokenBody, request.body);
+      const caller = await identity.verifyIdToken(body.idToken);
+      return { kind: 'inkwell#PasskeyList', passkeys: (await passkeys.listOfUser(caller.uid)).map(view) };
+    });
+
+    app.post('/v1/passkeys::rename', async (request) => {
+      const body = parseBody(renameBody, request.body);
+      const caller = await identity.verifyIdToken(body.idToken);
+      if (!(await passkeys.rename(caller.uid, body.credentialId, body.name))) {
+        throw new ProtocolError('PASSKEY_NOT_FOUND');
+      }
+      return { kind: 'inkwell#Passkey' };
+    });
+
+    app.post('/v1/passkeys::remove', async (request) => {
+      const body = parseBody(removeBody, request.body);
+      const caller = await identity.verifyIdToken(body.idToken);
+      if (!(await passkeys.remove(caller.uid, body.credentialId))) throw new ProtocolError('PASSKEY_NOT_FOUND');
+      return { kind: 'inkwell#PasskeyRemoved' };
+    });
+
+    app.post('/v1/passkeys::startSignIn', async (request) => {
+      const body = parseBody(startSignInBody, request.body);
+      // With an ID token it is a re-authentication: only the caller's own passkeys are offered and accepted.
+      const caller = body.idToken === undefined ? undefined : await identity.verifyIdToken(body.idToken);
+      const own = caller === undefined ? [] : await passkeys.listOfUser(caller.uid);
+      const options = await generateAuthenticationOptions({
+        rpID: rp.id,
+        userVerification: 'required',
+        allowCredentials: own.map((row) => ({ id: row.id, transports: transportsOf(row) })),
+      });
+      await challenges.save(options.challenge, 'sign-in', caller?.uid ?? null);
+      return { kind: 'inkwell#PasskeyOptions', options };
+    });
+
+    app.post('/v1/passkeys::finishSignIn', async (request, reply) => {
+      const body = parseBody(finishSignInBody, request.body);
+      const stored = await passkeys.find(body.credential.id);
+      const owner = stored && (await identity.findAccount(stored.user_id));
+      // Counted before anything is checked, like a password: guesses in parallel cannot slip past.
+      const attempt = await identity.countSignInAttempt(request, owner?.email);
+      const userHandle = body.credential.response.userHandle;
+      const handleNamesOwner =
+        userHandle === undefined ||
+        (owner !== undefined && Buffer.from(userHandle, 'base64url').toString() === owner.uid);
+      let challengeFailure: unknown;
+      let challengeRefused = false;
+      const result = await verified(
+        () => {
+          if (!stored || !owner || !handleNamesOwner) throw new ProtocolError('PASSKEY_NOT_FOUND');
+          return verifyAuthenticationResponse({
+            response: body.credential,
+            expectedChallenge: async (challenge) => {
+              try {
+                const taken = await challenges.take(challenge, 'sign-in');
+                // A re-authentication's challenge only accepts that account's passkeys.
+                challengeRefused = taken === undefined || (taken.userId !== null && taken.userId !== owner.uid);
+                return !challengeRefused;
+              } catch (error) {
+                challengeFailure = error;
+                throw error;
+              }
+            },
+            expectedOrigin: rp.origin,
+            expectedRPID: rp.id,
+            credential: {
+              id: stored.id,
+              publicKey: new Uint8Array(Buffer.from(stored.public_key, 'base64url')),
+              counter: Number(stored.counter),
+              transports: transportsOf(stored),
+            },
+            requireUserVerification: true,
+          });
+        },
+        () => challengeFailure ?? (challengeRefused ? new ProtocolError('INVALID_PASSKEY_CHALLENGE') : undefined),
+      );
+      if (!result.verified || !stored || !owner) throw new ProtocolError('INVALID_PASSKEY');
+      const at = now();
+      await passkeys.recordUse(stored.id, result.authenticationInfo.newCounter, at);
+      // Re-authentication must not turn into someone else's session.
+      if (body.idToken !== undefined) {
+        const caller = await identity.verifyIdToken(body.idToken);
+        if (caller.uid !== owner.uid) throw new ProtocolError('PASSKEY_NOT_FOUND');
+      }
+      return identity.issueSession({ uid: owner.uid, attempt, request, reply });
+    });
+  };
+}

@@ -127,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const publishing = createPublishing({
     reader: articles.reader,
     publicUrl: config.publicUrl,
+    site: config.site,
     sitemapPageSize: deps.sitemapPageSize,
   });
   await app.register(publishing.routes);
@@ -134,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database });
   await app.register(webPlugin, {
     distDir: deps.webDistDir,
-    // Publishing describes the home and article screens; articles answers 404 for unknown ids elsewhere.
+    // Publishing describes the home, article and author screens; articles answers 404 for unknown ids elsewhere.
     pageHead: async (request, pathname) => {
       const page = await publishing.pageHead(request, pathname);
       if (page) return page;
@@ -142,6 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return status === undefined ? undefined : { status };
     },
     dataPreloads: articles.dataPreloads,
+    shellTags: publishing.shellTags,
+    fallbackHead: publishing.fallbackHead,
   });
 
   return app;

@@ -82,3 +82,29 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('the site identity', () => {
+  it('defaults to Inkwell and a neutral line, and names the mail sender after the site', () => {
+    const config = loadConfig({});
+    expect(config.site).toEqual({ title: 'Inkwell', description: 'Articles worth reading.' });
+    expect(config.mailFrom).toBe('Inkwell <no-reply@localhost>');
+  });
+
+  it('quotes a site title the sender header could not carry as it is, and lets MAIL_FROM win', () => {
+    const config = loadConfig({ SITE_TITLE: '  Ada\'s "Notes", daily ', SITE_DESCRIPTION: 'Essays.' });
+    expect(config.site).toEqual({ title: 'Ada\'s "Notes", daily', description: 'Essays.' });
+    expect(config.mailFrom).toBe('"Ada\'s \\"Notes\\", daily" <no-reply@localhost>');
+    expect(loadConfig({ SITE_TITLE: 'Ada', MAIL_FROM: 'Blog <blog@example.org>' }).mailFrom).toBe(
+      'Blog <blog@example.org>',
+    );
+  });
+
+  it.each([
+    [{ SITE_TITLE: '   ' }, /^Invalid configuration: SITE_TITLE must not be blank/],
+    [{ SITE_TITLE: 'x'.repeat(101) }, /^Invalid configuration: SITE_TITLE must be at most 100 characters/],
+    [{ SITE_DESCRIPTION: 'two\nlines' }, /^Invalid configuration: SITE_DESCRIPTION must be one line/],
+    [{ READ_CACHE_MAX_BYTES: '0' }, /^Invalid configuration: READ_CACHE_MAX_BYTES must be between 1 and/],
+  ])('rejects %o with one line naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { FALLBACK_SITE_IDENTITY, type SiteIdentity } from '../shared/siteIdentity.ts';
 
 /** Thrown when the environment holds a bad value; its message is one line naming the variable. */
 export class ConfigError extends Error {
@@ -33,6 +34,19 @@ const databaseUrl = z.string().refine((value) => /^(postgres|postgresql):\/\/|^s
 
 const smtpUrl = z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' });
 
+/** One line of text people read (a title, a description): no control characters, trimmed. */
+const displayLine = (max: number) =>
+  z
+    .string()
+    .transform((value) => value.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, 'must not be blank')
+        .max(max, `must be at most ${max} characters`)
+        .regex(/^[^\p{Cc}]*$/u, 'must be one line without control characters'),
+    );
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
@@ -41,7 +55,9 @@ const envSchema = z.object({
   DATABASE_POOL_MAX: positiveInt(1000).default(10),
   PUBLIC_URL: httpOrigin.optional(),
   SMTP_URL: smtpUrl.optional(),
-  MAIL_FROM: z.string().min(3, 'must be a sender address').default('Inkwell <no-reply@localhost>'),
+  MAIL_FROM: z.string().min(3, 'must be a sender address').optional(),
+  SITE_TITLE: displayLine(100).default(FALLBACK_SITE_IDENTITY.title),
+  SITE_DESCRIPTION: displayLine(300).default(FALLBACK_SITE_IDENTITY.description),
   PROJECT_ID: z
     .string()
     .regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 lowercase letters, digits or dashes')
@@ -58,6 +74,7 @@ const envSchema = z.object({
   RATE_LIMIT_ARTICLE_CREATE_PER_USER: positiveInt(1_000_000).default(60),
   RATE_LIMIT_IMAGE_UPLOAD_PER_USER: positiveInt(1_000_000).default(60),
   IMAGE_MAX_BYTES: positiveInt(256 * 1024 * 1024).default(10 * 1024 * 1024),
+  READ_CACHE_MAX_BYTES: positiveInt(4 * 1024 * 1024 * 1024).default(32 * 1024 * 1024),
   METRICS_TOKEN: z
     .string()
     .regex(/^[\x21-\x7e]{16,512}$/, 'must be 16-512 printable characters without spaces')
@@ -78,7 +95,10 @@ export interface Config {
   database: Database;
   publicUrl: string;
   smtpUrl: string | undefined;
+  /** MAIL_FROM, or SITE_TITLE's name at no-reply@localhost. */
   mailFrom: string;
+  /** The blog's name and one-line description (SITE_TITLE, SITE_DESCRIPTION). */
+  site: SiteIdentity;
   projectId: string;
   passwordMinLength: number;
   /** How recent a password sign-in must be to change email or password or delete the account. */
@@ -89,6 +109,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Largest accepted image upload, in bytes. */
   imageMaxBytes: number;
+  /** The most memory the public read cache (pages, articles, feed, sitemaps, HTML) may hold, in bytes. */
+  readCacheMaxBytes: number;
   /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
   rateLimits: {
     /** Failed sign-ins per email per 15 minutes. */
@@ -143,7 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM,
+    mailFrom: e.MAIL_FROM ?? `${mailDisplayName(e.SITE_TITLE)} <no-reply@localhost>`,
+    site: { title: e.SITE_TITLE, description: e.SITE_DESCRIPTION },
     projectId: e.PROJECT_ID,
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
     recentSignInSeconds: e.RECENT_SIGN_IN_SECONDS,
@@ -151,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     imageMaxBytes: e.IMAGE_MAX_BYTES,
+    readCacheMaxBytes: e.READ_CACHE_MAX_BYTES,
     rateLimits: {
       signInPerEmail: e.RATE_LIMIT_SIGNIN_PER_EMAIL,
       signInPerIp: e.RATE_LIMIT_SIGNIN_PER_IP,
@@ -162,4 +186,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       imageUploadPerUser: e.RATE_LIMIT_IMAGE_UPLOAD_PER_USER,
     },
   };
+}
+
+/**
+ * A display name as an email header carries it (RFC 5322 §3.2.5): as it is when it is only
+ * letters, digits, spaces and the "atext" signs, otherwise a quoted string.
+ */
+export function mailDisplayName(name: string): string {
+  if (/^[\p{L}\p{N} !#$%&'*+\-/=?^_`{|}~]+$/u.test(name)) return name;
+  return `"${name.replace(/["\\]/g, (sign) => `\\${sign}`)}"`;
 }

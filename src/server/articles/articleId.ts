@@ -22,3 +22,12 @@ export function newArticleId(): string {
 export function isArticleId(value: string): boolean {
   return /^[A-Za-z0-9]{20}$/.test(value);
 }
+
+/**
+ * True for text that may be an account id: 1-128 characters without control characters.
+ * Accounts made here have 28-character ids; imported Firebase accounts keep theirs, which
+ * Firebase allows up to 128 characters of nearly any kind.
+ */
+export function isAuthorId(value: string): boolean {
+  return value.length >= 1 && value.length <= 128 && !/\p{Cc}/u.test(value);
+}

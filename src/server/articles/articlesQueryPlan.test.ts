@@ -34,7 +34,8 @@ describe.each(dialectCases())('the article list query plan on $dialect', (dialec
       image: 'https://images.example.com/a.jpg',
       title: `Article ${i}`,
       description: 'Text.',
-      authorId: 'plan-author',
+      // A prolific author among many: a third of the articles, so paging them must walk the author index in order.
+      authorId: i % 3 === 0 ? 'plan-author' : `other-${i % 200}`,
       date: 1_700_000_000_000 + i * 1000,
     }));
     for (let start = 0; start < rows.length; start += 500) {
@@ -49,8 +50,8 @@ describe.each(dialectCases())('the article list query plan on $dialect', (dialec
     await testDatabase?.dispose();
   });
 
-  async function plan(after: typeof cursor | undefined): Promise<string> {
-    const compiled = listPageQuery(database.db, 20, after).compile();
+  async function plan(after: typeof cursor | undefined, authorId?: string): Promise<string> {
+    const compiled = listPageQuery(database.db, 20, after, { authorId }).compile();
     const prefix = database.dialect === 'sqlite' ? 'explain query plan ' : 'explain (format text) ';
     const result = await database.db.executeQuery<Record<string, unknown>>(
       CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]),
@@ -77,6 +78,22 @@ describe.each(dialectCases())('the article list query plan on $dialect', (dialec
       expect(text).toMatch(/Index Scan using users_pkey on users/);
     }
     expect(text).not.toMatch(/OFFSET|count\(/i);
+  });
+
+  it.each([
+    ['the first page', undefined],
+    ['a page after a cursor', cursor],
+  ])("reads %s of one author's articles as a range of the author index, without a sort", async (_name, after) => {
+    const text = await plan(after, 'plan-author');
+    if (database.dialect === 'sqlite') {
+      expect(text).toMatch(/SEARCH articles USING INDEX articles_author_date_id \(author_id=\?/);
+      expect(text).not.toMatch(/TEMP B-TREE/);
+    } else {
+      // PostgreSQL picks either index by its statistics; both read in order and stop at the limit.
+      expect(text, text).toMatch(/Index Scan using articles_(author_)?date_id on articles/);
+      expect(text).not.toMatch(/Seq Scan on articles/);
+      expect(text).not.toMatch(/\bSort\b/);
+    }
   });
 
   it('returns the same rows as sorting the whole table', async () => {

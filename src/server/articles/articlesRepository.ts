@@ -98,12 +98,24 @@ function selectWithAuthors(db: Kysely<DatabaseSchema>) {
     ]);
 }
 
+/** Which articles a list holds: all of them, or one author's. */
+export interface ListFilter {
+  authorId?: string;
+}
+
 /**
- * The list query: a keyset range on the (date desc, id desc) index, read in index order,
- * so its cost does not grow with the table (articlesQueryPlan.test.ts checks the plans).
+ * The list query: a keyset range on the (date desc, id desc) index, or with an author on the
+ * (author_id, date desc, id desc) one, read in index order, so its cost does not grow with
+ * the table (articlesQueryPlan.test.ts checks the plans).
  */
-export function listPageQuery(db: Kysely<DatabaseSchema>, limit: number, after: ArticleCursor | undefined) {
+export function listPageQuery(
+  db: Kysely<DatabaseSchema>,
+  limit: number,
+  after: ArticleCursor | undefined,
+  filter: ListFilter = {},
+) {
   let query = selectWithAuthors(db);
+  if (filter.authorId !== undefined) query = query.where('articles.author_id', '=', filter.authorId);
   if (after) {
     // (date, id) < (d, i), spelled portably. The redundant `date <= d` gives both planners
     // a range on the (date desc, id desc) index; without it SQLite splits the OR into two
@@ -170,8 +182,26 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
      * Newest first, starting strictly after `after`. Asks for one row more than `limit` so
      * the caller knows whether another page exists without counting.
      */
-    async listPage(limit: number, after: ArticleCursor | undefined): Promise<ArticleRow[]> {
-      return listPageQuery(db, limit, after).execute();
+    async listPage(limit: number, after: ArticleCursor | undefined, filter: ListFilter = {}): Promise<ArticleRow[]> {
+      return listPageQuery(db, limit, after, filter).execute();
+    },
+
+    /** An account's id and display name, whether or not it wrote anything; undefined when there is none. */
+    async author(id: string): Promise<{ id: string; name: string | null } | undefined> {
+      return db
+        .withTables<AuthorColumns>()
+        .selectFrom('users')
+        .select(['users.id', 'users.display_name as name'])
+        .where('users.id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Up to `limit` ids of accounts with at least one article, in id order, after `after`: for sitemaps. */
+    async authorIds(limit: number, after: string | undefined): Promise<string[]> {
+      let query = db.selectFrom('articles').select('author_id').distinct();
+      if (after !== undefined) query = query.where('author_id', '>', after);
+      const rows = await query.orderBy('author_id').limit(limit).execute();
+      return rows.map((row) => row.author_id);
     },
 
     /** Ids and dates only, newest first, strictly after `after`: what a sitemap lists, without the texts. */

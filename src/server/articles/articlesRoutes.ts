@@ -8,12 +8,13 @@ import {
 import { sendProblem } from '../http/problem.ts';
 import { decodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
 import { toArticleDetailJson, type ArticleReads } from './articleReads.ts';
-import { isArticleId, newArticleId } from './articleId.ts';
+import { isArticleId, isAuthorId, newArticleId } from './articleId.ts';
 import {
   AuthorGoneError,
   type ArticleDetailRow,
   type ArticlesRepository,
   type AuthorWriteOutcome,
+  type ListFilter,
 } from './articlesRepository.ts';
 import { authenticate, sendInvalidToken, type VerifyIdToken } from './bearerAuth.ts';
 import { sendJsonResource } from './cachedJson.ts';
@@ -68,6 +69,15 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
           { field: 'limit', message: `limit must be a whole number from 1 to ${ARTICLE_PAGE_MAX_LIMIT}.` },
         ]);
       }
+      const filter: ListFilter = {};
+      if (query.author !== undefined) {
+        if (typeof query.author !== 'string' || !isAuthorId(query.author)) {
+          return sendProblem(reply, 400, 'The author parameter is not valid.', [
+            { field: 'author', message: 'author must be one account id.' },
+          ]);
+        }
+        filter.authorId = query.author;
+      }
       let after: ArticleCursor | undefined;
       if (query.cursor !== undefined) {
         after = typeof query.cursor === 'string' ? decodeArticleCursor(query.cursor) : undefined;
@@ -77,7 +87,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
           ]);
         }
       }
-      return sendJsonResource(request, reply, await reads.listPage(limit, after));
+      return sendJsonResource(request, reply, await reads.listPage(limit, after, filter));
     });
 
     app.get<{ Params: { id: string } }>('/articles/:id', cachedRead, async (request, reply) => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -13,7 +14,15 @@ export interface JsonResource {
   body: Buffer;
   etag: string;
   /** The body compressed per content coding, made on first request and kept with the resource. */
-  encoded: Partial<Record<ContentCoding, Buffer>>;
+  encoded: Partial<Record<ContentCoding, Promise<Buffer>>>;
+}
+
+/**
+ * An upper bound of the memory a resource holds: its body and, at most, one compressed copy
+ * per coding, none larger than the body (compressors fall back to near-stored blocks).
+ */
+export function jsonResourceBytes(resource: JsonResource | null): number {
+  return resource === null ? 64 : resource.body.length * 3 + 256;
 }
 
 /** The tag is weak because compression changes the bytes on the wire, not the content. */
@@ -30,7 +39,7 @@ export function toJsonResource(payload: unknown): JsonResource {
  * most of the CPU of serving it to a browser (bench/README.md). A Content-Encoding already
  * set makes the plugin leave the bytes alone.
  */
-export function sendJsonResource(request: FastifyRequest, reply: FastifyReply, resource: JsonResource) {
+export async function sendJsonResource(request: FastifyRequest, reply: FastifyReply, resource: JsonResource) {
   reply.header('cache-control', 'no-cache').header('etag', resource.etag);
   if (matchesEtag(request.headers['if-none-match'], resource.etag)) return reply.code(304).send();
   reply.type('application/json; charset=utf-8');
@@ -38,21 +47,29 @@ export function sendJsonResource(request: FastifyRequest, reply: FastifyReply, r
   reply.header('vary', 'accept-encoding');
   const coding = preferredCoding(request.headers['accept-encoding']);
   if (coding === undefined) return reply.send(resource.body);
-  const encoded = (resource.encoded[coding] ??= compress(coding, resource.body));
+  const encoded = await (resource.encoded[coding] ??= compress(coding, resource.body));
   return reply.header('content-encoding', coding).send(encoded);
 }
 
-function compress(coding: ContentCoding, body: Buffer): Buffer {
+const brotliCompress = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Compressed on libuv's thread pool, never on the event loop: a 100-article page of long
+ * articles is megabytes, and compressing ten at once on the loop held every other request
+ * (/healthz took 550 ms; test/reliability/anonymousMemory.reliability.test.ts).
+ */
+function compress(coding: ContentCoding, body: Buffer): Promise<Buffer> {
   // Made once per cached resource, so a little more effort than the plugin's per-request default.
   return coding === 'br'
-    ? zlib.brotliCompressSync(body, {
+    ? brotliCompress(body, {
         params: {
           [zlib.constants.BROTLI_PARAM_QUALITY]: 6,
           [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
           [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
         },
       })
-    : zlib.gzipSync(body, { level: 6 });
+    : gzip(body, { level: 6 });
 }
 
 /**

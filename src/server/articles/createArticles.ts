@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
-import { matchArticlePath, matchEditArticlePath } from '../../shared/routes.ts';
+import { matchArticlePath, matchAuthorPath, matchEditArticlePath } from '../../shared/routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { VerifiedUser } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
-import { isArticleId } from './articleId.ts';
+import { isArticleId, isAuthorId } from './articleId.ts';
 import { createArticleReads, toArticleJson } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
@@ -23,7 +23,7 @@ export interface Articles {
   onWritten(listener: ArticleWrittenListener): void;
   /** The API calls the home and article screens make first, for the shell to preload. */
   dataPreloads(pathname: string): string[];
-  /** 404 for the screens of an article that does not exist; no opinion on other paths. */
+  /** 404 for the screens of an article or an author that does not exist; no opinion on other paths. */
   pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
   reader: ArticleReader;
@@ -50,6 +50,10 @@ export interface ArticleReader {
   cursorAfter(count: number, after?: string): Promise<string | null>;
   /** True when `text` is a cursor this feature issued (anything else must not be passed as `after`). */
   isCursor(text: string): boolean;
+  /** An account that may have written articles (whether or not it has), or undefined when there is none. */
+  author(uid: string): Promise<{ id: string; name: string | null } | undefined>;
+  /** Up to `limit` ids of accounts with articles, in id order, after `after`. */
+  authorIds(limit: number, after?: string): Promise<string[]>;
 }
 
 export interface ArticlesDeps {
@@ -65,7 +69,7 @@ const CREATE_WINDOW_MS = 10 * 60 * 1000;
 export function createArticles(deps: ArticlesDeps): Articles {
   const writtenListeners: ArticleWrittenListener[] = [];
   const repository = createArticlesRepository(deps.database.db, writtenListeners);
-  const reads = createArticleReads(repository, deps.database);
+  const reads = createArticleReads(repository, deps.database, { cacheMaxBytes: deps.config.readCacheMaxBytes });
   const createRule = {
     name: 'articles:create',
     limit: deps.config.rateLimits.articleCreatePerUser,
@@ -87,10 +91,16 @@ export function createArticles(deps: ArticlesDeps): Articles {
     dataPreloads(pathname) {
       // Exactly the URLs the web app asks for (src/web/articles/articlePrefetch.ts).
       if (pathname === '/') return [`/api/articles?limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
+      const uid = matchAuthorPath(pathname);
+      if (uid !== null && isAuthorId(uid)) {
+        return [`/api/articles?author=${encodeURIComponent(uid)}&limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
+      }
       const id = matchArticlePath(pathname);
       return id !== null && isArticleId(id) ? [`/api/articles/${id}`] : [];
     },
     async pageStatus(_request, pathname) {
+      const uid = matchAuthorPath(pathname);
+      if (uid !== null) return isAuthorId(uid) && (await repository.author(uid)) ? undefined : 404;
       const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
       if (id === null) return undefined;
       return isArticleId(id) && (await reads.article(id)) !== null ? undefined : 404;
@@ -124,6 +134,8 @@ export function createArticles(deps: ArticlesDeps): Articles {
         return key ? encodeArticleCursor(key) : null;
       },
       isCursor: (text) => decodeArticleCursor(text) !== undefined,
+      author: async (uid) => (isAuthorId(uid) ? repository.author(uid) : undefined),
+      authorIds: (limit, after) => repository.authorIds(limit, after),
     },
   };
 }

@@ -1,9 +1,9 @@
 import type { Article } from '../../shared/articleSchema.ts';
 import { escapeXml } from './markupText.ts';
-import { SITE_DESCRIPTION, SITE_NAME } from './pageHeadTags.ts';
+import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 
 /** An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a trailing slash. */
-export function atomFeed(publicUrl: string, articles: Article[]): string {
+export function atomFeed(publicUrl: string, site: SiteIdentity, articles: Article[]): string {
   const home = `${publicUrl}/`;
   // An empty feed still needs an <updated>; the epoch says "nothing yet" without inventing a time.
   const updated = articles[0]?.date ?? new Date(0).toISOString();
@@ -15,7 +15,7 @@ export function atomFeed(publicUrl: string, articles: Article[]): string {
     <link rel="alternate" type="text/html" href="${escapeXml(url)}"/>
     <published>${article.date}</published>
     <updated>${article.date}</updated>
-    <author><name>${escapeXml(article.authorName ?? SITE_NAME)}</name></author>
+    <author><name>${escapeXml(article.authorName ?? site.title)}</name></author>
     <summary type="text">${escapeXml(article.excerpt)}</summary>
     <content type="text">${escapeXml(article.description)}</content>
     <link rel="enclosure" href="${escapeXml(article.image)}"/>
@@ -25,12 +25,12 @@ export function atomFeed(publicUrl: string, articles: Article[]): string {
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <id>${escapeXml(home)}</id>
-  <title type="text">${SITE_NAME}</title>
-  <subtitle type="text">${escapeXml(SITE_DESCRIPTION)}</subtitle>
+  <title type="text">${escapeXml(site.title)}</title>
+  <subtitle type="text">${escapeXml(site.description)}</subtitle>
   <link rel="self" type="application/atom+xml" href="${escapeXml(`${publicUrl}/feed.xml`)}"/>
   <link rel="alternate" type="text/html" href="${escapeXml(home)}"/>
   <updated>${updated}</updated>
-  <author><name>${SITE_NAME}</name></author>
+  <author><name>${escapeXml(site.title)}</name></author>
 ${entries.join('')}</feed>
 `;
 }

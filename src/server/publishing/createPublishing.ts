@@ -1,24 +1,40 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { matchArticlePath } from '../../shared/routes.ts';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { messages } from '../../shared/messages.ts';
+import { matchArticlePath, matchAuthorPath } from '../../shared/routes.ts';
+import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import type { ArticleReader } from '../articles/createArticles.ts';
 import type { PageHead } from '../web/webPlugin.ts';
 import { atomFeed } from './atomFeed.ts';
-import { articleHeadTags, homeHeadTags } from './pageHeadTags.ts';
+import { articleHeadTags, authorHeadTags, defaultHeadTags, homeHeadTags, siteShellTags } from './pageHeadTags.ts';
 import { robotsTxt } from './robotsTxt.ts';
-import { SITEMAP_MAX_URLS, sitemapIndex, sitemapPageStarts, sitemapUrlset, type SitemapSource } from './sitemaps.ts';
+import {
+  SITEMAP_MAX_URLS,
+  articleSitemap,
+  authorSitemap,
+  planSitemap,
+  singleSitemap,
+  sitemapIndex,
+  type SitemapSource,
+} from './sitemaps.ts';
 
 export interface Publishing {
-  /** /feed.xml, /sitemap.xml, /sitemaps/articles.xml and /robots.txt; register without a prefix. */
+  /** /feed.xml, /sitemap.xml, /sitemaps/articles.xml, /sitemaps/authors.xml and /robots.txt; register without a prefix. */
   routes: FastifyPluginAsync;
-  /** Head tags (and 404 for unknown articles) of the home and article screens; no opinion elsewhere. */
+  /** Head tags (and 404 for unknown articles and authors) of the home, article and author screens; no opinion elsewhere. */
   pageHead(request: FastifyRequest, pathname: string): Promise<PageHead | undefined>;
+  /** Tags every HTML shell carries (og:site_name, the site identity for the web app). */
+  shellTags: string;
+  /** The title and description of a screen with none of its own; `status` 404 names the 404 page. */
+  fallbackHead(status: number): string;
 }
 
 export interface PublishingDeps {
   reader: ArticleReader;
   /** Origin without a trailing slash (config.publicUrl). */
   publicUrl: string;
+  /** SITE_TITLE and SITE_DESCRIPTION. */
+  site: SiteIdentity;
   /** URLs per sitemap file; defaults to the protocol's 50,000. */
   sitemapPageSize?: number;
 }
@@ -29,8 +45,11 @@ const CRAWL_CACHE = 'public, max-age=300';
 
 /** What the outside world reads without running the app: page metadata, the feed, sitemaps, robots.txt. */
 export function createPublishing(deps: PublishingDeps): Publishing {
-  const { reader, publicUrl } = deps;
+  const { reader, publicUrl, site } = deps;
   const sitemap: SitemapSource = { reader, publicUrl, pageSize: deps.sitemapPageSize ?? SITEMAP_MAX_URLS };
+  const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+  const xml = (reply: FastifyReply) =>
+    reply.header('cache-control', CRAWL_CACHE).type('application/xml; charset=utf-8');
 
   const routes: FastifyPluginAsync = async (app: FastifyInstance) => {
     app.get('/robots.txt', async (_request, reply) =>
@@ -44,37 +63,43 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       reply
         .header('cache-control', CRAWL_CACHE)
         .type('application/atom+xml; charset=utf-8')
-        .send(atomFeed(publicUrl, await reader.newest(FEED_SIZE))),
+        .send(atomFeed(publicUrl, site, await reader.newest(FEED_SIZE))),
     );
 
     app.get('/sitemap.xml', async (_request, reply) => {
-      reply.header('cache-control', CRAWL_CACHE).type('application/xml; charset=utf-8');
-      const starts = await sitemapPageStarts(sitemap);
-      // One file holds everything until the protocol's limit; past it, an index of files.
-      if (starts.length === 1) return reply.send(Readable.from(sitemapUrlset(sitemap, undefined)));
-      return reply.send(sitemapIndex(publicUrl, starts));
+      const plan = await planSitemap(sitemap);
+      if (plan.kind === 'single') return xml(reply).send(Readable.from(singleSitemap(sitemap)));
+      return xml(reply).send(sitemapIndex(publicUrl, plan));
     });
 
     app.get('/sitemaps/articles.xml', async (request, reply) => {
       const { after } = request.query as { after?: unknown };
-      if (after !== undefined && (typeof after !== 'string' || !reader.isCursor(after))) {
-        return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
-      }
-      return reply
-        .header('cache-control', CRAWL_CACHE)
-        .type('application/xml; charset=utf-8')
-        .send(Readable.from(sitemapUrlset(sitemap, after)));
+      if (after !== undefined && (typeof after !== 'string' || !reader.isCursor(after))) return notFound(reply);
+      return xml(reply).send(Readable.from(articleSitemap(sitemap, after)));
+    });
+
+    app.get('/sitemaps/authors.xml', async (request, reply) => {
+      const { after } = request.query as { after?: unknown };
+      if (after !== undefined && (typeof after !== 'string' || after === '')) return notFound(reply);
+      return xml(reply).send(await authorSitemap(sitemap, after));
     });
   };
 
   return {
     routes,
+    shellTags: siteShellTags(site),
+    fallbackHead: (status) => defaultHeadTags(site, status === 404 ? messages.pageNotFound : undefined),
     async pageHead(_request, pathname) {
-      if (pathname === '/') return { head: homeHeadTags(publicUrl) };
+      if (pathname === '/') return { head: homeHeadTags(publicUrl, site) };
+      const uid = matchAuthorPath(pathname);
+      if (uid !== null) {
+        const author = await reader.author(uid);
+        return author ? { head: authorHeadTags(publicUrl, site, author) } : { status: 404 };
+      }
       const id = matchArticlePath(pathname);
       if (id === null) return undefined;
       const article = await reader.find(id);
-      return article ? { head: articleHeadTags(publicUrl, article) } : { status: 404 };
+      return article ? { head: articleHeadTags(publicUrl, site, article) } : { status: 404 };
     },
   };
 }

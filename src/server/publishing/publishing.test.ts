@@ -97,7 +97,7 @@ describe.each(dialectCases())('publishing on $dialect', (dialectCase) => {
     expect(page.headers.get('cache-control')).toBe('no-cache');
     const head = readHead(page.text);
     expect(head.titles).toEqual(['Inkwell']);
-    expect(head.meta('description')).toEqual(['Inkwell: articles worth reading.']);
+    expect(head.meta('description')).toEqual(['Articles worth reading.']);
     expect(head.link('canonical')).toEqual([`${PUBLIC_URL}/`]);
     expect(head.property('og:site_name')).toEqual(['Inkwell']);
     expect(head.property('og:type')).toEqual(['website']);
@@ -115,7 +115,8 @@ describe.each(dialectCases())('publishing on $dialect', (dialectCase) => {
     expect(page.text).not.toContain('</script><!--');
     const head = readHead(page.text);
     const url = `${PUBLIC_URL}/article/${nasty.id}`;
-    expect(head.titles).toEqual([`${NASTY_TITLE} · Inkwell`]);
+    expect(head.titles).toEqual([`${NASTY_TITLE} – Inkwell`]);
+    expect(head.property('og:site_name')).toEqual(['Inkwell']);
     const [description] = head.meta('description');
     expect([...description!].length).toBeLessThanOrEqual(160);
     expect(description).toMatch(/^Starts plainly\. <\/script><!-- <b>bold<\/b> & more text\. Long words/);
@@ -148,10 +149,11 @@ describe.each(dialectCases())('publishing on $dialect', (dialectCase) => {
     expect(page.text).toContain('<div id="root"></div>');
   });
 
-  it('answers an unknown article with 404 and the plain shell', async () => {
+  it('answers an unknown article with 404 and the 404 page', async () => {
     const page = await get(`${server.url}/article/AAAAAAAAAAAAAAAAAAAA`);
     expect(page.status).toBe(404);
-    expect(readHead(page.text).titles).toEqual(['Inkwell']);
+    expect(readHead(page.text).titles).toEqual(['Page not found – Inkwell']);
+    expect(readHead(page.text).property('og:site_name')).toEqual(['Inkwell']);
     expect((await get(`${server.url}/article-update/AAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
   });
 
@@ -179,11 +181,12 @@ describe.each(dialectCases())('publishing on $dialect', (dialectCase) => {
     expect(index.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     expect(XMLValidator.validate(index.text)).toBe(true);
     const files = (parser.parse(index.text).sitemapindex.sitemap as { loc: string }[]).map((entry) => entry.loc);
-    // Home plus 53 articles, 10 per file.
-    expect(files).toHaveLength(6);
+    // Home plus 53 articles, 10 per file, then one file of author pages.
+    expect(files).toHaveLength(7);
+    expect(files.slice(0, 6).every((file) => file.startsWith(`${PUBLIC_URL}/sitemaps/articles.xml`))).toBe(true);
+    expect(files[6]).toBe(`${PUBLIC_URL}/sitemaps/authors.xml`);
     const urls: string[] = [];
     for (const file of files) {
-      expect(file.startsWith(`${PUBLIC_URL}/sitemaps/articles.xml`)).toBe(true);
       const sitemap = await get(`${server.url}${file.slice(PUBLIC_URL.length)}`);
       expect(sitemap.status, file).toBe(200);
       expect(XMLValidator.validate(sitemap.text)).toBe(true);
@@ -196,6 +199,7 @@ describe.each(dialectCases())('publishing on $dialect', (dialectCase) => {
     const expected = [
       `${PUBLIC_URL}/`,
       ...[...created].reverse().map((article) => `${PUBLIC_URL}/article/${article.id}`),
+      `${PUBLIC_URL}/author/${author.uid}`,
     ];
     expect(urls).toEqual(expected);
   });
@@ -236,10 +240,14 @@ describe.each(dialectCases())('publishing a small blog on $dialect', (dialectCas
     const sitemap = await get(`${server.url}/sitemap.xml`);
     expect(XMLValidator.validate(sitemap.text)).toBe(true);
     const locs = (parser.parse(sitemap.text).urlset.url as { loc: string }[]).map((entry) => entry.loc);
-    expect(locs).toEqual([`${PUBLIC_URL}/`, `${PUBLIC_URL}/article/${answer.body.id}`]);
+    expect(locs).toEqual([
+      `${PUBLIC_URL}/`,
+      `${PUBLIC_URL}/article/${answer.body.id}`,
+      `${PUBLIC_URL}/author/${author.uid}`,
+    ]);
 
     const page = readHead((await get(`${server.url}/article/${answer.body.id}`)).text);
     expect(page.meta('description')).toEqual(['Short.']);
-    expect(page.titles).toEqual(['Only one · Inkwell']);
+    expect(page.titles).toEqual(['Only one – Inkwell']);
   });
 });

@@ -7,24 +7,44 @@ export const SITEMAP_MAX_URLS = 50_000;
 const READ_BATCH = 1000;
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const URLSET_OPEN = `${HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`;
+const URLSET_CLOSE = '</urlset>\n';
 
 export interface SitemapSource {
-  reader: Pick<ArticleReader, 'links' | 'cursorAfter'>;
+  reader: Pick<ArticleReader, 'links' | 'cursorAfter' | 'authorIds'>;
   /** Origin without a trailing slash. */
   publicUrl: string;
   /** URLs per sitemap file; tests make it small. */
   pageSize: number;
 }
 
+/** Where each file of a paged sitemap starts: undefined for the first, then an opaque position. */
+export type SitemapStarts = (string | undefined)[];
+
+/** What /sitemap.xml is: one file holding every URL, or an index of article files and author files. */
+export type SitemapPlan = { kind: 'single' } | { kind: 'index'; articles: SitemapStarts; authors: SitemapStarts };
+
 const articleUrl = (publicUrl: string, id: string) => `${publicUrl}/article/${encodeURIComponent(id)}`;
+const authorUrl = (publicUrl: string, id: string) => `${publicUrl}/author/${encodeURIComponent(id)}`;
+const urlLine = (loc: string) => `  <url><loc>${escapeXml(loc)}</loc></url>\n`;
 
 /**
- * Where each sitemap file starts: undefined for the first (the home page plus the newest
+ * One file while the home page, every article and every author page (of authors with articles)
+ * fit in it; past that, article files and author files behind an index.
+ */
+export async function planSitemap(source: SitemapSource): Promise<SitemapPlan> {
+  const authors = await source.reader.authorIds(source.pageSize);
+  const roomForArticles = source.pageSize - 1 - authors.length;
+  if (roomForArticles >= 1 && (await source.reader.cursorAfter(roomForArticles)) === null) return { kind: 'single' };
+  return { kind: 'index', articles: await articlePageStarts(source), authors: await authorPageStarts(source) };
+}
+
+/**
+ * Where each article file starts: undefined for the first (the home page plus the newest
  * articles), then the cursor after the previous file's last article. Found by walking the index
  * a page at a time, so it never holds more than a handful of keys.
  */
-export async function sitemapPageStarts(source: SitemapSource): Promise<(string | undefined)[]> {
-  const starts: (string | undefined)[] = [undefined];
+async function articlePageStarts(source: SitemapSource): Promise<SitemapStarts> {
+  const starts: SitemapStarts = [undefined];
   // The first file also holds the home page.
   let next = await source.reader.cursorAfter(source.pageSize - 1);
   while (next !== null) {
@@ -34,39 +54,69 @@ export async function sitemapPageStarts(source: SitemapSource): Promise<(string 
   return starts;
 }
 
-/**
- * One sitemap file, streamed: the home page first when `after` is undefined, then up to a page of
- * articles read in batches, newest first. No <lastmod>: articles keep their creation date when
- * edited, so it would tell crawlers an edited article never changed.
- */
-export async function* sitemapUrlset(source: SitemapSource, after: string | undefined): AsyncGenerator<string> {
-  yield URLSET_OPEN;
-  let remaining = source.pageSize;
-  if (after === undefined) {
-    yield `  <url><loc>${escapeXml(`${source.publicUrl}/`)}</loc></url>\n`;
-    remaining -= 1;
+/** Where each author file starts: undefined, then the last author id of the previous file. */
+async function authorPageStarts(source: SitemapSource): Promise<SitemapStarts> {
+  const starts: SitemapStarts = [];
+  let after: string | undefined;
+  for (;;) {
+    const ids = await source.reader.authorIds(source.pageSize, after);
+    if (ids.length === 0) break;
+    starts.push(after);
+    if (ids.length < source.pageSize) break;
+    after = ids.at(-1);
   }
+  return starts;
+}
+
+/** Article URLs, newest first, after `after`, at most `count`, read in batches. */
+async function* articleLines(source: SitemapSource, after: string | undefined, count: number) {
+  let remaining = count;
   let cursor = after;
   while (remaining > 0) {
-    const batch = Math.min(READ_BATCH, remaining);
-    const { links, nextCursor } = await source.reader.links(batch, cursor);
-    if (links.length > 0) {
-      yield links
-        .map((link) => `  <url><loc>${escapeXml(articleUrl(source.publicUrl, link.id))}</loc></url>\n`)
-        .join('');
-    }
+    const { links, nextCursor } = await source.reader.links(Math.min(READ_BATCH, remaining), cursor);
+    if (links.length > 0) yield links.map((link) => urlLine(articleUrl(source.publicUrl, link.id))).join('');
     remaining -= links.length;
     if (nextCursor === null) break;
     cursor = nextCursor;
   }
-  yield '</urlset>\n';
+}
+
+/**
+ * The whole sitemap as one file: the home page, the articles newest first, then the author
+ * pages. No <lastmod>: articles keep their creation date when edited, so it would tell crawlers
+ * an edited article never changed.
+ */
+export async function* singleSitemap(source: SitemapSource): AsyncGenerator<string> {
+  yield URLSET_OPEN;
+  yield urlLine(`${source.publicUrl}/`);
+  yield* articleLines(source, undefined, source.pageSize);
+  const authors = await source.reader.authorIds(source.pageSize);
+  if (authors.length > 0) yield authors.map((id) => urlLine(authorUrl(source.publicUrl, id))).join('');
+  yield URLSET_CLOSE;
+}
+
+/** One article file of a paged sitemap: the home page first when `after` is undefined. */
+export async function* articleSitemap(source: SitemapSource, after: string | undefined): AsyncGenerator<string> {
+  yield URLSET_OPEN;
+  if (after === undefined) yield urlLine(`${source.publicUrl}/`);
+  yield* articleLines(source, after, after === undefined ? source.pageSize - 1 : source.pageSize);
+  yield URLSET_CLOSE;
+}
+
+/** One author file of a paged sitemap: up to a page of author pages after the id `after`. */
+export async function authorSitemap(source: SitemapSource, after: string | undefined): Promise<string> {
+  const ids = await source.reader.authorIds(source.pageSize, after);
+  return URLSET_OPEN + ids.map((id) => urlLine(authorUrl(source.publicUrl, id))).join('') + URLSET_CLOSE;
 }
 
 /** The sitemap index naming every file (with absolute URLs, as the protocol requires). */
-export function sitemapIndex(publicUrl: string, starts: (string | undefined)[]): string {
-  const entries = starts.map((start) => {
-    const loc = `${publicUrl}/sitemaps/articles.xml${start === undefined ? '' : `?after=${encodeURIComponent(start)}`}`;
-    return `  <sitemap><loc>${escapeXml(loc)}</loc></sitemap>\n`;
-  });
+export function sitemapIndex(publicUrl: string, plan: Extract<SitemapPlan, { kind: 'index' }>): string {
+  const file = (name: string, start: string | undefined) =>
+    `${publicUrl}/sitemaps/${name}.xml${start === undefined ? '' : `?after=${encodeURIComponent(start)}`}`;
+  const locs = [
+    ...plan.articles.map((start) => file('articles', start)),
+    ...plan.authors.map((start) => file('authors', start)),
+  ];
+  const entries = locs.map((loc) => `  <sitemap><loc>${escapeXml(loc)}</loc></sitemap>\n`);
   return `${HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('')}</sitemapindex>\n`;
 }

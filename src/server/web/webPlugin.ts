@@ -18,6 +18,13 @@ export interface WebOptions {
    * to start them while it parses, before the scripts (which wait for the stylesheet) run.
    */
   dataPreloads?: (pathname: string) => string[];
+  /** Markup every shell carries in its <head> (the site's name and identity). */
+  shellTags?: string;
+  /**
+   * The <title> and description of a screen whose pageHead brings none, by HTTP status;
+   * without it the built shell's own stay.
+   */
+  fallbackHead?: (status: number) => string;
 }
 
 export interface PageHead {
@@ -101,10 +108,13 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
   if (!fs.existsSync(shellFile)) {
     throw new Error(`The web app is not built (${shellFile} is missing): run npm run build`);
   }
-  const shell = fs.readFileSync(shellFile, 'utf8');
-  const shellParts = splitShell(shell);
+  const builtShell = fs.readFileSync(shellFile, 'utf8');
+  const shellTags = options.shellTags ?? '';
+  const shellParts = splitShell(builtShell);
+  shellParts.before += shellTags;
+  const shell = builtShell.replace('</head>', `${shellTags}</head>`);
   const assetsDir = path.join(options.distDir, 'assets') + path.sep;
-  const screenChunks = landingScreenChunks(options.distDir, shell);
+  const screenChunks = landingScreenChunks(options.distDir, builtShell);
 
   await app.register(fastifyStatic, {
     root: options.distDir,
@@ -127,7 +137,8 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     const appRoute = isAppRoute(pathname);
     const page = appRoute && options.pageHead ? await options.pageHead(request, pathname) : undefined;
     const status = page?.status ?? (appRoute ? 200 : 404);
-    const html = page?.head === undefined ? shell : shellParts.before + page.head + shellParts.after;
+    const head = page?.head ?? options.fallbackHead?.(status);
+    const html = head === undefined ? shell : shellParts.before + head + shellParts.after;
     const body =
       status === 200
         ? shellWithPreloads(

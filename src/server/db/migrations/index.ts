@@ -4,6 +4,7 @@ import { rateLimits } from './0002_rate_limits.ts';
 import { articlesMigration } from './0003_articles.ts';
 import { signingKeyRotationMigration } from './0004_signing_key_rotation.ts';
 import { markdownAndImagesMigration } from './0006_markdown_and_images.ts';
+import { articlesByAuthorMigration } from './0010_articles_by_author.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003_articles': articlesMigration,
   '0004_signing_key_rotation': signingKeyRotationMigration,
   '0006_markdown_and_images': markdownAndImagesMigration,
+  '0010_articles_by_author': articlesByAuthorMigration,
 };

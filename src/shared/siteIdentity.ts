@@ -1,0 +1,29 @@
+/**
+ * The blog's name and one-line description (SITE_TITLE and SITE_DESCRIPTION, DESIGN.md §2).
+ * The server writes them into every HTML shell it serves, as a JSON data block
+ * `<script type="application/json" id="site-identity">`, so the web app renders the
+ * masthead without asking the API; `readSiteIdentity` reads that block's text back.
+ */
+export interface SiteIdentity {
+  title: string;
+  description: string;
+}
+
+/** The id of the shell's JSON data block. */
+export const SITE_IDENTITY_ELEMENT_ID = 'site-identity';
+
+/** What the app shows where no server filled the shell in (the Vite dev server). */
+export const FALLBACK_SITE_IDENTITY: SiteIdentity = { title: 'Inkwell', description: 'Articles worth reading.' };
+
+/** The identity in the data block's text; the fallback for a missing or malformed block. */
+export function readSiteIdentity(text: string | null | undefined): SiteIdentity {
+  try {
+    const value = JSON.parse(text ?? '') as Partial<SiteIdentity> | null;
+    if (typeof value?.title === 'string' && typeof value.description === 'string') {
+      return { title: value.title, description: value.description };
+    }
+  } catch {
+    // fall through: a shell without the block (dev server) or a hand-edited one
+  }
+  return FALLBACK_SITE_IDENTITY;
+}

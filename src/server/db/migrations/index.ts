@@ -5,6 +5,7 @@ import { articlesMigration } from './0003_articles.ts';
 import { signingKeyRotationMigration } from './0004_signing_key_rotation.ts';
 import { markdownAndImagesMigration } from './0006_markdown_and_images.ts';
 import { articlesByAuthorMigration } from './0010_articles_by_author.ts';
+import { readVersionMigration } from './0011_read_version.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_signing_key_rotation': signingKeyRotationMigration,
   '0006_markdown_and_images': markdownAndImagesMigration,
   '0010_articles_by_author': articlesByAuthorMigration,
+  '0011_read_version': readVersionMigration,
 };

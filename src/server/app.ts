@@ -145,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dataPreloads: articles.dataPreloads,
     shellTags: publishing.shellTags,
     fallbackHead: publishing.fallbackHead,
+    cached: articles.reader.cached,
   });
 
   return app;

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { sharedRead } from './sharedRead.ts';
 import { withStatementCache } from './statementCache.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -83,22 +84,23 @@ function openPostgres(url: string, poolMax: number): Database {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  // A named statement (parsed and planned once per connection), shared by the requests of its moment.
+  const readVersion = sharedRead(async () => {
+    try {
+      const result = await pool.query<{ version: number }>({ name: 'read_version', text: READ_VERSION_SQL });
+      const version = result.rows[0]?.version;
+      return version === undefined ? null : String(version);
+    } catch {
+      return null;
+    }
+  });
   return {
     db,
     dialect: 'postgres',
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    changeStamp: async () => {
-      try {
-        // A named statement: parsed and planned once per connection.
-        const result = await pool.query<{ version: number }>({ name: 'read_version', text: READ_VERSION_SQL });
-        const version = result.rows[0]?.version;
-        return version === undefined ? null : String(version);
-      } catch {
-        return null;
-      }
-    },
+    changeStamp: readVersion,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

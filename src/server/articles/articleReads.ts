@@ -4,14 +4,27 @@ import { createStampedCache } from '../db/stampedCache.ts';
 import { createProcessingSlots } from '../images/processingSlots.ts';
 import { encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
 import type { ArticleDetailRow, ArticleRow, ArticlesRepository, ListFilter } from './articlesRepository.ts';
-import { jsonResourceBytes, toJsonResource, toJsonResourceInSteps, type JsonResource } from './cachedJson.ts';
+import {
+  compressedForOneRequest,
+  preferredCoding,
+  jsonResourceBytes,
+  toJsonResource,
+  toJsonResourceInSteps,
+  type JsonResource,
+} from './cachedJson.ts';
 
 /** One article's bytes for the API, with the read model they were made from (page heads use it). */
 export type ArticleResource = JsonResource & { article: ArticleDetail };
 
 export interface ArticleReads {
   /** The list page after `after` (newest first), of every article or one author's, serialised. */
-  listPage(limit: number, after: ArticleCursor | undefined, filter?: ListFilter): Promise<JsonResource>;
+  listPage(
+    limit: number,
+    after: ArticleCursor | undefined,
+    filter?: ListFilter,
+    /** The request's Accept-Encoding: a page not kept is compressed for it while it is made. */
+    acceptEncoding?: string,
+  ): Promise<JsonResource>;
   /** One article serialised, or null when there is none with this id. */
   article(id: string): Promise<ArticleResource | null>;
   /** The newest `limit` articles (what the feed is made from). */
@@ -74,9 +87,11 @@ export function createArticleReads(
   const listKey = (limit: number, cursor: string, filter: ListFilter) =>
     `list:${limit}:${filter.authorId ?? ''}:${cursor}`;
   return {
-    async listPage(limit, after, filter = {}) {
+    async listPage(limit, after, filter = {}, acceptEncoding) {
+      const coding = preferredCoding(acceptEncoding, true);
       const cursor = after ? encodeArticleCursor(after) : '';
       const key = listKey(limit, cursor, filter);
+      const admit = cursor === '' || issued.has(key);
       const resource = await cache.get(
         key,
         () =>
@@ -88,9 +103,12 @@ export function createArticleReads(
               rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null;
             if (nextCursor !== null) issued.add(listKey(limit, nextCursor, filter));
             const page: ArticlePage = { articles: pageRows.map(toArticleJson), nextCursor };
-            return toJsonResourceInSteps('articles', page.articles, { nextCursor: page.nextCursor });
+            const made = await toJsonResourceInSteps('articles', page.articles, { nextCursor: page.nextCursor });
+            // Not kept: compressed here, in this request's coding (gzip before brotli: a fraction
+            // of brotli's memory and time for bytes compressed once), one page at a time.
+            return admit ? made : compressedForOneRequest(made, coding);
           }),
-        { admit: cursor === '' || issued.has(key) },
+        { admit },
       );
       return resource as JsonResource;
     },

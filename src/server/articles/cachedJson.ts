@@ -7,7 +7,7 @@ import { createProcessingSlots } from '../images/processingSlots.ts';
 /** Below this many bytes a body goes out as it is (the compression plugin's threshold too). */
 const COMPRESSION_THRESHOLD_BYTES = 1024;
 
-type ContentCoding = 'br' | 'gzip';
+export type ContentCoding = 'br' | 'gzip';
 
 /** A serialised public read (JSON, XML, HTML) and its validator, ready to send again and again. */
 export interface JsonResource {
@@ -15,6 +15,10 @@ export interface JsonResource {
   body: Buffer;
   etag: string;
   contentType: string;
+  /** True for a page made for one request and not kept (a cursor the server did not hand out). */
+  sentOnce?: boolean;
+  /** Set when only the compressed copy in this coding was kept (the body was let go). */
+  onlyCoding?: ContentCoding;
   /** The body compressed per content coding, made on first request and kept with the resource. */
   encoded: Partial<Record<ContentCoding, Promise<Buffer>>>;
 }
@@ -90,12 +94,36 @@ export async function sendJsonResource(
   reply.header('cache-control', cacheControl).header('etag', resource.etag);
   if (matchesEtag(request.headers['if-none-match'], resource.etag)) return reply.code(304).send();
   reply.type(resource.contentType);
+  if (resource.onlyCoding !== undefined) {
+    const encoded = await resource.encoded[resource.onlyCoding]!;
+    return reply.header('vary', 'accept-encoding').header('content-encoding', resource.onlyCoding).send(encoded);
+  }
   if (resource.body.length < COMPRESSION_THRESHOLD_BYTES) return reply.send(resource.body);
   reply.header('vary', 'accept-encoding');
   const coding = preferredCoding(request.headers['accept-encoding']);
   if (coding === undefined) return reply.send(resource.body);
   const encoded = await (resource.encoded[coding] ??= compress(coding, resource.body));
   return reply.header('content-encoding', coding).send(encoded);
+}
+
+/**
+ * A page made for one request, compressed in the coding that request takes, keeping only the
+ * compressed bytes: while it waits to be sent it holds a fraction of the body's memory.
+ */
+export async function compressedForOneRequest(
+  resource: JsonResource,
+  coding: ContentCoding | undefined,
+): Promise<JsonResource> {
+  if (coding === undefined || resource.body.length < COMPRESSION_THRESHOLD_BYTES)
+    return { ...resource, sentOnce: true };
+  const encoded = await compress(coding, resource.body);
+  return {
+    ...resource,
+    body: Buffer.alloc(0),
+    encoded: { [coding]: Promise.resolve(encoded) },
+    sentOnce: true,
+    onlyCoding: coding,
+  };
 }
 
 const brotliCompress = promisify(zlib.brotliCompress);
@@ -133,9 +161,9 @@ function compressNow(coding: ContentCoding, body: Buffer): Promise<Buffer> {
 /**
  * The coding to answer in from Accept-Encoding (RFC 9110 §12.5.3): brotli, then gzip, among
  * those the client accepts with a q-value above 0 (`*` stands for any not listed); none
- * (identity) when it names neither or has no header.
+ * (identity) when it names neither or has no header. `gzipFirst` prefers gzip when accepted.
  */
-export function preferredCoding(header: string | undefined): ContentCoding | undefined {
+export function preferredCoding(header: string | undefined, gzipFirst = false): ContentCoding | undefined {
   if (header === undefined || header === '') return undefined;
   const weights = new Map<string, number>();
   for (const part of header.split(',')) {
@@ -152,6 +180,7 @@ export function preferredCoding(header: string | undefined): ContentCoding | und
   const weightOf = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
   const br = weightOf('br');
   const gzip = Math.max(weightOf('gzip'), weights.get('x-gzip') ?? 0);
+  if (gzipFirst && gzip > 0) return 'gzip';
   if (br > 0 && br >= gzip) return 'br';
   if (gzip > 0) return 'gzip';
   return undefined;

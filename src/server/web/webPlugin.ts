@@ -109,6 +109,8 @@ const SCREEN_ROUTES = [
   '/profile',
   '/article-update',
   '/article-update/:id',
+  '/author/:uid',
+  '/action',
 ];
 
 /** Serves the single-page app: hashed assets forever-cacheable, the HTML shell never stale. */

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 
 /**
- * The baseline: a bare node:http server answering every request with one saved response of the
- * app (its status, its headers, its body bytes), so both send the same bytes and the
- * difference is the work of making them. Headers Node writes itself (date, connection,
- * keep-alive) are left to it, as they are for the app. Run as a child process so it has its
- * own event loop, like the app. Prints its port when listening.
+ * The baseline (DESIGN.md §6, issue 13 §2): a bare node:http server answering every request
+ * with the app's saved body and nothing but `Content-Type` and `Content-Length`; Node adds
+ * its own `Date`, `Connection` and `Keep-Alive`, as it does for the app. The app's other
+ * headers (security headers, ETag, Cache-Control, request id) are part of the app's work and
+ * are not replayed here. Run as a child process so it has its own event loop, like the app.
+ * Prints its port when listening.
  */
 interface SavedResponse {
   status: number;
@@ -15,9 +16,7 @@ interface SavedResponse {
 }
 const saved = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as SavedResponse;
 const body = Buffer.from(saved.bodyBase64, 'base64');
-const headers = Object.fromEntries(
-  Object.entries(saved.headers).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)),
-);
+const headers = { 'content-type': saved.headers['content-type'] ?? 'application/json', 'content-length': body.length };
 const server = http.createServer((_request, response) => {
   response.writeHead(saved.status, headers);
   response.end(body);

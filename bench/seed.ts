@@ -34,6 +34,12 @@ export interface SeedResult {
   firstArticleId: string;
   /** A cursor 90 % down the list: the next page is a deep one. */
   deepCursor: string;
+  /**
+   * The cursor one page of 20 before deepCursor: asking for that page hands deepCursor out, as
+   * a reader paging down does, so the server may keep the deep page (it keeps only pages at
+   * cursors it handed out: decision 0101).
+   */
+  deepPreviousCursor: string;
   seconds: number;
 }
 
@@ -102,12 +108,15 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
   }
   await database.close();
 
-  const deep = rows[Math.floor(rows.length * 0.9)] ?? rows.at(-1)!;
+  const deepIndex = Math.min(Math.floor(rows.length * 0.9), rows.length - 1);
+  const deep = rows[deepIndex]!;
+  const deepPrevious = rows[Math.max(deepIndex - 20, 0)]!;
   const result: SeedResult = {
     articles: options.articles,
     authors,
     firstArticleId: rows[0]!.id,
     deepCursor: encodeArticleCursor(deep),
+    deepPreviousCursor: encodeArticleCursor(deepPrevious),
     seconds: (performance.now() - started) / 1000,
   };
   fs.writeFileSync(path.join(options.dataDir, 'seed.json'), JSON.stringify(result, null, 2));

@@ -147,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     shellTags: publishing.shellTags,
     fallbackHead: publishing.fallbackHead,
     siteTitle: config.site.title,
+    cached: articles.reader.cached,
   });
 
   return app;

@@ -1,15 +1,40 @@
 import type { Article, ArticleDetail, ArticlePage } from '../../shared/articleSchema.ts';
 import type { Database } from '../db/database.ts';
 import { createStampedCache } from '../db/stampedCache.ts';
+import { createProcessingSlots } from '../images/processingSlots.ts';
 import { encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
 import type { ArticleDetailRow, ArticleRow, ArticlesRepository, ListFilter } from './articlesRepository.ts';
-import { jsonResourceBytes, toJsonResource, type JsonResource } from './cachedJson.ts';
+import {
+  compressedForOneRequest,
+  preferredCoding,
+  jsonResourceBytes,
+  toJsonResource,
+  toJsonResourceInSteps,
+  type JsonResource,
+} from './cachedJson.ts';
+
+/** One article's bytes for the API, with the read model they were made from (page heads use it). */
+export type ArticleResource = JsonResource & { article: ArticleDetail };
 
 export interface ArticleReads {
   /** The list page after `after` (newest first), of every article or one author's, serialised. */
-  listPage(limit: number, after: ArticleCursor | undefined, filter?: ListFilter): Promise<JsonResource>;
+  listPage(
+    limit: number,
+    after: ArticleCursor | undefined,
+    filter?: ListFilter,
+    /** The request's Accept-Encoding: a page not kept is compressed for it while it is made. */
+    acceptEncoding?: string,
+  ): Promise<JsonResource>;
   /** One article serialised, or null when there is none with this id. */
-  article(id: string): Promise<JsonResource | null>;
+  article(id: string): Promise<ArticleResource | null>;
+  /** The newest `limit` articles (what the feed is made from). */
+  newest(limit: number): Promise<Article[]>;
+  /**
+   * Any other public answer made from articles (the feed, sitemaps, HTML shells), kept in the
+   * same cache and emptied by the same changes. `key` must name something the server chose to
+   * publish, never a string a client made up (the cache is for bounded sets of answers).
+   */
+  cached(key: string, build: () => Promise<JsonResource>): Promise<JsonResource>;
 }
 
 export function toArticleJson(row: ArticleRow): Article {
@@ -44,40 +69,73 @@ export function createArticleReads(
   database: Database,
   options: { cacheMaxBytes: number },
 ): ArticleReads {
-  const cache = createStampedCache<JsonResource | null>(database, {
+  const cache = createStampedCache<CachedValue>(database, {
     maxBytes: options.cacheMaxBytes,
     sizeOf: jsonResourceBytes,
   });
   const issued = createIssuedKeys(ISSUED_KEYS_KEPT);
+  // Making a page is synchronous work on the event loop (rows, JSON, hash: ~20 ms for 100 long
+  // articles), and on SQLite every await in it resolves at once, so ten pages asked for together
+  // ran as one block and held every other request (/healthz took 480 ms). One at a time, each
+  // starting on a fresh turn of the loop, lets other requests in between.
+  const slots = createProcessingSlots(BUILDS_AT_ONCE);
+  const build = <T>(task: () => Promise<T>) =>
+    slots.run(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return task();
+    });
   const listKey = (limit: number, cursor: string, filter: ListFilter) =>
     `list:${limit}:${filter.authorId ?? ''}:${cursor}`;
   return {
-    async listPage(limit, after, filter = {}) {
+    async listPage(limit, after, filter = {}, acceptEncoding) {
+      const coding = preferredCoding(acceptEncoding, true);
       const cursor = after ? encodeArticleCursor(after) : '';
       const key = listKey(limit, cursor, filter);
+      const admit = cursor === '' || issued.has(key);
       const resource = await cache.get(
         key,
-        async () => {
-          const rows = await repository.listPage(limit, after, filter);
-          const pageRows = rows.slice(0, limit);
-          const last = pageRows.at(-1);
-          const nextCursor = rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null;
-          if (nextCursor !== null) issued.add(listKey(limit, nextCursor, filter));
-          const page: ArticlePage = { articles: pageRows.map(toArticleJson), nextCursor };
-          return toJsonResource(page);
-        },
-        { admit: cursor === '' || issued.has(key) },
+        () =>
+          build(async () => {
+            const rows = await repository.listPage(limit, after, filter);
+            const pageRows = rows.slice(0, limit);
+            const last = pageRows.at(-1);
+            const nextCursor =
+              rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null;
+            if (nextCursor !== null) issued.add(listKey(limit, nextCursor, filter));
+            const page: ArticlePage = { articles: pageRows.map(toArticleJson), nextCursor };
+            const made = await toJsonResourceInSteps('articles', page.articles, { nextCursor: page.nextCursor });
+            // Not kept: compressed here, in this request's coding (gzip before brotli: a fraction
+            // of brotli's memory and time for bytes compressed once), one page at a time.
+            return admit ? made : compressedForOneRequest(made, coding);
+          }),
+        { admit },
       );
-      return resource!;
+      return resource as JsonResource;
     },
     async article(id) {
-      return cache.get(`article:${id}`, async () => {
-        const row = await repository.find(id);
-        return row ? toJsonResource(toArticleDetailJson(row)) : null;
-      });
+      const value = await cache.get(`article:${id}`, () =>
+        build(async () => {
+          const row = await repository.find(id);
+          if (!row) return null;
+          const article = toArticleDetailJson(row);
+          return { ...toJsonResource(article), article };
+        }),
+      );
+      return value as ArticleResource | null;
+    },
+    async newest(limit) {
+      // Not kept itself: what is made from it (the feed) is.
+      return (await repository.listPage(limit, undefined)).slice(0, limit).map(toArticleJson);
+    },
+    async cached(key, make) {
+      return (await cache.get(`other:${key}`, () => build(make))) as JsonResource;
     },
   };
 }
+
+const BUILDS_AT_ONCE = 1;
+
+type CachedValue = JsonResource | ArticleResource | null;
 
 /** How many handed-out cursors are remembered (each a key of ~100 bytes): the newest win. */
 const ISSUED_KEYS_KEPT = 10_000;

@@ -87,7 +87,11 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
           ]);
         }
       }
-      return sendJsonResource(request, reply, await reads.listPage(limit, after, filter));
+      return sendJsonResource(
+        request,
+        reply,
+        await reads.listPage(limit, after, filter, request.headers['accept-encoding']),
+      );
     });
 
     app.get<{ Params: { id: string } }>('/articles/:id', cachedRead, async (request, reply) => {

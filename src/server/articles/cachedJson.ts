@@ -1,18 +1,24 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createProcessingSlots } from '../images/processingSlots.ts';
 
 /** Below this many bytes a body goes out as it is (the compression plugin's threshold too). */
 const COMPRESSION_THRESHOLD_BYTES = 1024;
 
-type ContentCoding = 'br' | 'gzip';
+export type ContentCoding = 'br' | 'gzip';
 
-/** A serialised public JSON read and its validator, ready to send again and again. */
+/** A serialised public read (JSON, XML, HTML) and its validator, ready to send again and again. */
 export interface JsonResource {
   /** UTF-8 bytes: encoded once, not on every send. */
   body: Buffer;
   etag: string;
+  contentType: string;
+  /** True for a page made for one request and not kept (a cursor the server did not hand out). */
+  sentOnce?: boolean;
+  /** Set when only the compressed copy in this coding was kept (the body was let go). */
+  onlyCoding?: ContentCoding;
   /** The body compressed per content coding, made on first request and kept with the resource. */
   encoded: Partial<Record<ContentCoding, Promise<Buffer>>>;
 }
@@ -22,13 +28,53 @@ export interface JsonResource {
  * per coding, none larger than the body (compressors fall back to near-stored blocks).
  */
 export function jsonResourceBytes(resource: JsonResource | null): number {
-  return resource === null ? 64 : resource.body.length * 3 + 256;
+  // A read model kept beside the bytes (ArticleResource) holds the same texts again, as UTF-16.
+  return resource === null ? 64 : resource.body.length * ('article' in resource ? 5 : 3) + 256;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function toJsonResource(payload: unknown): JsonResource {
+  return toResource(JSON.stringify(payload), JSON_TYPE);
 }
 
 /** The tag is weak because compression changes the bytes on the wire, not the content. */
-export function toJsonResource(payload: unknown): JsonResource {
-  const body = Buffer.from(JSON.stringify(payload), 'utf8');
-  return { body, etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, encoded: {} };
+export function toResource(text: string, contentType: string): JsonResource {
+  const body = Buffer.from(text, 'utf8');
+  return { body, etag: weakTag(createHash('sha256').update(body)), contentType, encoded: {} };
+}
+
+const weakTag = (hash: Hash) => `W/"${hash.digest('base64url').slice(0, 27)}"`;
+
+/** Items serialised between two turns of the event loop. */
+const ITEMS_PER_STEP = 10;
+
+/**
+ * `{"<field>":[...items],...rest}` as toJsonResource would make it, serialised a few items at a
+ * time with a turn of the event loop between: 100 long articles are megabytes, and turning them
+ * into JSON and UTF-8 in one go held every other request for tens of milliseconds.
+ */
+export async function toJsonResourceInSteps(
+  field: string,
+  items: readonly unknown[],
+  rest: Record<string, unknown>,
+): Promise<JsonResource> {
+  const hash = createHash('sha256');
+  const chunks: Buffer[] = [];
+  const add = (text: string) => {
+    const chunk = Buffer.from(text, 'utf8');
+    hash.update(chunk);
+    chunks.push(chunk);
+  };
+  add(`{${JSON.stringify(field)}:[`);
+  for (let start = 0; start < items.length; start += ITEMS_PER_STEP) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const step = items.slice(start, start + ITEMS_PER_STEP).map((item) => JSON.stringify(item));
+    add((start > 0 ? ',' : '') + step.join(','));
+  }
+  const tail = JSON.stringify(rest).slice(1);
+  add(tail === '}' ? ']}' : `],${tail}`);
+  return { body: Buffer.concat(chunks), etag: weakTag(hash), contentType: JSON_TYPE, encoded: {} };
 }
 
 /**
@@ -39,16 +85,45 @@ export function toJsonResource(payload: unknown): JsonResource {
  * most of the CPU of serving it to a browser (bench/README.md). A Content-Encoding already
  * set makes the plugin leave the bytes alone.
  */
-export async function sendJsonResource(request: FastifyRequest, reply: FastifyReply, resource: JsonResource) {
-  reply.header('cache-control', 'no-cache').header('etag', resource.etag);
+export async function sendJsonResource(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  resource: JsonResource,
+  cacheControl = 'no-cache',
+) {
+  reply.header('cache-control', cacheControl).header('etag', resource.etag);
   if (matchesEtag(request.headers['if-none-match'], resource.etag)) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
+  reply.type(resource.contentType);
+  if (resource.onlyCoding !== undefined) {
+    const encoded = await resource.encoded[resource.onlyCoding]!;
+    return reply.header('vary', 'accept-encoding').header('content-encoding', resource.onlyCoding).send(encoded);
+  }
   if (resource.body.length < COMPRESSION_THRESHOLD_BYTES) return reply.send(resource.body);
   reply.header('vary', 'accept-encoding');
   const coding = preferredCoding(request.headers['accept-encoding']);
   if (coding === undefined) return reply.send(resource.body);
   const encoded = await (resource.encoded[coding] ??= compress(coding, resource.body));
   return reply.header('content-encoding', coding).send(encoded);
+}
+
+/**
+ * A page made for one request, compressed in the coding that request takes, keeping only the
+ * compressed bytes: while it waits to be sent it holds a fraction of the body's memory.
+ */
+export async function compressedForOneRequest(
+  resource: JsonResource,
+  coding: ContentCoding | undefined,
+): Promise<JsonResource> {
+  if (coding === undefined || resource.body.length < COMPRESSION_THRESHOLD_BYTES)
+    return { ...resource, sentOnce: true };
+  const encoded = await compress(coding, resource.body);
+  return {
+    ...resource,
+    body: Buffer.alloc(0),
+    encoded: { [coding]: Promise.resolve(encoded) },
+    sentOnce: true,
+    onlyCoding: coding,
+  };
 }
 
 const brotliCompress = promisify(zlib.brotliCompress);
@@ -60,6 +135,17 @@ const gzip = promisify(zlib.gzip);
  * (/healthz took 550 ms; test/reliability/anonymousMemory.reliability.test.ts).
  */
 function compress(coding: ContentCoding, body: Buffer): Promise<Buffer> {
+  return compressionSlots.run(() => compressNow(coding, body));
+}
+
+/**
+ * One body compressed at a time: ten megabyte pages compressed at once took every core from
+ * the thread that answers requests (/healthz waited behind them). Bodies served from the cache
+ * are compressed once per coding, so the queue only forms for pages not kept.
+ */
+const compressionSlots = createProcessingSlots(1);
+
+function compressNow(coding: ContentCoding, body: Buffer): Promise<Buffer> {
   // Made once per cached resource, so a little more effort than the plugin's per-request default.
   return coding === 'br'
     ? brotliCompress(body, {
@@ -75,9 +161,9 @@ function compress(coding: ContentCoding, body: Buffer): Promise<Buffer> {
 /**
  * The coding to answer in from Accept-Encoding (RFC 9110 §12.5.3): brotli, then gzip, among
  * those the client accepts with a q-value above 0 (`*` stands for any not listed); none
- * (identity) when it names neither or has no header.
+ * (identity) when it names neither or has no header. `gzipFirst` prefers gzip when accepted.
  */
-export function preferredCoding(header: string | undefined): ContentCoding | undefined {
+export function preferredCoding(header: string | undefined, gzipFirst = false): ContentCoding | undefined {
   if (header === undefined || header === '') return undefined;
   const weights = new Map<string, number>();
   for (const part of header.split(',')) {
@@ -94,6 +180,7 @@ export function preferredCoding(header: string | undefined): ContentCoding | und
   const weightOf = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
   const br = weightOf('br');
   const gzip = Math.max(weightOf('gzip'), weights.get('x-gzip') ?? 0);
+  if (gzipFirst && gzip > 0) return 'gzip';
   if (br > 0 && br >= gzip) return 'br';
   if (gzip > 0) return 'gzip';
   return undefined;

@@ -8,7 +8,7 @@ import type { VerifiedUser } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId, isAuthorId } from './articleId.ts';
-import { createArticleReads, toArticleJson } from './articleReads.ts';
+import { createArticleReads, type ArticleReads } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
@@ -40,6 +40,8 @@ export interface ArticleReader {
   find(id: string): Promise<Article | undefined>;
   /** The newest `limit` articles, newest first. */
   newest(limit: number): Promise<Article[]>;
+  /** A public answer made from articles, kept in the articles' read cache (see ArticleReads.cached). */
+  cached: ArticleReads['cached'];
   /**
    * Up to `limit` links, newest first, after the position `after` (an opaque cursor; undefined
    * starts at the newest), and the cursor where the next ones start (null after the last).
@@ -109,11 +111,10 @@ export function createArticles(deps: ArticlesDeps): Articles {
       async find(id) {
         // Through the read cache, like the API: every article page's shell asks for this.
         const resource = isArticleId(id) ? await reads.article(id) : null;
-        return resource ? (JSON.parse(resource.body.toString('utf8')) as Article) : undefined;
+        return resource?.article;
       },
-      async newest(limit) {
-        return (await repository.listPage(limit, undefined)).slice(0, limit).map(toArticleJson);
-      },
+      newest: (limit) => reads.newest(limit),
+      cached: (key, build) => reads.cached(key, build),
       async links(limit, after) {
         const rows = await repository.listLinks(
           limit + 1,

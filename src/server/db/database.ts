@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DatabaseSchema } from './schema.ts';
-import { sqliteChangeStamp } from './sqliteChangeStamp.ts';
+import { sharedRead } from './sharedRead.ts';
 import { withStatementCache } from './statementCache.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,9 +16,10 @@ export interface Database {
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
   /**
-   * A value that differs whenever the database's content may have changed since the last
-   * call, through this process or any other; null when the database cannot tell cheaply
-   * (PostgreSQL), which means: do not cache reads in memory. See stampedCache.ts.
+   * The read version (migration 0011): a value that differs whenever an article or an author's
+   * name has changed since the last call, through this process or any other; null when it
+   * cannot be read (the table is not migrated yet), which means: do not answer from memory.
+   * See stampedCache.ts.
    */
   changeStamp(): Promise<string | null>;
   /** PostgreSQL only: connections in the pool and clients waiting for one (metrics). */
@@ -27,6 +28,7 @@ export interface Database {
 }
 
 const PG_INT8 = 20;
+const READ_VERSION_SQL = 'select version from read_version where id = 1';
 
 export function openDatabase(config: DatabaseConfig): Database {
   return config.kind === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url, config.poolMax);
@@ -47,18 +49,24 @@ function openSqlite(file: string): Database {
   // a large database would grow it without bound; pread into the 16 MB cache keeps it flat.
   connection.pragma('temp_store = MEMORY');
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  const stamp = sqliteChangeStamp(connection, file);
+  let readVersion: BetterSqlite3.Statement | undefined;
   return {
     db,
     dialect: 'sqlite',
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    changeStamp: async () => stamp.read(),
-    close: async () => {
-      await db.destroy();
-      stamp.close();
+    changeStamp: async () => {
+      try {
+        // Straight on the connection, prepared once: Kysely's query building would cost more than the read.
+        readVersion ??= connection.prepare(READ_VERSION_SQL).pluck();
+        const version = readVersion.get() as number | undefined;
+        return version === undefined ? null : String(version);
+      } catch {
+        return null; // not migrated yet, or the connection is busy with a streamed read
+      }
     },
+    close: () => db.destroy(),
   };
 }
 
@@ -76,13 +84,23 @@ function openPostgres(url: string, poolMax: number): Database {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  // A named statement (parsed and planned once per connection), shared by the requests of its moment.
+  const readVersion = sharedRead(async () => {
+    try {
+      const result = await pool.query<{ version: number }>({ name: 'read_version', text: READ_VERSION_SQL });
+      const version = result.rows[0]?.version;
+      return version === undefined ? null : String(version);
+    } catch {
+      return null;
+    }
+  });
   return {
     db,
     dialect: 'postgres',
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    changeStamp: async () => null,
+    changeStamp: readVersion,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

@@ -18,10 +18,11 @@ export interface StampedCacheOptions<T> {
 
 /**
  * An in-memory read cache that can never serve data older than the database: every get
- * first reads the database's change stamp (one cheap query), and any change, by this
- * process or another one sharing the database, empties the cache. With a database that
- * has no cheap stamp (PostgreSQL) it never stores anything. Least recently used values go
- * once the total passes `maxBytes`; a value larger than that is never kept.
+ * first reads the database's read version (one one-row query, moved by triggers on every
+ * change: migration 0011), and any change, by this process or another one sharing the
+ * database, empties the cache. When the version cannot be read nothing is kept. Least
+ * recently used values go once the total passes `maxBytes`; a value larger than that is
+ * never kept.
  */
 export function createStampedCache<T>(
   database: Pick<Database, 'changeStamp'>,

@@ -54,7 +54,7 @@ export function authorHeadTags(
   site: SiteIdentity,
   author: { id: string; name: string | null },
 ): string {
-  const url = `${publicUrl}/author/${encodeURIComponent(author.id)}`;
+  const url = `${publicUrl}${paths.author(author.id)}`;
   const name = author.name?.trim() || 'An author';
   const description = `Articles by ${name} on ${site.title}.`;
   return joinTags([
@@ -89,7 +89,7 @@ export function articleHeadTags(publicUrl: string, site: SiteIdentity, article: 
           author: {
             '@type': 'Person',
             name: article.authorName,
-            url: `${publicUrl}/author/${encodeURIComponent(article.authorId)}`,
+            url: `${publicUrl}${paths.author(article.authorId)}`,
           },
         }
       : {}),

@@ -3,6 +3,9 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppRoute, matchArticlePath, screens } from '../../shared/routes.ts';
+import { sendJsonResource, toResource, type JsonResource } from '../articles/cachedJson.ts';
+
+const HTML = 'text/html; charset=utf-8';
 
 export interface WebOptions {
   /** The Vite build output: index.html and assets/. */
@@ -31,6 +34,12 @@ export interface WebOptions {
    * without it the built shell's own stay.
    */
   fallbackHead?: (status: number) => string;
+  /**
+   * Keeps a served shell (its bytes, validator and compressed copies) until the content it was
+   * made from changes: the articles' read cache. Only 200 answers are kept, keyed by their
+   * content, so made-up paths add nothing to it.
+   */
+  cached?: (key: string, build: () => Promise<JsonResource>) => Promise<JsonResource>;
 }
 
 export interface PageHead {
@@ -148,21 +157,23 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     const status = page?.status ?? (appRoute ? 200 : 404);
     const head = page?.head ?? options.fallbackHead?.(status);
     const html = head === undefined ? shell : shellParts.before + head + shellParts.after;
-    const body =
-      status === 200
-        ? shellWithPreloads(
-            html,
-            options.dataPreloads?.(pathname) ?? [],
-            screenChunks.find(([isScreen]) => isScreen(pathname))?.[1] ?? [],
-          )
-        : html;
-    return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(body);
+    if (status !== 200) {
+      return reply.code(status).header('cache-control', 'no-cache').type(HTML).send(html);
+    }
+    const dataUrls = options.dataPreloads?.(pathname) ?? [];
+    const modules = screenChunks.find(([isScreen]) => isScreen(pathname))?.[1] ?? [];
+    const build = async () => toResource(shellWithPreloads(html, dataUrls, modules), HTML);
+    // The key is what the bytes are made of, not the path: /article/%41… and /article/A… are one entry.
+    const key = `shell\n${head ?? ''}\n${dataUrls.join(' ')}\n${modules.join(' ')}`;
+    const resource = options.cached ? await options.cached(key, build) : await build();
+    return sendJsonResource(request, reply, resource);
   };
 
   // The screens answer with the shell straight away: through the static wildcard they would
   // first look for a file of that name (and its .br and .gz), and each miss allocates errors,
   // which tripled the memory and quartered the throughput of /article/:id under load.
-  for (const screen of SCREEN_ROUTES) app.get(screen, sendShell);
+  // Their bodies are compressed once and kept (cachedJson.ts), not by the plugin on every request.
+  for (const screen of SCREEN_ROUTES) app.get(screen, { compress: false }, sendShell);
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {

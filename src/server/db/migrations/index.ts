@@ -5,6 +5,7 @@ import { articlesMigration } from './0003_articles.ts';
 import { signingKeyRotationMigration } from './0004_signing_key_rotation.ts';
 import { markdownAndImagesMigration } from './0006_markdown_and_images.ts';
 import { articlesByAuthorMigration } from './0010_articles_by_author.ts';
+import { readVersionMigration } from './0011_read_version.ts';
 import { identityCoreMigration } from './0012_identity_core.ts';
 import { passkeysMigration } from './0020_passkeys.ts';
 
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0004_signing_key_rotation': signingKeyRotationMigration,
   '0006_markdown_and_images': markdownAndImagesMigration,
   '0010_articles_by_author': articlesByAuthorMigration,
+  '0011_read_version': readVersionMigration,
   '0012_identity_core': identityCoreMigration,
   '0020_passkeys': passkeysMigration,
 };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 
 /**
- * The baseline (DESIGN.md §6, issue 13 §2): a bare node:http server answering every request
+ * The baseline (docs/architecture.md, Budgets, issue 13 §2): a bare node:http server answering every request
  * with the app's saved body and nothing but `Content-Type` and `Content-Length`; Node adds
  * its own `Date`, `Connection` and `Keep-Alive`, as it does for the app. The app's other
  * headers (security headers, ETag, Cache-Control, request id) are part of the app's work and

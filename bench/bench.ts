@@ -160,7 +160,7 @@ async function main() {
   });
 
   // The same A/B on PostgreSQL: reads are cached there too, checked against the read version row.
-  // Reported, not judged: DESIGN.md §6's budget is the default database's, and PostgreSQL shares
+  // Reported, not judged: the Budgets' (docs/architecture.md) budget is the default database's, and PostgreSQL shares
   // this machine's cores with the server and the load generator.
   const postgres = await createBenchPostgres();
   let postgresRatio: number | undefined;

@@ -37,7 +37,7 @@ export const accountMessages = {
   backToLogin: 'Back to Login',
 } as const;
 
-/** Email verification on the profile, and the `/action` page (DESIGN.md §5). */
+/** Email verification on the profile, and the `/action` page (docs/product.md, Screens). */
 export const emailActionMessages = {
   emailVerifiedLabel: 'Verified',
   emailNotVerifiedLabel: 'Not verified',

@@ -192,7 +192,7 @@ export interface PasswordPolicyResponse {
   schemaVersion: number;
 }
 
-/** Email actions (DESIGN.md §3.1): the emailed codes besides PASSWORD_RESET. */
+/** Email actions (docs/architecture.md, Sign-in protocol): the emailed codes besides PASSWORD_RESET. */
 export type EmailActionRequestType = 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL' | 'RECOVER_EMAIL';
 
 /** accounts:sendOobCode for a verification link: to the account's address, or to a new one. */

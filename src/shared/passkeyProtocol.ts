@@ -1,5 +1,5 @@
 /**
- * Inkwell's passkey calls (`/identity/v1/passkeys:*`, DESIGN.md §3.1): Inkwell's own addition to
+ * Inkwell's passkey calls (`/identity/v1/passkeys:*`, docs/architecture.md, Sign-in protocol): Inkwell's own addition to
  * the Identity Toolkit protocol, in its JSON and error style. Dependency-free: the web client imports it.
  */
 

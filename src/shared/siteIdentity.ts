@@ -1,5 +1,5 @@
 /**
- * The blog's name and one-line description (SITE_TITLE and SITE_DESCRIPTION, DESIGN.md §2).
+ * The blog's name and one-line description (SITE_TITLE and SITE_DESCRIPTION, docs/architecture.md, Configuration).
  * The server writes them into every HTML shell it serves, as a JSON data block
  * `<script type="application/json" id="site-identity">`, so the web app renders the
  * masthead without asking the API; `readSiteIdentity` reads that block's text back.

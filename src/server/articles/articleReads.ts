@@ -62,7 +62,7 @@ export function toArticleDetailJson(row: ArticleDetailRow): ArticleDetail {
  *
  * Only pages the server handed out are kept: first pages, and pages at a cursor that a kept
  * page gave out as its nextCursor. A made-up cursor is answered from the database every time,
- * so anonymous requests cannot fill memory with pages nobody was given (DESIGN.md §6).
+ * so anonymous requests cannot fill memory with pages nobody was given (docs/architecture.md, Budgets).
  */
 export function createArticleReads(
   repository: ArticlesRepository,

@@ -3,7 +3,7 @@ import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
 
-// DESIGN.md §4: GET /api/articles?author=UID lists one author's articles, paged like the home list.
+// docs/architecture.md, Articles API: GET /api/articles?author=UID lists one author's articles, paged like the home list.
 describe.each(dialectCases())('one author’s articles on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;

@@ -7,7 +7,7 @@ import { dialectCases } from '../../../test/support/testDatabases.ts';
 import { encodeArticleCursor } from './articleCursor.ts';
 
 // A page at a cursor the server never handed out is made for that one request and not kept
-// (DESIGN.md §6); it must still be the right page, in a coding the client takes.
+// (docs/architecture.md, Budgets); it must still be the right page, in a coding the client takes.
 describe.each(dialectCases())('pages at made-up cursors on $dialect', (dialectCase) => {
   let server: TestApp;
 

@@ -8,7 +8,7 @@ const property = (name: string, content: string) => `<meta property="${name}" co
 const canonical = (url: string) => `<link rel="canonical" href="${escapeHtml(url)}" />`;
 const joinTags = (tags: string[]) => [...tags, ''].join('\n    ');
 
-/** A page's <title>: its own name, then the site's (DESIGN.md §5: every title ends with SITE_TITLE). */
+/** A page's <title>: its own name, then the site's (docs/product.md, Screens: every title ends with SITE_TITLE). */
 export const pageTitle = (site: SiteIdentity, name: string) => `${name} – ${site.title}`;
 
 /**

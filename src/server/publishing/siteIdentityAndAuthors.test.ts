@@ -5,7 +5,7 @@ import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
 
-// SITE_TITLE and SITE_DESCRIPTION (DESIGN.md §2) and the author pages (§5), as a crawler sees them.
+// SITE_TITLE and SITE_DESCRIPTION (docs/architecture.md, Configuration) and the author pages (§5), as a crawler sees them.
 
 const PUBLIC_URL = 'https://notes.example.org';
 const SITE_TITLE = 'Notes from "Ada" & <friends>';

@@ -38,7 +38,7 @@ function doneMessage(mode: Mode, email: string): string {
 }
 
 /**
- * Where emailed action links land (DESIGN.md §5): applies a verify, change or recover code
+ * Where emailed action links land (docs/product.md, Screens): applies a verify, change or recover code
  * and says what happened; a reset link goes on to the reset page.
  */
 export function EmailActionPage() {

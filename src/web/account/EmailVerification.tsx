@@ -7,7 +7,7 @@ import { SubmitButton } from './SubmitButton.tsx';
 type Outcome = { message: string; tone: 'error' | 'success' } | null;
 
 /**
- * The profile's verification state (DESIGN.md §5): whether the address is verified, and a Send
+ * The profile's verification state (docs/product.md, Screens): whether the address is verified, and a Send
  * verification email button when it is not. Asked of the server whenever the address changes
  * (a change makes it unverified).
  */

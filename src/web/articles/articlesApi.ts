@@ -14,7 +14,7 @@ export type TokenSource = () => Promise<string | null>;
 export interface ListOptions {
   cursor?: string | null;
   limit?: number;
-  /** Only this author's articles (DESIGN.md §4). */
+  /** Only this author's articles (docs/architecture.md, Articles API). */
   author?: string;
 }
 

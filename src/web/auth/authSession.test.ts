@@ -245,7 +245,7 @@ describe('AuthSession state', () => {
       fake.handlers['v1/token'] = () => 'hang';
       let note = true;
       const hint = { mayHaveSession: () => note, remember: (value: boolean) => (note = value) };
-      // The request itself would give up only after 30 s (spec §9).
+      // The request itself would give up only after 30 s (docs/product.md, Rules).
       session = new AuthSession({ client: createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 }), hint });
       const restored = session.restore();
       await vi.advanceTimersByTimeAsync(RESTORE_WAIT_MS - 1);

@@ -105,7 +105,7 @@ export class AuthSession {
       return;
     }
     const asked = this.#askServerForSession();
-    // Screens wait for a known state (spec §2). A server slow to answer must not leave them blank
+    // Screens wait for a known state (docs/product.md, Screens). A server slow to answer must not leave them blank
     // until the request timeouts (twice 30 s): after RESTORE_WAIT_MS the page goes on signed out
     // for now, the hint kept, and a late answer still signs the tab in.
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -14,7 +14,7 @@ import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { servedMeta, servedStatus } from './servedDocument.ts';
 
-/** `/author/:uid`: one author's articles, newest first, a page at a time (DESIGN.md §5). */
+/** `/author/:uid`: one author's articles, newest first, a page at a time (docs/product.md, Screens). */
 export function AuthorPage() {
   const { uid = '' } = useParams();
   const { pathname } = useLocation();

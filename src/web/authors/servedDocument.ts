@@ -1,6 +1,6 @@
 /**
  * What the server said about the page the browser loaded: its HTTP status and head tags. The
- * articles API answers an unknown author with an empty list (DESIGN.md §4); only the page's own
+ * articles API answers an unknown author with an empty list (docs/architecture.md, Articles API); only the page's own
  * answer (404) and head (the author's name) tell an unknown uid from an author with no articles.
  * They describe the document's URL only, so they count only while that screen is still shown.
  */

@@ -1,6 +1,6 @@
 import { siteInfo } from './siteInfo.ts';
 
-/** The home page's opening: the blog's name as the page's heading and its one line beneath (DESIGN.md §5). */
+/** The home page's opening: the blog's name as the page's heading and its one line beneath (docs/product.md, Screens). */
 export function Masthead() {
   const { title, description } = siteInfo();
   return (

@@ -14,7 +14,7 @@ export function siteInfo(): SiteIdentity {
   return cached;
 }
 
-/** A tab title: the screen's name, then the site's, as the server writes it (DESIGN.md §5). */
+/** A tab title: the screen's name, then the site's, as the server writes it (docs/product.md, Screens). */
 export function pageTitle(pageName: string | null): string {
   const site = siteInfo().title;
   return pageName ? `${pageName} – ${site}` : site;

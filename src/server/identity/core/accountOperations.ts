@@ -135,7 +135,7 @@ export function createAccountOperations(deps: {
         if (error instanceof EmailTakenError) throw new IdentityError('EMAIL_EXISTS');
         throw error;
       }
-      // A sign-up mails a verification link (DESIGN.md §3.1); the account works meanwhile.
+      // A sign-up mails a verification link (docs/architecture.md, Sign-in protocol); the account works meanwhile.
       await deps.emailActions.sendVerificationInBackground(user, origin);
       return issued;
     },
@@ -157,7 +157,7 @@ export function createAccountOperations(deps: {
 
     /**
      * Changes the profile and, with a recent sign-in, the email or password. A new email or
-     * password ends every session of the account (DESIGN.md §3.1) and the caller goes on in a
+     * password ends every session of the account (docs/architecture.md, Sign-in protocol) and the caller goes on in a
      * fresh one, returned as `session`.
      */
     async update(

@@ -21,7 +21,7 @@ import type { VerifiedToken } from './verifyIdToken.ts';
 type Trx = Transaction<DatabaseSchema>;
 
 /**
- * Email verification, verify-before-change and recovery (DESIGN.md §3.1): sending the links,
+ * Email verification, verify-before-change and recovery (docs/architecture.md, Sign-in protocol): sending the links,
  * and applying their codes.
  */
 export function createEmailActions(deps: {

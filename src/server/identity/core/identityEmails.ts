@@ -1,6 +1,6 @@
 import type { MailMessage } from '../../mail/mailer.ts';
 
-/** The modes of the web app's `/action` page (DESIGN.md §5), as the links name them. */
+/** The modes of the web app's `/action` page (docs/product.md, Screens), as the links name them. */
 export type ActionMode = 'verifyEmail' | 'verifyAndChangeEmail' | 'recoverEmail';
 
 export function actionLink(publicUrl: string, mode: ActionMode, code: string): string {

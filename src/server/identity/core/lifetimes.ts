@@ -10,5 +10,5 @@ export const PASSWORD_RESET_CODE_LIFETIME_MS = 60 * 60 * 1000;
 /** Verification links (VERIFY_EMAIL, VERIFY_AND_CHANGE_EMAIL). */
 export const VERIFY_EMAIL_CODE_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
 
-/** The link in the old address's notice that undoes an email change (DESIGN.md §3.1). */
+/** The link in the old address's notice that undoes an email change (docs/architecture.md, Sign-in protocol). */
 export const RECOVER_EMAIL_CODE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

@@ -10,7 +10,7 @@ function actionCode(text: string, mode: string): string {
   return match[1]!;
 }
 
-describe.each(dialectCases())('email actions (DESIGN.md §3.1) on $dialect', (dialectCase) => {
+describe.each(dialectCases())('email actions (docs/architecture.md, Sign-in protocol) on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;

@@ -20,7 +20,7 @@ export class ProtocolError extends Error {
   }
 }
 
-/** The HTTP status a refusal of the core is answered with (DESIGN.md §3: 400, 429 for rate limits). */
+/** The HTTP status a refusal of the core is answered with (docs/architecture.md, Sign-in protocol: 400, 429 for rate limits). */
 function statusOf(code: IdentityErrorCode): number {
   if (code === 'TOO_MANY_ATTEMPTS_TRY_LATER') return 429;
   if (code === 'EMAIL_DELIVERY_FAILED') return 503;

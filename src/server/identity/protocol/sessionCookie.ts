@@ -7,7 +7,7 @@ import {
 import { SESSION_IDLE_LIFETIME_MS } from '../core/lifetimes.ts';
 
 /**
- * Browser session mode (DESIGN.md §3): the refresh token travels only in an HttpOnly cookie.
+ * Browser session mode (docs/architecture.md, Sign-in protocol): the refresh token travels only in an HttpOnly cookie.
  * Cookies are read and written by @fastify/cookie, registered in the /identity scope.
  */
 export function isCookieMode(request: FastifyRequest): boolean {

@@ -38,7 +38,7 @@ test('verifies the email address from the profile through the emailed link', asy
   const link = linkIn(mail, '/action');
   expect(link.searchParams.get('mode')).toBe('verifyEmail');
   await page.goto(link.pathname + link.search);
-  await expect(page).toHaveTitle('Email address · Inkwell');
+  await expect(page).toHaveTitle('Email address – Inkwell');
   await expect(page.getByRole('main').getByRole('alert')).toHaveText(
     `Your email address ${account.email} is verified.`,
   );

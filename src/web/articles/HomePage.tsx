@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
@@ -11,7 +11,7 @@ import { useFirstPageCall } from './articlePrefetch.ts';
 import { EmptyList } from './EmptyList.tsx';
 import { LoadFailure } from './LoadFailure.tsx';
 import { useArticleFeed } from './useArticleFeed.ts';
-import { linkBesideItem, useDeleteArticle } from './useDeleteArticle.ts';
+import { useDeleteFromList } from './useDeleteArticle.ts';
 
 // Loaded the first time someone deletes from the list: most visits never do, and the home page's
 // JavaScript budget (docs/architecture.md, Budgets) has no room for code nobody runs.
@@ -27,16 +27,7 @@ export function HomePage() {
   const feed = useArticleFeed(firstPage);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const { remove } = feed;
-  const onDeleted = useCallback(
-    (id: string) => {
-      // The focused card is going: the next card takes the focus (else the heading), not <body>.
-      const next = linkBesideItem(document.getElementById(`article-${id}-title`)) ?? headingRef.current;
-      remove(id);
-      return next;
-    },
-    [remove],
-  );
-  const deletion = useDeleteArticle(onDeleted);
+  const deletion = useDeleteFromList(remove, headingRef);
   // Mounted from the first question on, then kept, so it closes and returns focus as usual.
   const [dialogMounted, setDialogMounted] = useState(false);
   if (deletion.asking !== null && !dialogMounted) setDialogMounted(true);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { useAuth } from '../auth/useAuth.ts';
 import type { Article } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
@@ -68,4 +68,20 @@ export function useDeleteArticle(onDeleted: (id: string) => HTMLElement | null |
       if (failed) void remove(failed);
     },
   };
+}
+
+/**
+ * Delete from a list of cards: the card goes from the list without a reload, and the focus,
+ * which was on it, moves to the next card (else the one before, else `heading`), never <body>.
+ */
+export function useDeleteFromList(remove: (id: string) => void, heading: RefObject<HTMLElement | null>) {
+  const onDeleted = useCallback(
+    (id: string) => {
+      const next = linkBesideItem(document.getElementById(`article-${id}-title`)) ?? heading.current;
+      remove(id);
+      return next;
+    },
+    [remove, heading],
+  );
+  return useDeleteArticle(onDeleted);
 }

@@ -1,4 +1,4 @@
-import { useCallback, useRef } from 'react';
+import { useRef } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
@@ -8,7 +8,7 @@ import { ArticleList } from '../articles/ArticleList.tsx';
 import { ConfirmDeleteDialog } from '../articles/ConfirmDeleteDialog.tsx';
 import { EmptyList } from '../articles/EmptyList.tsx';
 import { LoadFailure } from '../articles/LoadFailure.tsx';
-import { linkBesideItem, useDeleteArticle } from '../articles/useDeleteArticle.ts';
+import { useDeleteFromList } from '../articles/useDeleteArticle.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
@@ -28,16 +28,7 @@ function AuthorArticles({ uid, pathname }: { uid: string; pathname: string }) {
   const feed = useArticleFeed(useAuthorFirstPageCall(uid), uid);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const { remove } = feed;
-  const onDeleted = useCallback(
-    (id: string) => {
-      // As on the home list: the next card takes the focus (else the heading), never <body>.
-      const next = linkBesideItem(document.getElementById(`article-${id}-title`)) ?? headingRef.current;
-      remove(id);
-      return next;
-    },
-    [remove],
-  );
-  const deletion = useDeleteArticle(onDeleted);
+  const deletion = useDeleteFromList(remove, headingRef);
   const signedInUid = auth.status === 'signedIn' ? auth.user.uid : null;
   const isSelf = signedInUid === uid;
   const { status, articles } = feed;

@@ -4,7 +4,7 @@ import type { UserRow } from '../core/identityTables.ts';
 import { lookupUser, providerUserInfo } from './accountResponses.ts';
 import { applyOobCodeBody, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
-import { originOf, type SessionDelivery } from './sessionDelivery.ts';
+import { originOf, signInAnswer, type SessionDelivery } from './sessionDelivery.ts';
 
 /** Sign-up, sign-in, lookup, update and delete. */
 export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): FastifyPluginAsync {
@@ -29,14 +29,7 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
         { ...body, replaces: delivery.replaced(request) },
         originOf(request),
       );
-      return {
-        kind: 'identitytoolkit#VerifyPasswordResponse',
-        localId: issued.user.id,
-        email: issued.user.email,
-        displayName: issued.user.display_name ?? '',
-        ...delivery.deliver(request, reply, issued),
-        registered: true,
-      };
+      return signInAnswer(delivery, request, reply, issued);
     });
 
     app.post('/v1/accounts::lookup', async (request) => {

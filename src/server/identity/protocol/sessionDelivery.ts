@@ -38,3 +38,20 @@ export type SessionDelivery = ReturnType<typeof sessionDelivery>;
 
 /** The core's view of a request: its client address and its logger (with the request id). */
 export const originOf = (request: FastifyRequest): Origin => ({ ip: request.ip, log: request.log });
+
+/** The answer of a sign-in (password or passkey, as signInWithPassword): the account and its tokens. */
+export function signInAnswer(
+  delivery: SessionDelivery,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  issued: IssuedSession,
+) {
+  return {
+    kind: 'identitytoolkit#VerifyPasswordResponse',
+    localId: issued.user.id,
+    email: issued.user.email,
+    displayName: issued.user.display_name ?? '',
+    ...delivery.deliver(request, reply, issued),
+    registered: true as const,
+  };
+}

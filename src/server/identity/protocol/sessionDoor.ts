@@ -4,7 +4,7 @@ import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts'
 import type { IdentityCore } from '../core/identityCore.ts';
 import { consumeOrThrow, emailKey, identityRateLimitRules } from '../core/identityRateLimits.ts';
 import { toProtocolError } from './protocolErrors.ts';
-import type { SessionDelivery } from './sessionDelivery.ts';
+import { signInAnswer, type SessionDelivery } from './sessionDelivery.ts';
 
 /** An account as a sign-in door other than the password sees it. */
 export interface DoorAccount {
@@ -103,14 +103,7 @@ export function createSessionDoor(deps: {
             provider: options.provider,
             replaces: delivery.replaced(request),
           });
-          return {
-            kind: 'identitytoolkit#VerifyPasswordResponse',
-            localId: issued.user.id,
-            email: issued.user.email,
-            displayName: issued.user.display_name ?? '',
-            ...delivery.deliver(request, reply, issued),
-            registered: true as const,
-          };
+          return signInAnswer(delivery, request, reply, issued);
         } finally {
           await rateLimiter.settle(forgive);
         }

@@ -1,5 +1,6 @@
 import { keepTabInside } from '../components/keepTabInside.ts';
-import { useEffect, useId, useRef } from 'react';
+import { useModalDialog } from '../components/useModalDialog.ts';
+import { useId } from 'react';
 import { messages } from '../../shared/messages.ts';
 
 interface ConfirmDeleteDialogProps {
@@ -15,15 +16,8 @@ interface ConfirmDeleteDialogProps {
  * rest of the page inert (focus stays inside), Escape cancels, focus returns to the Delete button.
  */
 export function ConfirmDeleteDialog({ open, busy, onConfirm, onCancel }: ConfirmDeleteDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalDialog(open);
   const headingId = useId();
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
     <dialog

@@ -9,7 +9,7 @@ import { AddArticleLink } from './AddArticleLink.tsx';
 import { ArticleList } from './ArticleList.tsx';
 import { useFirstPageCall } from './articlePrefetch.ts';
 import { EmptyList } from './EmptyList.tsx';
-import { LoadFailure } from './LoadFailure.tsx';
+import { ListFailures } from './LoadFailure.tsx';
 import { useArticleFeed } from './useArticleFeed.ts';
 import { useDeleteFromList } from './useDeleteArticle.ts';
 
@@ -45,10 +45,7 @@ export function HomePage() {
           Latest articles
         </h2>
 
-        <div className="mb-6 space-y-3 empty:hidden">
-          {status === 'failed' && <LoadFailure message={messages.articlesLoadFailed} onRetry={feed.retry} />}
-          {deletion.failed && <LoadFailure message={messages.articleDeleteFailed} onRetry={deletion.retry} />}
-        </div>
+        <ListFailures feed={feed} deletion={deletion} />
 
         {status === 'ready' && articles.length === 0 && (
           <EmptyList

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { keepTabInside } from '../components/keepTabInside.ts';
+import { useModalDialog } from '../components/useModalDialog.ts';
 import { editorMessages } from './editorMessages.ts';
 
 interface Props {
@@ -15,16 +16,9 @@ interface Props {
  * this tab's storage for the next visit; Discard changes drops the draft and goes.
  */
 export function LeaveEditorDialog({ open, onStay, onLeave, onDiscard }: Props) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalDialog(open);
   const headingId = useId();
   const bodyId = useId();
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
     <dialog

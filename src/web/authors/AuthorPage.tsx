@@ -7,7 +7,7 @@ import { useAuthorFirstPageCall } from '../articles/articlePrefetch.ts';
 import { ArticleList } from '../articles/ArticleList.tsx';
 import { ConfirmDeleteDialog } from '../articles/ConfirmDeleteDialog.tsx';
 import { EmptyList } from '../articles/EmptyList.tsx';
-import { LoadFailure } from '../articles/LoadFailure.tsx';
+import { ListFailures } from '../articles/LoadFailure.tsx';
 import { useDeleteFromList } from '../articles/useDeleteArticle.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
@@ -63,10 +63,7 @@ function AuthorArticles({ uid, pathname }: { uid: string; pathname: string }) {
         )}
       </header>
 
-      <div className="mb-6 space-y-3 empty:hidden">
-        {status === 'failed' && <LoadFailure message={messages.articlesLoadFailed} onRetry={feed.retry} />}
-        {deletion.failed && <LoadFailure message={messages.articleDeleteFailed} onRetry={deletion.retry} />}
-      </div>
+      <ListFailures feed={feed} deletion={deletion} />
 
       {status === 'ready' && articles.length === 0 && (
         <EmptyList

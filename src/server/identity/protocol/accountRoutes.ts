@@ -4,7 +4,7 @@ import type { UserRow } from '../core/identityTables.ts';
 import { lookupUser, providerUserInfo } from './accountResponses.ts';
 import { applyOobCodeBody, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
-import { originOf, signInAnswer, type SessionDelivery } from './sessionDelivery.ts';
+import { accountWithTokens, originOf, signInAnswer, type SessionDelivery } from './sessionDelivery.ts';
 
 /** Sign-up, sign-in, lookup, update and delete. */
 export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): FastifyPluginAsync {
@@ -16,10 +16,7 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
       const issued = await accounts.signUp({ ...body, replaces: delivery.replaced(request) }, originOf(request));
       return {
         kind: 'identitytoolkit#SignupNewUserResponse',
-        localId: issued.user.id,
-        email: issued.user.email,
-        displayName: issued.user.display_name ?? '',
-        ...delivery.deliver(request, reply, issued),
+        ...accountWithTokens(delivery, request, reply, issued),
       };
     });
 

@@ -39,7 +39,22 @@ export type SessionDelivery = ReturnType<typeof sessionDelivery>;
 /** The core's view of a request: its client address and its logger (with the request id). */
 export const originOf = (request: FastifyRequest): Origin => ({ ip: request.ip, log: request.log });
 
-/** The answer of a sign-in (password or passkey, as signInWithPassword): the account and its tokens. */
+/** The account and its new tokens, as every answer that starts a session carries them. */
+export function accountWithTokens(
+  delivery: SessionDelivery,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  issued: IssuedSession,
+) {
+  return {
+    localId: issued.user.id,
+    email: issued.user.email,
+    displayName: issued.user.display_name ?? '',
+    ...delivery.deliver(request, reply, issued),
+  };
+}
+
+/** The answer of a sign-in (password or passkey, as signInWithPassword). */
 export function signInAnswer(
   delivery: SessionDelivery,
   request: FastifyRequest,
@@ -48,10 +63,7 @@ export function signInAnswer(
 ) {
   return {
     kind: 'identitytoolkit#VerifyPasswordResponse',
-    localId: issued.user.id,
-    email: issued.user.email,
-    displayName: issued.user.display_name ?? '',
-    ...delivery.deliver(request, reply, issued),
+    ...accountWithTokens(delivery, request, reply, issued),
     registered: true as const,
   };
 }

@@ -1,0 +1,108 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import {
+  ImageRejectedError,
+  notDecodable,
+  type AcceptedImageType,
+  type ImageFile,
+  type ProcessedImage,
+} from './imageProcessing.ts';
+import type { ImageJob, ImageJobAnswer } from './imageWorker.ts';
+
+/** Why a job ended without an answer: its client left, or the server is shutting down. */
+export class ImageJobStoppedError extends Error {
+  override name = 'ImageJobStoppedError';
+  readonly reason: 'client-gone' | 'shutdown';
+  constructor(reason: 'client-gone' | 'shutdown') {
+    super(`image processing stopped: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+export interface ImageWorkers {
+  /**
+   * Decodes, resizes and encodes `bytes` in a process of its own, killed when `timeoutMs`
+   * passes (ImageRejectedError 413), when `signal` aborts (the client left) or on stopAll.
+   */
+  process(bytes: Buffer, declaredType: AcceptedImageType, signal: AbortSignal): Promise<ProcessedImage>;
+  /** Kills every running worker (shutdown): their jobs end with ImageJobStoppedError('shutdown'). */
+  stopAll(): void;
+}
+
+// In the sources the worker is imageWorker.ts beside this file; in the production bundle
+// (scripts/serverBuild.ts) it is imageWorker.js beside main.js, where this code then lives.
+const workerFile = path.join(
+  import.meta.dirname,
+  import.meta.filename.endsWith('.ts') ? 'imageWorker.ts' : 'imageWorker.js',
+);
+// The worker's JavaScript heap holds little: pixels and files live in Buffers and libvips.
+const WORKER_EXEC_ARGV = ['--max-old-space-size=64', '--max-semi-space-size=1'];
+
+export function createImageWorkers(timeoutMs: number): ImageWorkers {
+  const running = new Set<(reason: 'shutdown') => void>();
+
+  return {
+    process(bytes, declaredType, signal) {
+      return new Promise<ProcessedImage>((resolve, reject) => {
+        if (signal.aborted) return reject(new ImageJobStoppedError('client-gone'));
+        const child: ChildProcess = fork(workerFile, [], {
+          execArgv: WORKER_EXEC_ARGV,
+          serialization: 'advanced',
+          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        });
+        let settled = false;
+        const finish = (outcome: () => void) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          running.delete(stop);
+          // Killing a finished worker is harmless; an unfinished one stops at once, mid-decode.
+          child.kill('SIGKILL');
+          outcome();
+        };
+        const stop = (reason: 'client-gone' | 'shutdown') =>
+          finish(() => reject(new ImageJobStoppedError(reason)));
+        const onAbort = () => stop('client-gone');
+        const timer = setTimeout(
+          () =>
+            finish(() =>
+              reject(
+                new ImageRejectedError(
+                  413,
+                  `The image took longer than ${Math.round(timeoutMs / 1000)} seconds to process; send a smaller or simpler image.`,
+                ),
+              ),
+            ),
+          timeoutMs,
+        );
+        signal.addEventListener('abort', onAbort, { once: true });
+        running.add(stop);
+        child.once('message', (message: ImageJobAnswer) =>
+          finish(() => {
+            if (message.ok) resolve(fromWire(message.image));
+            else if (message.rejected) reject(new ImageRejectedError(message.rejected.status, message.rejected.message));
+            else reject(new Error('the image worker failed'));
+          }),
+        );
+        child.once('error', (error) => finish(() => reject(error)));
+        // A worker that dies without answering (out of memory, crashed in a decoder) read no image.
+        child.once('exit', () => finish(() => reject(notDecodable(declaredType))));
+        const job: ImageJob = { bytes, declaredType };
+        child.send(job);
+      });
+    },
+    stopAll() {
+      for (const stop of [...running]) stop('shutdown');
+    },
+  };
+}
+
+// Buffers cross the IPC channel as plain Uint8Arrays.
+function fromWire(image: ProcessedImage): ProcessedImage {
+  const file = (f: ImageFile): ImageFile => ({
+    ...f,
+    bytes: Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength),
+  });
+  return { ...image, main: file(image.main), variants: image.variants.map(file) };
+}

@@ -78,7 +78,7 @@ const envSchema = z.object({
   RATE_LIMIT_ARTICLE_CREATE_PER_USER: positiveInt(1_000_000).default(60),
   RATE_LIMIT_IMAGE_UPLOAD_PER_USER: positiveInt(1_000_000).default(60),
   IMAGE_MAX_BYTES: positiveInt(256 * 1024 * 1024).default(10 * 1024 * 1024),
-  IMAGE_PROCESSING_TIMEOUT_SECONDS: positiveInt(600).default(20),
+  IMAGE_PROCESSING_TIMEOUT_SECONDS: positiveInt(600).default(30),
   READ_CACHE_MAX_BYTES: positiveInt(4 * 1024 * 1024 * 1024).default(32 * 1024 * 1024),
   METRICS_TOKEN: z
     .string()

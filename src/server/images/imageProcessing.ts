@@ -84,7 +84,7 @@ export interface ProcessedImage {
  * Reads only the header: the format must be the declared one and the picture at most
  * IMAGE_MAX_PIXELS, so a small file claiming 20000x20000 pixels is refused before decoding.
  */
-export async function inspectImage(bytes: Buffer, declaredType: AcceptedImageType): Promise<void> {
+export async function inspectImage(bytes: Buffer, declaredType: AcceptedImageType): Promise<InspectedImage> {
   let metadata: Metadata;
   try {
     // The pixel limit is checked below from the header, with a message of its own.
@@ -126,6 +126,13 @@ export async function inspectImage(bytes: Buffer, declaredType: AcceptedImageTyp
       );
     }
   }
+  return { decodedBytes: metadata.width * metadata.height * bytesPerPixel };
+}
+
+/** What the header says decoding will cost. */
+export interface InspectedImage {
+  /** width x height x channels x bytes per sample: the picture as it decodes, before any resize. */
+  decodedBytes: number;
 }
 
 export function notDecodable(declaredType: AcceptedImageType): ImageRejectedError {
@@ -138,8 +145,8 @@ export function notDecodable(declaredType: AcceptedImageType): ImageRejectedErro
 /**
  * Decodes an upload that passed inspectImage and re-encodes it: orientation applied, no
  * metadata block kept (sharp writes none unless asked: no EXIF, GPS, XMP, IPTC or ICC), long
- * side at most IMAGE_MAX_SIDE, and the resized copies for srcset. Runs in libuv's thread pool.
- * Animated images keep their first frame.
+ * side at most IMAGE_MAX_SIDE, and the resized copies for srcset. Runs in an image worker process
+ * (imageWorker.ts), one job per process. Animated images keep their first frame.
  */
 export async function processImage(bytes: Buffer, declaredType: AcceptedImageType): Promise<ProcessedImage> {
   let pixels: { data: Buffer; info: OutputInfo };

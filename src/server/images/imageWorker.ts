@@ -12,8 +12,7 @@ export interface ImageJob {
 }
 
 export type ImageJobAnswer =
-  | { ok: true; image: ProcessedImage }
-  | { ok: false; rejected: { status: 413 | 415; message: string } | undefined };
+  { ok: true; image: ProcessedImage } | { ok: false; rejected: { status: 413 | 415; message: string } | undefined };
 
 function answer(message: ImageJobAnswer): void {
   process.send!(message, () => process.disconnect());

@@ -21,10 +21,16 @@ export class ImageJobStoppedError extends Error {
 
 export interface ImageWorkers {
   /**
-   * Decodes, resizes and encodes `bytes` in a process of its own, killed when `timeoutMs`
-   * passes (ImageRejectedError 413), when `signal` aborts (the client left) or on stopAll.
+   * Decodes, resizes and encodes `bytes` in a process of its own once memory allows
+   * (`decodedBytes`, from inspectImage), killed when `timeoutMs` passes (ImageRejectedError
+   * 413), when `signal` aborts (the client left: also while waiting) or on stopAll.
    */
-  process(bytes: Buffer, declaredType: AcceptedImageType, signal: AbortSignal): Promise<ProcessedImage>;
+  process(
+    bytes: Buffer,
+    declaredType: AcceptedImageType,
+    decodedBytes: number,
+    signal: AbortSignal,
+  ): Promise<ProcessedImage>;
   /** Kills every running worker (shutdown): their jobs end with ImageJobStoppedError('shutdown'). */
   stopAll(): void;
 }
@@ -38,62 +44,126 @@ const workerFile = path.join(
 // The worker's JavaScript heap holds little: pixels and files live in Buffers and libvips.
 const WORKER_EXEC_ARGV = ['--max-old-space-size=64', '--max-semi-space-size=1'];
 
+/**
+ * Workers' memory, in shares: two may run at once (one a core), except that a picture decoding
+ * to more than LARGE_DECODED_BYTES takes both shares and runs alone. A worker holds about 45 MB
+ * of Node and libvips, plus its picture: measured peaks (bench/README.md) are about 90 MB for a
+ * 12-megapixel JPEG and 175 MB for 40 megapixels of 8-bit RGBA or 16 of 16-bit RGBA.
+ */
+const WORKER_SHARES = 2;
+const LARGE_DECODED_BYTES = 12_000_000 * 4;
+
 export function createImageWorkers(timeoutMs: number): ImageWorkers {
   const running = new Set<(reason: 'shutdown') => void>();
+  const memory = createShares(WORKER_SHARES);
 
   return {
-    process(bytes, declaredType, signal) {
-      return new Promise<ProcessedImage>((resolve, reject) => {
-        if (signal.aborted) return reject(new ImageJobStoppedError('client-gone'));
-        const child: ChildProcess = fork(workerFile, [], {
-          execArgv: WORKER_EXEC_ARGV,
-          serialization: 'advanced',
-          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-        });
-        let settled = false;
-        const finish = (outcome: () => void) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          running.delete(stop);
-          // Killing a finished worker is harmless; an unfinished one stops at once, mid-decode.
-          child.kill('SIGKILL');
-          outcome();
-        };
-        const stop = (reason: 'client-gone' | 'shutdown') =>
-          finish(() => reject(new ImageJobStoppedError(reason)));
-        const onAbort = () => stop('client-gone');
-        const timer = setTimeout(
-          () =>
-            finish(() =>
-              reject(
-                new ImageRejectedError(
-                  413,
-                  `The image took longer than ${Math.round(timeoutMs / 1000)} seconds to process; send a smaller or simpler image.`,
-                ),
-              ),
-            ),
-          timeoutMs,
-        );
-        signal.addEventListener('abort', onAbort, { once: true });
-        running.add(stop);
-        child.once('message', (message: ImageJobAnswer) =>
-          finish(() => {
-            if (message.ok) resolve(fromWire(message.image));
-            else if (message.rejected) reject(new ImageRejectedError(message.rejected.status, message.rejected.message));
-            else reject(new Error('the image worker failed'));
-          }),
-        );
-        child.once('error', (error) => finish(() => reject(error)));
-        // A worker that dies without answering (out of memory, crashed in a decoder) read no image.
-        child.once('exit', () => finish(() => reject(notDecodable(declaredType))));
-        const job: ImageJob = { bytes, declaredType };
-        child.send(job);
-      });
+    async process(bytes, declaredType, decodedBytes, signal) {
+      const shares = decodedBytes > LARGE_DECODED_BYTES ? WORKER_SHARES : 1;
+      const release = await memory.take(shares, signal);
+      if (!release) throw new ImageJobStoppedError('client-gone');
+      try {
+        return await runWorker(bytes, declaredType, signal);
+      } finally {
+        release();
+      }
     },
     stopAll() {
       for (const stop of [...running]) stop('shutdown');
+    },
+  };
+
+  function runWorker(bytes: Buffer, declaredType: AcceptedImageType, signal: AbortSignal): Promise<ProcessedImage> {
+    return new Promise<ProcessedImage>((resolve, reject) => {
+      if (signal.aborted) return reject(new ImageJobStoppedError('client-gone'));
+      const child: ChildProcess = fork(workerFile, [], {
+        execArgv: WORKER_EXEC_ARGV,
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
+      let settled = false;
+      const finish = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        running.delete(stop);
+        // Killing a finished worker is harmless; an unfinished one stops at once, mid-decode.
+        child.kill('SIGKILL');
+        outcome();
+      };
+      const stop = (reason: 'client-gone' | 'shutdown') => finish(() => reject(new ImageJobStoppedError(reason)));
+      const onAbort = () => stop('client-gone');
+      const timer = setTimeout(
+        () =>
+          finish(() =>
+            reject(
+              new ImageRejectedError(
+                413,
+                `The image took longer than ${Math.round(timeoutMs / 1000)} seconds to process; send a smaller or simpler image.`,
+              ),
+            ),
+          ),
+        timeoutMs,
+      );
+      signal.addEventListener('abort', onAbort, { once: true });
+      running.add(stop);
+      child.once('message', (message: ImageJobAnswer) =>
+        finish(() => {
+          if (message.ok) resolve(fromWire(message.image));
+          else if (message.rejected) reject(new ImageRejectedError(message.rejected.status, message.rejected.message));
+          else reject(new Error('the image worker failed'));
+        }),
+      );
+      child.once('error', (error) => finish(() => reject(error)));
+      // A worker that dies without answering (out of memory, crashed in a decoder) read no image.
+      child.once('exit', () => finish(() => reject(notDecodable(declaredType))));
+      const job: ImageJob = { bytes, declaredType };
+      child.send(job);
+    });
+  }
+}
+
+/** `total` shares handed out first come, first served; a waiter aborted by `signal` leaves the line. */
+function createShares(total: number) {
+  let free = total;
+  const line: { shares: number; admit: () => void }[] = [];
+  const admitNext = () => {
+    while (line.length > 0 && line[0]!.shares <= free) {
+      const next = line.shift()!;
+      free -= next.shares;
+      next.admit();
+    }
+  };
+  return {
+    take(shares: number, signal: AbortSignal): Promise<(() => void) | undefined> {
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        free += shares;
+        admitNext();
+      };
+      if (line.length === 0 && shares <= free) {
+        free -= shares;
+        return Promise.resolve(release);
+      }
+      return new Promise((resolve) => {
+        const entry = {
+          shares,
+          admit: () => {
+            signal.removeEventListener('abort', leave);
+            resolve(release);
+          },
+        };
+        const leave = () => {
+          line.splice(line.indexOf(entry), 1);
+          admitNext();
+          resolve(undefined);
+        };
+        line.push(entry);
+        signal.addEventListener('abort', leave, { once: true });
+      });
     },
   };
 }

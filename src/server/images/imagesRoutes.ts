@@ -116,8 +116,8 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
           let processed;
           try {
             // The header and structure checks decode no pixel: a bomb is refused in milliseconds.
-            await inspectImage(request.body as Buffer, declared);
-            processed = await workers.process(request.body as Buffer, declared, clientGone);
+            const { decodedBytes } = await inspectImage(request.body as Buffer, declared);
+            processed = await workers.process(request.body as Buffer, declared, decodedBytes, clientGone);
           } catch (error) {
             if (error instanceof ImageRejectedError) return sendProblem(reply, error.status, error.message);
             if (error instanceof ImageJobStoppedError) {

@@ -1,0 +1,10 @@
+import fs from 'node:fs';
+import sharp from 'sharp';
+sharp.cache(false); sharp.concurrency(1);
+const bytes = fs.readFileSync(process.argv[2]!);
+const mode = process.argv[3];
+const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+console.log('base', hwm());
+let img = sharp(bytes, { limitInputPixels: 40_000_000, failOn: 'error', autoOrient: mode !== 'noorient' });
+const r = await img.resize({ width: 2400, height: 2400, fit: 'inside', withoutEnlargement: true }).toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+console.log(mode, 'after stage 1', hwm());

@@ -37,21 +37,26 @@ export interface ImageWorkers {
 
 // In the sources the worker is imageWorker.ts beside this file; in the production bundle
 // (scripts/serverBuild.ts) it is imageWorker.js beside main.js, where this code then lives.
-const workerFile = path.join(
-  import.meta.dirname,
-  import.meta.filename.endsWith('.ts') ? 'imageWorker.ts' : 'imageWorker.js',
-);
-// The worker's JavaScript heap holds little: pixels and files live in Buffers and libvips.
-const WORKER_EXEC_ARGV = ['--max-old-space-size=64', '--max-semi-space-size=1'];
+const fromSources = import.meta.filename.endsWith('.ts');
+const workerFile = path.join(import.meta.dirname, fromSources ? 'imageWorker.ts' : 'imageWorker.js');
+// The worker's JavaScript is a few calls: pixels and files live in Buffers and libvips. A small
+// heap, and no optimising compiler (--lite-mode: 9 MB less resident; it turns WebAssembly off,
+// which Node's TypeStrip needs, so only the bundle's plain JavaScript worker gets it).
+const WORKER_EXEC_ARGV = [
+  '--max-old-space-size=64',
+  '--max-semi-space-size=1',
+  ...(fromSources ? [] : ['--lite-mode']),
+];
 
 /**
- * Workers' memory, in shares: two may run at once (one a core), except that a picture decoding
- * to more than LARGE_DECODED_BYTES takes both shares and runs alone. A worker holds about 45 MB
- * of Node and libvips, plus its picture: measured peaks (bench/README.md) are about 90 MB for a
- * 12-megapixel JPEG and 175 MB for 40 megapixels of 8-bit RGBA or 16 of 16-bit RGBA.
+ * Workers' memory, in shares. A worker holds about 60 MB of Node and libvips before its picture,
+ * and measured peaks (bench/README.md) are about 125 MB for a 12-megapixel JPEG and 180 MB for a
+ * 40-megapixel RGBA PNG: beside the server's ~180 MB, only one such worker fits the 350 MB
+ * budget. A picture decoding to at most SMALL_DECODED_BYTES (a megapixel of RGBA: about 75 MB
+ * in its worker) takes one share, so two small ones run at once; any other takes both.
  */
 const WORKER_SHARES = 2;
-const LARGE_DECODED_BYTES = 12_000_000 * 4;
+const SMALL_DECODED_BYTES = 1_000_000 * 4;
 
 export function createImageWorkers(timeoutMs: number): ImageWorkers {
   const running = new Set<(reason: 'shutdown') => void>();
@@ -59,7 +64,7 @@ export function createImageWorkers(timeoutMs: number): ImageWorkers {
 
   return {
     async process(bytes, declaredType, decodedBytes, signal) {
-      const shares = decodedBytes > LARGE_DECODED_BYTES ? WORKER_SHARES : 1;
+      const shares = decodedBytes > SMALL_DECODED_BYTES ? WORKER_SHARES : 1;
       const release = await memory.take(shares, signal);
       if (!release) throw new ImageJobStoppedError('client-gone');
       try {

@@ -86,6 +86,7 @@ export function createImageWorkers(timeoutMs: number): ImageWorkers {
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
+      const exited = new Promise<void>((done) => child.once('exit', () => done()));
       let settled = false;
       const finish = (outcome: () => void) => {
         if (settled) return;
@@ -95,7 +96,9 @@ export function createImageWorkers(timeoutMs: number): ImageWorkers {
         running.delete(stop);
         // Killing a finished worker is harmless; an unfinished one stops at once, mid-decode.
         child.kill('SIGKILL');
-        outcome();
+        // The job ends (and its memory share passes on) only once the process is gone.
+        if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) outcome();
+        else void exited.then(outcome);
       };
       const stop = (reason: 'client-gone' | 'shutdown') => finish(() => reject(new ImageJobStoppedError(reason)));
       const onAbort = () => stop('client-gone');

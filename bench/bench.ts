@@ -368,10 +368,10 @@ async function main() {
   // Its own server, so the articles server's peak above is not mixed with image decoding.
   const uploads = await benchUploads(workDir, log);
   budgets.push({
-    name: `Server peak RSS with 4 concurrent 12-megapixel uploads (p50 ${fmt(uploads.concurrentMs.median, 0)} ms each; one alone ${fmt(uploads.singleMs.median, 0)} ms)`,
-    value: `${fmt(uploads.peakRssMb, 0)} MB`,
+    name: `Server and image workers' peak RSS with 4 concurrent 12-megapixel uploads (p50 ${fmt(uploads.concurrentMs.median, 0)} ms each; one alone ${fmt(uploads.singleMs.median, 0)} ms)`,
+    value: `${fmt(uploads.peakTotalRssMb, 0)} MB (server alone ${fmt(uploads.peakRssMb, 0)} MB)`,
     limit: `<= ${UPLOAD_RSS_BUDGET_MB} MB`,
-    pass: uploads.peakRssMb <= UPLOAD_RSS_BUDGET_MB,
+    pass: Math.max(uploads.peakRssMb, uploads.peakTotalRssMb) <= UPLOAD_RSS_BUDGET_MB,
   });
 
   printRows(rows);

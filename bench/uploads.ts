@@ -24,6 +24,43 @@ export interface UploadBenchResult {
   /** The server's RSS at start and its peak (VmHWM) after all uploads, MB. */
   idleRssMb: number;
   peakRssMb: number;
+  /**
+   * The peak of the server's RSS plus its image worker processes' (images/imageWorkers.ts),
+   * sampled every 20 ms, MB: what the machine holds for uploads, workers included.
+   */
+  peakTotalRssMb: number;
+}
+
+function rssKb(pid: number): number {
+  try {
+    return Number(/^VmRSS:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0; // exited between listing and reading
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    const tasks = fs.readdirSync(`/proc/${pid}/task`);
+    return tasks.flatMap((task) =>
+      fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** Samples the RSS of `pid` and its children together until stopped; returns the peak, MB. */
+function sampleTotalRss(pid: number): () => number {
+  let peakKb = 0;
+  const timer = setInterval(() => {
+    const total = rssKb(pid) + childrenOf(pid).reduce((sum, child) => sum + rssKb(child), 0);
+    peakKb = Math.max(peakKb, total);
+  }, 20);
+  return () => {
+    clearInterval(timer);
+    return peakKb / 1024;
+  };
 }
 
 async function timedUpload(origin: string, token: string, photo: Buffer): Promise<number> {
@@ -38,6 +75,7 @@ export async function benchUploads(workDir: string, log: (line: string) => void)
   const server = await startAppServer(path.join(workDir, 'uploads'), { RATE_LIMIT_IMAGE_UPLOAD_PER_USER: '1000000' });
   try {
     const idleRssMb = server.rssMb().rssMb;
+    const stopSampling = sampleTotalRss(server.child.pid!);
     const token = await signUpWriter(server.origin);
     const single: number[] = [];
     for (let i = 0; i < SINGLE_ROUNDS; i++) single.push(await timedUpload(server.origin, token, photo));
@@ -56,6 +94,7 @@ export async function benchUploads(workDir: string, log: (line: string) => void)
       concurrentMs: { median: median(each), max: Math.max(...each), rounds },
       idleRssMb,
       peakRssMb: server.peakRssMb(),
+      peakTotalRssMb: stopSampling(),
     };
   } finally {
     await server.stop();
@@ -70,7 +109,7 @@ export function describeUploads(result: UploadBenchResult): string[] {
     `| one at a time (${SINGLE_ROUNDS}x) | ${ms(result.singleMs.median)} | ${ms(Math.max(...result.singleMs.all))} | ${result.singleMs.all.map(ms).join(', ')} |`,
     `| ${CONCURRENCY} at once (${CONCURRENT_ROUNDS} rounds) | ${ms(result.concurrentMs.median)} | ${ms(result.concurrentMs.max)} | wall ${result.concurrentMs.rounds.map(ms).join(', ')} |`,
     '',
-    `Server RSS: ${Math.round(result.idleRssMb)} MB at start, peak ${Math.round(result.peakRssMb)} MB (budget <= ${UPLOAD_RSS_BUDGET_MB} MB)`,
+    `Server RSS: ${Math.round(result.idleRssMb)} MB at start, peak ${Math.round(result.peakRssMb)} MB; with its image workers, peak ${Math.round(result.peakTotalRssMb)} MB (budget <= ${UPLOAD_RSS_BUDGET_MB} MB)`,
   ];
 }
 
@@ -79,7 +118,7 @@ if (import.meta.main) {
   try {
     const result = await benchUploads(workDir, console.log);
     for (const line of describeUploads(result)) console.log(line);
-    process.exitCode = result.peakRssMb <= UPLOAD_RSS_BUDGET_MB ? 0 : 1;
+    process.exitCode = Math.max(result.peakRssMb, result.peakTotalRssMb) <= UPLOAD_RSS_BUDGET_MB ? 0 : 1;
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

@@ -24,12 +24,22 @@ export function isServerBuildStale(): boolean {
  */
 export async function buildServer(): Promise<void> {
   await build({
-    input: path.join(projectRoot, 'src/server/main.ts'),
+    input: {
+      main: path.join(projectRoot, 'src/server/main.ts'),
+      // The process each upload is decoded in (images/imageWorkers.ts forks it from beside main.js).
+      imageWorker: path.join(projectRoot, 'src/server/images/imageWorker.ts'),
+    },
     platform: 'node',
     // Bare specifiers (packages, node: builtins) are left to Node; only relative imports are bundled.
     external: [/^[^./]/],
     logLevel: 'warn',
-    output: { file: serverBundle, format: 'esm' },
+    output: {
+      dir: path.dirname(serverBundle),
+      format: 'esm',
+      entryFileNames: '[name].js',
+      // Code both entries use; fixed names, so a rebuild replaces the last one's.
+      chunkFileNames: 'shared-[name].js',
+    },
   });
 }
 

@@ -78,6 +78,7 @@ const envSchema = z.object({
   RATE_LIMIT_ARTICLE_CREATE_PER_USER: positiveInt(1_000_000).default(60),
   RATE_LIMIT_IMAGE_UPLOAD_PER_USER: positiveInt(1_000_000).default(60),
   IMAGE_MAX_BYTES: positiveInt(256 * 1024 * 1024).default(10 * 1024 * 1024),
+  IMAGE_PROCESSING_TIMEOUT_SECONDS: positiveInt(600).default(30),
   READ_CACHE_MAX_BYTES: positiveInt(4 * 1024 * 1024 * 1024).default(32 * 1024 * 1024),
   METRICS_TOKEN: z
     .string()
@@ -113,6 +114,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Largest accepted image upload, in bytes. */
   imageMaxBytes: number;
+  /** Wall-clock seconds an upload's decode, resize and encode may take before its worker is killed. */
+  imageProcessingTimeoutSeconds: number;
   /** The most memory the public read cache (pages, articles, feed, sitemaps, HTML) may hold, in bytes. */
   readCacheMaxBytes: number;
   /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
@@ -186,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     imageMaxBytes: e.IMAGE_MAX_BYTES,
+    imageProcessingTimeoutSeconds: e.IMAGE_PROCESSING_TIMEOUT_SECONDS,
     readCacheMaxBytes: e.READ_CACHE_MAX_BYTES,
     rateLimits: {
       signInPerEmail: e.RATE_LIMIT_SIGNIN_PER_EMAIL,

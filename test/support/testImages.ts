@@ -95,3 +95,62 @@ export function exifHasGps(exif: Buffer | undefined): boolean {
   const tag = tiff.subarray(0, 2).toString('latin1') === 'II' ? Buffer.from([0x25, 0x88]) : Buffer.from([0x88, 0x25]);
   return tiff.includes(tag);
 }
+
+/**
+ * A hostile progressive JPEG (docs/security.md, Hostile image uploads): a plain picture of
+ * `width` x `height` whose one AC scan is repeated `repeats` times before its end. Each copy is
+ * a valid first scan (its successive-approximation bit set to 0, so libjpeg finds no
+ * inconsistency and only keeps decoding): a few dozen bytes that make the decoder walk every
+ * block of the picture again. At 6000x6000, about 3 ms of CPU a copy.
+ */
+export async function jpegRepeatingOneScan(repeats: number, width = 6000, height = 6000): Promise<Buffer> {
+  const jpeg = await sharp({ create: { width, height, channels: 3, background: { r: 120, g: 160, b: 90 } } })
+    .jpeg({ progressive: true, quality: 90 })
+    .toBuffer();
+  const segments = jpegSegments(jpeg);
+  const scanHeader = (start: number) => start + 5 + jpeg[start + 4]! * 2; // after Ns component selectors
+  const acFirstScan = segments.find(
+    (s) => s.marker === 0xda && jpeg[scanHeader(s.start)]! >= 1 && jpeg[scanHeader(s.start) + 2]! >> 4 === 0,
+  );
+  if (!acFirstScan) throw new Error('sharp wrote no progressive AC first scan');
+  const scan = Buffer.from(jpeg.subarray(acFirstScan.start, acFirstScan.end));
+  scan[scanHeader(0) + 2] = 0; // Ah = 0, Al = 0
+  const end = segments.at(-1)!.start; // EOI
+  return Buffer.concat([jpeg.subarray(0, end), ...Array<Buffer>(repeats).fill(scan), jpeg.subarray(end)]);
+}
+
+/** The segments of a JPEG after SOI: marker, and where each starts and ends (a scan with its data). */
+function jpegSegments(jpeg: Buffer): { marker: number; start: number; end: number }[] {
+  const segments: { marker: number; start: number; end: number }[] = [];
+  let at = 2;
+  while (at < jpeg.length) {
+    const marker = jpeg[at + 1]!;
+    if (marker === 0xd9) {
+      segments.push({ marker, start: at, end: at + 2 });
+      break;
+    }
+    let end = at + 2 + jpeg.readUInt16BE(at + 2);
+    if (marker === 0xda) {
+      // Entropy-coded data runs to the next marker other than FF 00 and restarts (FF D0-D7).
+      while (!(jpeg[end] === 0xff && jpeg[end + 1] !== 0 && !(jpeg[end + 1]! >= 0xd0 && jpeg[end + 1]! <= 0xd7))) end++;
+    }
+    segments.push({ marker, start: at, end });
+    at = end;
+  }
+  return segments;
+}
+
+/** A plain PNG of 16 bits per channel with alpha (8 bytes a pixel): small on disk, large decoded. */
+export function deepPng(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 4, background: { r: 10, g: 200, b: 30, alpha: 0.5 } } })
+    .toColourspace('rgb16')
+    .png()
+    .toBuffer();
+}
+
+/** A plain PNG of 8 bits per channel with alpha. */
+export function plainPngWithAlpha(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 4, background: { r: 10, g: 200, b: 30, alpha: 0.5 } } })
+    .png()
+    .toBuffer();
+}

@@ -7,7 +7,8 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { createImagesRepository, deleteImagesByOwner, replaceImageUses } from './imagesRepository.ts';
 import { imagesRoutes } from './imagesRoutes.ts';
-import { createProcessingSlots } from './processingSlots.ts';
+import { createImageWorkers } from './imageWorkers.ts';
+import { createUploadQueue } from './uploadQueue.ts';
 
 export interface Images {
   /** POST /api/images and GET /images/...; register without a prefix. */
@@ -36,11 +37,13 @@ export interface ImagesDeps {
 /** An upload no article uses is removed after this long (docs/product.md, Rules). */
 export const UNUSED_IMAGE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
-// Decoding holds a full-size bitmap (up to 2400x2400x4 bytes) besides the upload: two at a time
-// keep 4 concurrent 12-megapixel uploads well inside the 350 MB budget (docs/architecture.md) and use both cores.
-const PROCESSING_SLOTS = 2;
-// Bodies of up to IMAGE_MAX_BYTES are held in memory from arrival until stored.
-const MAX_UPLOADS_IN_PROGRESS = 8;
+// Uploads with a place (body arriving, decoding in a worker process, or being stored): the server
+// holds at most this many bodies, and runs at most this many workers, each one decode at a time
+// (docs/architecture.md, Budgets: 4 concurrent worst-case uploads within 350 MB). One account
+// holds at most two, so a third is always free for someone else.
+const UPLOAD_PLACES = { places: 3, placesPerAccount: 2, waiting: 12, waitingPerAccount: 2 } as const;
+// A body must arrive within this long of its upload getting a place: a trickling client holds one no longer.
+const UPLOAD_BODY_TIMEOUT_MS = 15_000;
 const UPLOAD_WINDOW_MS = 60 * 60 * 1000;
 
 export function createImages(deps: ImagesDeps): Images {
@@ -67,8 +70,9 @@ export function createImages(deps: ImagesDeps): Images {
           return result.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: result.retryAfterSeconds };
         },
       },
-      slots: createProcessingSlots(PROCESSING_SLOTS),
-      maxUploadsInProgress: MAX_UPLOADS_IN_PROGRESS,
+      queue: createUploadQueue(UPLOAD_PLACES),
+      workers: createImageWorkers(deps.config.imageProcessingTimeoutSeconds * 1000),
+      bodyTimeoutMs: UPLOAD_BODY_TIMEOUT_MS,
       maxBytes: deps.config.imageMaxBytes,
       publicUrl,
       clock,

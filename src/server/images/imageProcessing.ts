@@ -1,8 +1,36 @@
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { IMAGE_MAX_SIDE, imageFileName, variantFileName, variantWidths } from '../../shared/imageUrls.ts';
+import { countJpegScans } from './jpegScans.ts';
 
 /** docs/product.md (Rules): larger images are refused (413) before any pixel is decoded. */
 export const IMAGE_MAX_PIXELS = 40_000_000;
+/**
+ * The picture's pixels at the depth it decodes to (width x height x channels x bytes per
+ * sample): 40 megapixels of 8-bit RGBA. A 16-bit or floating-point file of the same size would
+ * decode to two or four times as much, so its pixel limit shrinks with its depth.
+ */
+export const IMAGE_MAX_DECODED_BYTES = IMAGE_MAX_PIXELS * 4;
+/**
+ * Scans of a JPEG. Encoders write 1 (baseline) to about 15 (progressive, mozjpeg's script);
+ * each scan is a full pass over the picture's blocks, and a hostile file repeats one thousands
+ * of times (docs/security.md).
+ */
+export const JPEG_MAX_SCANS = 100;
+/** Frames of an animated GIF, WebP or AVIF: only the first is kept, but the header lists them all. */
+export const IMAGE_MAX_FRAMES = 1000;
+
+const BYTES_PER_SAMPLE: Record<string, number> = {
+  uchar: 1,
+  char: 1,
+  ushort: 2,
+  short: 2,
+  uint: 4,
+  int: 4,
+  float: 4,
+  complex: 8,
+  double: 8,
+  dpcomplex: 16,
+};
 
 /** The upload types the API accepts (docs/product.md, Rules), and the format sharp must find in the bytes. */
 export const ACCEPTED_IMAGE_TYPES = {
@@ -19,7 +47,8 @@ export type AcceptedImageType = keyof typeof ACCEPTED_IMAGE_TYPES;
 sharp.cache(false);
 sharp.concurrency(1);
 
-// Seconds after which libvips abandons a pipeline: no upload may hold a slot for ever.
+// Seconds after which libvips abandons a pipeline (it checks between regions of output; the
+// worker process running it is killed on a wall-clock limit besides: imageWorkers.ts).
 const PIPELINE_TIMEOUT_SECONDS = 60;
 const JPEG_OPTIONS = { quality: 82, mozjpeg: true } as const;
 const WEBP_OPTIONS = { quality: 80 } as const;
@@ -55,7 +84,7 @@ export interface ProcessedImage {
  * Reads only the header: the format must be the declared one and the picture at most
  * IMAGE_MAX_PIXELS, so a small file claiming 20000x20000 pixels is refused before decoding.
  */
-export async function inspectImage(bytes: Buffer, declaredType: AcceptedImageType): Promise<void> {
+export async function inspectImage(bytes: Buffer, declaredType: AcceptedImageType): Promise<InspectedImage> {
   let metadata: Metadata;
   try {
     // The pixel limit is checked below from the header, with a message of its own.
@@ -74,9 +103,39 @@ export async function inspectImage(bytes: Buffer, declaredType: AcceptedImageTyp
       `The image is ${metadata.width}×${metadata.height} pixels; at most ${IMAGE_MAX_PIXELS / 1_000_000} megapixels are accepted.`,
     );
   }
+  const bytesPerPixel = (metadata.channels ?? 4) * (BYTES_PER_SAMPLE[metadata.depth ?? 'uchar'] ?? 8);
+  if (metadata.width * metadata.height * bytesPerPixel > IMAGE_MAX_DECODED_BYTES) {
+    const megapixels = Math.floor(IMAGE_MAX_DECODED_BYTES / bytesPerPixel / 1_000_000);
+    throw new ImageRejectedError(
+      413,
+      `The image is ${metadata.width}×${metadata.height} pixels at ${bytesPerPixel} bytes a pixel; at that depth at most ${megapixels} megapixels are accepted.`,
+    );
+  }
+  if ((metadata.pages ?? 1) > IMAGE_MAX_FRAMES) {
+    throw new ImageRejectedError(
+      413,
+      `The image has ${metadata.pages} frames; at most ${IMAGE_MAX_FRAMES} are accepted.`,
+    );
+  }
+  if (declaredType === 'image/jpeg') {
+    const scans = countJpegScans(bytes, JPEG_MAX_SCANS);
+    if (scans > JPEG_MAX_SCANS) {
+      throw new ImageRejectedError(
+        415,
+        `The JPEG repeats its scans more than ${JPEG_MAX_SCANS} times; save it again from an image editor.`,
+      );
+    }
+  }
+  return { decodedBytes: metadata.width * metadata.height * bytesPerPixel };
 }
 
-function notDecodable(declaredType: AcceptedImageType): ImageRejectedError {
+/** What the header says decoding will cost. */
+export interface InspectedImage {
+  /** width x height x channels x bytes per sample: the picture as it decodes, before any resize. */
+  decodedBytes: number;
+}
+
+export function notDecodable(declaredType: AcceptedImageType): ImageRejectedError {
   return new ImageRejectedError(
     415,
     `The body is not a readable ${declaredType.slice('image/'.length).toUpperCase()} image.`,
@@ -86,8 +145,8 @@ function notDecodable(declaredType: AcceptedImageType): ImageRejectedError {
 /**
  * Decodes an upload that passed inspectImage and re-encodes it: orientation applied, no
  * metadata block kept (sharp writes none unless asked: no EXIF, GPS, XMP, IPTC or ICC), long
- * side at most IMAGE_MAX_SIDE, and the resized copies for srcset. Runs in libuv's thread pool.
- * Animated images keep their first frame.
+ * side at most IMAGE_MAX_SIDE, and the resized copies for srcset. Runs in an image worker process
+ * (imageWorker.ts), one job per process. Animated images keep their first frame.
  */
 export async function processImage(bytes: Buffer, declaredType: AcceptedImageType): Promise<ProcessedImage> {
   let pixels: { data: Buffer; info: OutputInfo };

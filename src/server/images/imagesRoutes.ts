@@ -1,16 +1,13 @@
+import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, sendInvalidToken, type VerifyIdToken } from '../articles/bearerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
-import {
-  ACCEPTED_IMAGE_TYPES,
-  ImageRejectedError,
-  inspectImage,
-  processImage,
-  type AcceptedImageType,
-} from './imageProcessing.ts';
+import { ACCEPTED_IMAGE_TYPES, ImageRejectedError, inspectImage, type AcceptedImageType } from './imageProcessing.ts';
 import { isImageId, newImageId } from './imageId.ts';
 import { OwnerGoneError, type ImagesRepository } from './imagesRepository.ts';
-import type { ProcessingSlots } from './processingSlots.ts';
+import { ImageJobStoppedError, type ImageWorkers } from './imageWorkers.ts';
+import { readUploadBody, UploadBodyError } from './uploadBody.ts';
+import type { UploadQueue } from './uploadQueue.ts';
 
 export interface UploadRateLimit {
   /** Counts one upload by `uid`; the seconds to wait when they have uploaded too many lately. */
@@ -21,10 +18,12 @@ export interface ImagesRoutesDeps {
   repository: ImagesRepository;
   verifyIdToken: VerifyIdToken;
   uploadRateLimit: UploadRateLimit;
-  /** Bounds how many uploads are decoded at once (memory: docs/architecture.md, Budgets). */
-  slots: ProcessingSlots;
-  /** Uploads in progress (body arriving, waiting or decoding) beyond which new ones are turned away. */
-  maxUploadsInProgress: number;
+  /** Who may send a body now, fairly between accounts (memory: docs/architecture.md, Budgets). */
+  queue: UploadQueue;
+  /** Where pixels are decoded: processes killed on a time limit, a client gone, or shutdown. */
+  workers: ImageWorkers;
+  /** How long a body may take to arrive once its upload has a place. */
+  bodyTimeoutMs: number;
   maxBytes: number;
   /** Origin without a trailing slash: image URLs are absolute under it. */
   publicUrl: string;
@@ -36,35 +35,46 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const FILE_NAME = /^(?:[1-9][0-9]{0,3}x[1-9][0-9]{0,3}\.(?:jpg|png)|[1-9][0-9]{0,3}w)$/;
 const TYPE_LIST = Object.keys(ACCEPTED_IMAGE_TYPES).join(', ');
 
-const uploaders = new WeakMap<FastifyRequest, string>();
+/** The uploader of an admitted upload, and the signal that fires when its client leaves. */
+const admitted = new WeakMap<FastifyRequest, { uid: string; clientGone: AbortSignal }>();
 
 /** `POST /api/images` and `GET /images/:id/:name`; register without a prefix. */
 export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
-  const { repository, verifyIdToken, uploadRateLimit, slots, publicUrl } = deps;
-  let uploadsInProgress = 0;
+  const { repository, verifyIdToken, uploadRateLimit, queue, workers, publicUrl } = deps;
+  const tooLarge = `The image is larger than ${formatBytes(deps.maxBytes)}.`;
 
   /**
    * Everything that can refuse an upload without its body runs before the body is read: an
-   * anonymous or rate-limited client makes the server buffer nothing.
+   * anonymous, rate-limited or queued client makes the server buffer nothing.
    */
   async function admitUpload(request: FastifyRequest, reply: FastifyReply) {
     const caller = await authenticate(request, reply, verifyIdToken);
     if (!caller) return reply;
+    if (Number(request.headers['content-length'] ?? 0) > deps.maxBytes) {
+      reply.header('connection', 'close');
+      return sendProblem(reply, 413, tooLarge);
+    }
     const limited = await uploadRateLimit.consume(caller.uid);
     if (!limited.allowed) {
       reply.header('retry-after', String(limited.retryAfterSeconds));
       return sendProblem(reply, 429, 'You have uploaded many images in a short time. Please wait and try again.');
     }
-    if (uploadsInProgress >= deps.maxUploadsInProgress) {
+    const left = new AbortController();
+    // 'close' comes once per response: after the answer, or when the client leaves first.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) left.abort();
+    });
+    const release = await queue.enter(caller.uid, left.signal);
+    if (left.signal.aborted) {
+      release?.();
+      return reply;
+    }
+    if (!release) {
       reply.header('retry-after', '5');
       return sendProblem(reply, 429, 'The server is busy with other uploads. Please try again in a moment.');
     }
-    uploadsInProgress += 1;
-    // 'close' comes once per response, sent or abandoned.
-    reply.raw.once('close', () => {
-      uploadsInProgress -= 1;
-    });
-    uploaders.set(request, caller.uid);
+    reply.raw.once('close', release);
+    admitted.set(request, { uid: caller.uid, clientGone: left.signal });
     return undefined;
   }
 
@@ -72,14 +82,24 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
     await app.register(async (upload) => {
       // Only the listed image types are read, as raw bytes; anything else is a 415 before reading.
       upload.removeAllContentTypeParsers();
-      upload.addContentTypeParser(
-        Object.keys(ACCEPTED_IMAGE_TYPES),
-        { parseAs: 'buffer', bodyLimit: deps.maxBytes },
-        (_request, body, done) => done(null, body),
+      upload.addContentTypeParser(Object.keys(ACCEPTED_IMAGE_TYPES), (_request: FastifyRequest, body: Readable) =>
+        readUploadBody(body, {
+          maxBytes: deps.maxBytes,
+          timeoutMs: deps.bodyTimeoutMs,
+          tooLarge,
+          tooSlow: `The image did not arrive within ${Math.round(deps.bodyTimeoutMs / 1000)} seconds. Please try again.`,
+        }),
       );
+      upload.addHook('preClose', (done) => {
+        // Shutdown: decodes in progress stop now; their uploads are answered 503.
+        workers.stopAll();
+        done();
+      });
       upload.setErrorHandler((error: FastifyError, _request, reply) => {
-        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-          return sendProblem(reply, 413, `The image is larger than ${formatBytes(deps.maxBytes)}.`);
+        if (error instanceof UploadBodyError) {
+          // The rest of the body is not read: the connection cannot carry another request.
+          reply.header('connection', 'close');
+          return sendProblem(reply, error.status, error.message);
         }
         if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
           return sendProblem(reply, 415, `Send the image itself as the body, with Content-Type ${TYPE_LIST}.`);
@@ -91,16 +111,20 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
         '/api/images',
         { bodyLimit: deps.maxBytes, onRequest: admitUpload, compress: false },
         async (request, reply) => {
-          const uid = uploaders.get(request)!;
+          const { uid, clientGone } = admitted.get(request)!;
           const declared = mediaType(request.headers['content-type']) as AcceptedImageType;
-          const bytes = request.body as Buffer;
           let processed;
           try {
-            // The header check needs no slot: a decompression bomb is refused at once, even when busy.
-            await inspectImage(bytes, declared);
-            processed = await slots.run(() => processImage(bytes, declared));
+            // The header and structure checks decode no pixel: a bomb is refused in milliseconds.
+            const { decodedBytes } = await inspectImage(request.body as Buffer, declared);
+            processed = await workers.process(request.body as Buffer, declared, decodedBytes, clientGone);
           } catch (error) {
             if (error instanceof ImageRejectedError) return sendProblem(reply, error.status, error.message);
+            if (error instanceof ImageJobStoppedError) {
+              if (error.reason === 'client-gone') return reply;
+              reply.header('retry-after', '5');
+              return sendProblem(reply, 503, 'The server is restarting. Please try again in a moment.');
+            }
             throw error;
           }
           const id = newImageId();

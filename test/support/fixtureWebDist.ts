@@ -26,7 +26,10 @@ export function fixtureWebDist(): string {
     `  <script type="module" crossorigin src="${FIXTURE_ENTRY}"></script>\n  </head>`,
   );
   // One folder per shell content, shared by every test process: written once, then only read.
-  const dir = path.join(os.tmpdir(), `inkwell-fixture-web-${createHash('sha256').update(html).digest('hex').slice(0, 16)}`);
+  const dir = path.join(
+    os.tmpdir(),
+    `inkwell-fixture-web-${createHash('sha256').update(html).digest('hex').slice(0, 16)}`,
+  );
   if (fs.existsSync(path.join(dir, 'index.html'))) return dir;
   const staging = fs.mkdtempSync(`${dir}-staging-`);
   fs.mkdirSync(path.join(staging, 'assets'));

@@ -114,7 +114,8 @@ async function injectedFetch(app: FastifyInstance, request: Request): Promise<Re
         Object.entries(headers).filter(([name]) => !name.startsWith('content-') || name === 'content-language'),
       );
     }
-    if (!appFor(url)) return fetchOutside(new Request(url, { method, headers, ...(body ? { body } : {}) }));
+    if (!appFor(url))
+      return fetchOutside(new Request(url, { method, headers, ...(body ? { body: new Uint8Array(body) } : {}) }));
   }
 }
 

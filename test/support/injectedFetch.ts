@@ -2,11 +2,10 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse as InjectResponse } from 'fastify';
 
 /**
- * Route and API tests reach the app through Fastify's `inject` rather than a socket: each
- * in-process test app gets an origin of its own (http://app-N.inkwell.test, a reserved name no
- * resolver answers, so a request that bypasses this file fails loudly instead of reaching
- * something else), and the global `fetch` hands requests for those origins to the app. Tests
- * keep calling `fetch(`${server.url}/…`)`, as they would a listening server.
+ * Route and API tests reach the app through Fastify's `inject` rather than its socket: while a
+ * test app is registered here, the global `fetch` (and rawGet) hand requests for its origin
+ * to `app.inject`. Tests keep calling `fetch(`${server.url}/…`)` as they would a listening
+ * server, and the app still listens there for what must use a socket (a browser, node:http).
  *
  * What fetch itself would do on the wire is done here too, so a test sees the same answer
  * either way: the default request headers undici sends, decoding a compressed body, and
@@ -14,15 +13,15 @@ import type { FastifyInstance, LightMyRequestResponse as InjectResponse } from '
  */
 
 const apps = new Map<string, FastifyInstance>();
-let nextAppNumber = 0;
 
-/** Registers an app; requests to the returned origin go to it until `forget` is called. */
-export function injectedOrigin(app: FastifyInstance): { origin: string; forget(): void } {
+/** Sends the test's requests for `origin` to `app` through inject, until the returned function is called. */
+export function injectRequestsFor(origin: string, app: FastifyInstance): () => void {
   installFetch();
-  nextAppNumber += 1;
-  const origin = `http://app-${process.pid}-${nextAppNumber}.inkwell.test`;
-  apps.set(origin, app);
-  return { origin, forget: () => apps.delete(origin) };
+  const key = new URL(origin).origin;
+  apps.set(key, app);
+  return () => {
+    if (apps.get(key) === app) apps.delete(key);
+  };
 }
 
 function appFor(url: URL): FastifyInstance | undefined {
@@ -98,7 +97,9 @@ async function injectedFetch(app: FastifyInstance, request: Request): Promise<Re
   let body: Buffer | undefined = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
   for (let redirects = 0; ; redirects += 1) {
     const target = appFor(url);
-    if (!target) throw new TypeError(`fetch failed: ${url.origin} is not a running test app`);
+    // A redirect may lead away from the test app: that request goes out as fetch would send it.
+    if (!target)
+      return fetchOutside(new Request(url, { method, headers, ...(body ? { body: new Uint8Array(body) } : {}) }));
     const answer = await inject(target, url, method, headers, body);
     const location = answer.headers.location;
     if (request.redirect === 'manual' || !REDIRECT_STATUSES.has(answer.statusCode) || typeof location !== 'string') {
@@ -114,8 +115,6 @@ async function injectedFetch(app: FastifyInstance, request: Request): Promise<Re
         Object.entries(headers).filter(([name]) => !name.startsWith('content-') || name === 'content-language'),
       );
     }
-    if (!appFor(url))
-      return fetchOutside(new Request(url, { method, headers, ...(body ? { body: new Uint8Array(body) } : {}) }));
   }
 }
 

@@ -8,14 +8,14 @@ import { openDatabase, type Database } from '../../src/server/db/database.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import { ensureWebBuild, webDistDir } from '../../src/server/web/webBuild.ts';
 import { fixtureWebDist } from './fixtureWebDist.ts';
-import { injectedOrigin } from './injectedFetch.ts';
+import { injectRequestsFor } from './injectedFetch.ts';
 import type { DialectCase } from './testDatabases.ts';
 
 export interface TestApp {
   app: FastifyInstance;
   /**
-   * Where to send requests: with `listen`, http://127.0.0.1:PORT of the listening server;
-   * otherwise an origin that `fetch` (and rawGet) hand to the app through `inject`.
+   * http://127.0.0.1:PORT, where the app listens; the test's `fetch` and rawGet hand requests
+   * for it to `app.inject` unless `transport` is 'socket'.
    */
   url: string;
   config: Config;
@@ -33,20 +33,23 @@ export interface TestAppOptions {
   /** How often unused uploads are looked for (default hourly). */
   imageCleanupIntervalMs?: number;
   /**
-   * Listen on a loopback port (a real socket) instead of answering through `inject`: for tests
-   * about the wire itself (slow or stalled clients, connections, what node:http sends).
+   * How the test's `fetch` (and rawGet) reach the app. 'inject' (default): through
+   * `app.inject`, no socket in between. 'socket': over the loopback socket, for tests about the
+   * wire itself (slow or stalled clients, connections, bytes as node:http sends them).
+   * Either way the app also listens on `url`, so a browser or a raw node:http client reaches it.
    */
-  listen?: boolean;
+  transport?: 'inject' | 'socket';
   /**
-   * The web app served: 'fixture' (default) is the source shell with a stand-in script
-   * (fixtureWebDist.ts); 'built' is the real Vite build, made first if stale (about a minute).
+   * The web app served: 'fixture' is the source shell with a stand-in script (fixtureWebDist.ts);
+   * 'built' is the real Vite build, made first if stale (about a minute). Default: 'fixture',
+   * or INKWELL_TEST_WEB_DIST (browser tests set 'built': a browser runs the real app).
    */
   webDist?: 'fixture' | 'built';
 }
 
 /**
- * Builds the real app on a fresh database and data folder. Requests reach it through `inject`
- * (no socket, no web build) unless `options.listen` asks for a loopback port.
+ * Builds the real app on a fresh database and data folder, with a fixture web shell (no web
+ * build). The test's requests reach it through `inject` unless `options.transport` says 'socket'.
  * `env` adds configuration variables, as a deployment would set them.
  */
 export async function startTestApp(
@@ -59,17 +62,22 @@ export async function startTestApp(
   const config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env }), database: testDatabase.config };
   const database = openDatabase(config.database);
   await migrateToLatest(database);
-  if (options.webDist === 'built') await ensureWebBuild();
+  const webDist = options.webDist ?? (process.env.INKWELL_TEST_WEB_DIST === 'built' ? 'built' : 'fixture');
+  if (webDist === 'built') await ensureWebBuild();
   const app = await buildApp({
     config,
     database,
-    webDistDir: options.webDist === 'built' ? webDistDir : fixtureWebDist(),
+    webDistDir: webDist === 'built' ? webDistDir : fixtureWebDist(),
     logger: options.logStream ? { stream: options.logStream } : false,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.sitemapPageSize ? { sitemapPageSize: options.sitemapPageSize } : {}),
     ...(options.imageCleanupIntervalMs ? { imageCleanupIntervalMs: options.imageCleanupIntervalMs } : {}),
   });
-  const { url, forget } = options.listen ? await listenOnLoopback(app) : await injectOnly(app);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
+  const url = `http://127.0.0.1:${address.port}`;
+  const forget = options.transport === 'socket' ? () => {} : injectRequestsFor(url, app);
   return {
     app,
     url,
@@ -83,17 +91,4 @@ export async function startTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function listenOnLoopback(app: FastifyInstance) {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
-  return { url: `http://127.0.0.1:${address.port}`, forget: () => {} };
-}
-
-async function injectOnly(app: FastifyInstance) {
-  await app.ready();
-  const { origin, forget } = injectedOrigin(app);
-  return { url: origin, forget };
 }

@@ -65,16 +65,11 @@ describe.each(dialectCases())('image uploads on $dialect', (dialectCase) => {
   const maxBytes = 300_000;
 
   beforeAll(async () => {
-    server = await startTestApp(
-      dialectCase,
-      {
-        PUBLIC_URL: 'http://blog.example.test',
-        IMAGE_MAX_BYTES: String(maxBytes),
-        RATE_LIMIT_IMAGE_UPLOAD_PER_USER: '1000',
-      },
-      // On a socket: the in-progress limit is about real connections whose bodies never end.
-      { listen: true },
-    );
+    server = await startTestApp(dialectCase, {
+      PUBLIC_URL: 'http://blog.example.test',
+      IMAGE_MAX_BYTES: String(maxBytes),
+      RATE_LIMIT_IMAGE_UPLOAD_PER_USER: '1000',
+    });
     alice = await signUp(server.url, 'Alice');
   });
   afterAll(() => server.close());

@@ -119,6 +119,9 @@ async function injectedFetch(app: FastifyInstance, request: Request): Promise<Re
 }
 
 let realFetch: typeof fetch | undefined;
+
+/** Node's own fetch, over the socket, whatever is registered here (to compare the two ways). */
+export const socketFetch: typeof fetch = (input, init) => (realFetch ?? globalThis.fetch)(input, init);
 const fetchOutside = (request: Request) => realFetch!(request);
 
 function installFetch() {

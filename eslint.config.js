@@ -50,6 +50,26 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...nodeTypes, ...globals.browser } },
   },
   {
+    // A migration is frozen in time: it never imports application code, which may change
+    // after it ran (decision 0220). Libraries and its own folder (frozen copies) only.
+    files: ['src/server/db/migrations/**/*.ts'],
+    ignores: ['src/server/db/migrations/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./|/|src/)',
+              message:
+                'A migration never imports application code: copy what it needs into migrations/frozen/ (decision 0220).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

@@ -1,26 +1,27 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { mailboxUrlVariable, serverUrlVariable } from './e2e/support/workerServers.ts';
 
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://127.0.0.1:${port}`;
-// The real SMTP sink the app sends its emails to; tests read them over HTTP (e2e/support/mailbox.ts).
-const smtpSinkPort = port + 1000;
-const smtpSinkHttpPort = port + 1001;
-process.env.E2E_MAILBOX_URL ??= `http://127.0.0.1:${smtpSinkHttpPort}/messages`;
-// Set once in the runner process; workers inherit it, so all agree on one data dir.
-process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-'));
+// Each worker has a server, data folder and SMTP sink of its own, started by the global setup
+// (e2e/support/workerServers.ts). This file is read again in every worker, which finds its
+// server by its parallel index; the runner itself (index unset) opens no page.
+const slot = process.env.TEST_PARALLEL_INDEX ?? '0';
+const baseURL = process.env[serverUrlVariable(slot)];
+// The real SMTP sink that worker's server sends its emails to (e2e/support/mailbox.ts reads it).
+const mailboxUrl = process.env[mailboxUrlVariable(slot)];
+if (mailboxUrl) process.env.E2E_MAILBOX_URL = mailboxUrl;
+// A spec that starts an app of its own (startTestApp) opens it in a browser: the real web app.
+process.env.INKWELL_TEST_WEB_DIST ??= 'built';
 
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/e2e',
   forbidOnly: true,
   retries: 0,
-  // One worker: every spec shares one server and one database, and several specs publish 20-30
-  // articles to page through; run beside a test that looks for its own card on the home list's
-  // first page, they pushed it off (seen in CI). Serially, each test's articles are the newest.
-  workers: 1,
+  // Spec files are spread over the workers; a file's tests run in order in one worker, against
+  // that worker's server, so a test's articles are the newest there. Two workers on these 2-core
+  // machines (measured: docs/architecture.md, Testing); E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  globalSetup: './e2e/support/workerServers.ts',
   reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL,
@@ -44,35 +45,6 @@ export default defineConfig({
             '--no-first-run',
           ],
         },
-      },
-    },
-  ],
-  webServer: [
-    {
-      command: `node test/support/smtpSinkServer.ts --port ${smtpSinkPort} --http-port ${smtpSinkHttpPort}`,
-      url: process.env.E2E_MAILBOX_URL,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
-    {
-      // What production runs: npm start builds what is stale (prestart), then serves the bundle.
-      command: 'npm start',
-      url: `${baseURL}/readyz`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: baseURL,
-        DATA_DIR: process.env.E2E_DATA_DIR,
-        SMTP_URL: `smtp://127.0.0.1:${smtpSinkPort}`,
-        LOG_LEVEL: 'warn',
-        // Short, so the reauthentication test need not wait out the real 5 minutes.
-        RECENT_SIGN_IN_SECONDS: '30',
       },
     },
   ],

@@ -6,6 +6,11 @@ export default defineConfig({
     // The slow reliability suite (crash, load, shutdown, fuzzing) runs with `npm run test:reliability`.
     exclude: [...configDefaults.exclude, '**/*.reliability.test.ts'],
     globalSetup: ['test/support/globalSetup.ts'],
+    // Vitest's default is one worker per core less one: a single worker on 2 cores. Much of a
+    // test's time is waiting (PostgreSQL, argon2 on libuv's threads, mail timeouts), so two
+    // finish sooner; three made the tests that start Node processes (admin, import, backup)
+    // miss their 30 s on a loaded 2-core machine. VITEST_MAX_WORKERS overrides.
+    maxWorkers: 2,
     // API tests hash real passwords and open real databases: give them room on 2 cores.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -3,13 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import { startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
+import { freePort, startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { expectSignedIn, expectSignedOut, logOutFromProfile, newAccount, signUp, topBar } from './support/accounts.ts';
 
-// WebAuthn refuses an IP address as relying party (the shared server's PUBLIC_URL is
+// WebAuthn refuses an IP address as relying party (the worker's server's PUBLIC_URL is
 // http://127.0.0.1:PORT), and counts only https or localhost as secure: these tests run their
-// own server (serving the web app the shared one built) with PUBLIC_URL http://localhost:PORT.
-const port = Number(process.env.E2E_PORT ?? 3100) + 7;
+// own servers (serving the web app the global setup built) with PUBLIC_URL http://localhost:PORT,
+// on ports free when the file loads.
+const port = await freePort();
+const stalePort = await freePort();
 const origin = `http://localhost:${port}`;
 let server: ServerProcess;
 let dataDir: string;
@@ -230,7 +232,6 @@ test('the login form asks the browser for passkeys in the email field’s autofi
 
 test.describe('after the recent-sign-in window', () => {
   // A server whose recent-sign-in window is two seconds, so the test need not wait out five minutes.
-  const stalePort = port + 8;
   const staleOrigin = `http://localhost:${stalePort}`;
   let staleServer: ServerProcess;
   let staleDataDir: string;

@@ -2,6 +2,8 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { terminalLogStream } from './http/terminalLog.ts';
+import { outboxDir } from './mail/outbox.ts';
 import { ensureWebBuild, webDistDir } from './web/webBuild.ts';
 
 // How long in-flight requests get to finish after SIGTERM before the process gives up.
@@ -25,7 +27,9 @@ async function main() {
 
   const database = openDatabase(config.database);
   await migrateToLatest(database);
-  const app = await buildApp({ config, database, webDistDir });
+  // On a terminal, lines a person reads; otherwise JSON lines for a log collector.
+  const logger = process.stdout.isTTY ? { stream: terminalLogStream() } : undefined;
+  const app = await buildApp({ config, database, webDistDir, ...(logger ? { logger } : {}) });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -46,6 +50,11 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Inkwell is running: open ${config.publicUrl} in a browser`);
+  if (config.smtpUrl === undefined) {
+    const outbox = outboxDir(config.dataDir);
+    app.log.info(`SMTP_URL is not set: emails are written to ${outbox} as .eml files, not sent`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -62,7 +62,8 @@ describe.each(dialectCases().slice(0, 1))('clients that trickle their requests, 
   const open: Trickle[] = [];
 
   beforeAll(async () => {
-    server = await startTestApp(dialectCase);
+    // Over the socket: "keeps serving" means other connections still get answers.
+    server = await startTestApp(dialectCase, {}, { transport: 'socket' });
     port = Number(new URL(server.url).port);
   });
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { injectRaw } from './injectedFetch.ts';
 
 export interface RawAnswer {
   status: number;
@@ -6,8 +7,13 @@ export interface RawAnswer {
   body: Buffer;
 }
 
-/** A GET with exactly these request headers, the body as the bytes sent (fetch would decode them). */
-export function rawGet(url: string, headers: Record<string, string>): Promise<RawAnswer> {
+/**
+ * A GET with exactly these request headers, the body as the bytes sent (fetch would decode
+ * them): through `inject` for an in-process test app, else over a socket.
+ */
+export async function rawGet(url: string, headers: Record<string, string>): Promise<RawAnswer> {
+  const injected = await injectRaw(url, headers);
+  if (injected) return injected;
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (response) => {

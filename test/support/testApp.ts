@@ -6,12 +6,17 @@ import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { openDatabase, type Database } from '../../src/server/db/database.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
-import { webDistDir } from '../../src/server/web/webBuild.ts';
+import { ensureWebBuild, webDistDir } from '../../src/server/web/webBuild.ts';
+import { fixtureWebDist } from './fixtureWebDist.ts';
+import { injectRequestsFor } from './injectedFetch.ts';
 import type { DialectCase } from './testDatabases.ts';
 
 export interface TestApp {
   app: FastifyInstance;
-  /** http://127.0.0.1:PORT of the listening server. */
+  /**
+   * http://127.0.0.1:PORT, where the app listens; the test's `fetch` and rawGet hand requests
+   * for it to `app.inject` unless `transport` is 'socket'.
+   */
   url: string;
   config: Config;
   database: Database;
@@ -27,10 +32,24 @@ export interface TestAppOptions {
   sitemapPageSize?: number;
   /** How often unused uploads are looked for (default hourly). */
   imageCleanupIntervalMs?: number;
+  /**
+   * How the test's `fetch` (and rawGet) reach the app. 'inject' (default): through
+   * `app.inject`, no socket in between. 'socket': over the loopback socket, for tests about the
+   * wire itself (slow or stalled clients, connections, bytes as node:http sends them).
+   * Either way the app also listens on `url`, so a browser or a raw node:http client reaches it.
+   */
+  transport?: 'inject' | 'socket';
+  /**
+   * The web app served: 'fixture' is the source shell with a stand-in script (fixtureWebDist.ts);
+   * 'built' is the real Vite build, made first if stale (about a minute). Default: 'fixture',
+   * or INKWELL_TEST_WEB_DIST (browser tests set 'built': a browser runs the real app).
+   */
+  webDist?: 'fixture' | 'built';
 }
 
 /**
- * Starts the real app on a fresh database, listening on a free loopback port.
+ * Builds the real app on a fresh database and data folder, with a fixture web shell (no web
+ * build). The test's requests reach it through `inject` unless `options.transport` says 'socket'.
  * `env` adds configuration variables, as a deployment would set them.
  */
 export async function startTestApp(
@@ -43,10 +62,12 @@ export async function startTestApp(
   const config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env }), database: testDatabase.config };
   const database = openDatabase(config.database);
   await migrateToLatest(database);
+  const webDist = options.webDist ?? (process.env.INKWELL_TEST_WEB_DIST === 'built' ? 'built' : 'fixture');
+  if (webDist === 'built') await ensureWebBuild();
   const app = await buildApp({
     config,
     database,
-    webDistDir,
+    webDistDir: webDist === 'built' ? webDistDir : fixtureWebDist(),
     logger: options.logStream ? { stream: options.logStream } : false,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.sitemapPageSize ? { sitemapPageSize: options.sitemapPageSize } : {}),
@@ -56,12 +77,14 @@ export async function startTestApp(
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
   const url = `http://127.0.0.1:${address.port}`;
+  const forget = options.transport === 'socket' ? () => {} : injectRequestsFor(url, app);
   return {
     app,
     url,
     config,
     database,
     close: async () => {
+      forget();
       await app.close();
       await database.close();
       await testDatabase.dispose();

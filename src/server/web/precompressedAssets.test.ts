@@ -13,7 +13,8 @@ describe('precompressed assets', () => {
   let server: TestApp;
   let assets: string[];
   beforeAll(async () => {
-    server = await startTestApp(dialectCases()[0]!);
+    // About the real build's files: the fixture shell has no compressed copies.
+    server = await startTestApp(dialectCases()[0]!, {}, { webDist: 'built' });
     const shell = (await rawGet(`${server.url}/`, {})).body.toString();
     assets = [...shell.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
   });

@@ -1,6 +1,6 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { renderMarkdown } from '../../../shared/markdown/renderMarkdown.ts';
+import { renderMarkdown0006 } from './frozen/0006_renderMarkdown.ts';
 
 // Rows rendered per statement: 3 parameters a row stays far under every parameter limit.
 const BACKFILL_BATCH = 200;
@@ -81,7 +81,7 @@ async function backfillRenderedArticles(db: Kysely<any>): Promise<void> {
       .execute();
     if (rows.length === 0) return;
     const values = rows.map((row) => {
-      const { html, excerpt } = renderMarkdown(row.description);
+      const { html, excerpt } = renderMarkdown0006(row.description);
       return sql`(${row.id}, ${html}, ${excerpt})`;
     });
     // UPDATE ... FROM is spelled differently by the two databases; a CTE with correlated

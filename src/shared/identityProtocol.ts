@@ -3,6 +3,7 @@
  * Dependency-free on purpose: the web client imports it.
  */
 import { PASSKEY_ERROR_CODES } from './passkeyProtocol.ts';
+import type { MfaInfo } from './twoStepProtocol.ts';
 
 /** Every `error.message` code the server answers with. */
 export const IDENTITY_ERROR_CODES = [
@@ -23,6 +24,18 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_REFRESH_TOKEN',
   'MISSING_REFRESH_TOKEN',
   'INVALID_GRANT_TYPE',
+  // Two-step sign-in (the multi-factor protocol's own codes).
+  'UNVERIFIED_EMAIL',
+  'SECOND_FACTOR_EXISTS',
+  'MISSING_CODE',
+  'INVALID_CODE',
+  'MISSING_SESSION_INFO',
+  'INVALID_SESSION_INFO',
+  'SESSION_EXPIRED',
+  'MISSING_MFA_PENDING_CREDENTIAL',
+  'INVALID_MFA_PENDING_CREDENTIAL',
+  'MISSING_MFA_ENROLLMENT_ID',
+  'MFA_ENROLLMENT_NOT_FOUND',
   // Beyond the protocol's own codes: malformed requests and infrastructure failures.
   'INVALID_REQUEST',
   'INVALID_DISPLAY_NAME',
@@ -109,6 +122,8 @@ export interface LookupUser {
   disabled?: boolean;
   createdAt: string;
   lastLoginAt: string;
+  /** The two-step factor, when one is enrolled. */
+  mfaInfo?: MfaInfo[];
 }
 
 export interface LookupResponse {

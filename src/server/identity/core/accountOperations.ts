@@ -26,6 +26,14 @@ export type UserDeletingListener = (uid: string, trx: Transaction<DatabaseSchema
 /** A password sign-in attempt's outcome; `code` is the error code of a refusal. */
 export type SignInOutcome = { ok: true } | { ok: false; code: string };
 
+/**
+ * The place for a second step after a right password (two-step sign-in): when it answers, the
+ * sign-in gets no session yet and the client is told what to finish it with.
+ */
+export interface SecondStepHook<Pending> {
+  requireSecondStep(user: UserRow, provider: string): Promise<Pending | undefined>;
+}
+
 export interface AccountChanges {
   email?: string | undefined;
   password?: string | undefined;
@@ -35,7 +43,7 @@ export interface AccountChanges {
 }
 
 /** Sign-up, password sign-in, profile and credential changes, deletion. */
-export function createAccountOperations(deps: {
+export function createAccountOperations<Pending>(deps: {
   config: Config;
   database: Database;
   users: UsersStore;
@@ -50,6 +58,7 @@ export function createAccountOperations(deps: {
   now: () => number;
   userDeletingListeners: UserDeletingListener[];
   signInListeners: ((outcome: SignInOutcome) => void)[];
+  secondStep: SecondStepHook<Pending>;
 }) {
   const { config, users, sessions, oobCodes, issuer, passwords, rateLimiter, rules } = deps;
 
@@ -59,7 +68,7 @@ export function createAccountOperations(deps: {
   async function signInWithPassword(
     input: { email: string; password: string; replaces?: string | undefined },
     origin: Origin,
-  ): Promise<IssuedSession> {
+  ): Promise<IssuedSession | Pending> {
     const account = emailKey(input.email);
     const perEmailAndIp: [RateLimitRule, string] = [rules.signInPerEmailAndIp, `${account}:${origin.ip}`];
     const perAccount: [RateLimitRule, string] = [rules.signInPerAccount, account];
@@ -88,6 +97,13 @@ export function createAccountOperations(deps: {
     const now = deps.now();
     // A hash in another algorithm (imported from Firebase) becomes argon2id in the sign-in's own transaction.
     const rehashed = checked.needsRehash ? await passwords.hash(input.password) : undefined;
+    const pending = await deps.secondStep.requireSecondStep(user, 'password');
+    if (pending !== undefined) {
+      // The password was right: forgiven as on any sign-in; wrong codes count on their own.
+      if (rehashed !== undefined) await users.replacePasswordHash(user.id, user.password_hash, rehashed);
+      await rateLimiter.settle(forgive);
+      return pending;
+    }
     return issuer.issue(
       { ...user, last_login_at: now },
       { authTime: now, provider: 'password', replaces: input.replaces },
@@ -140,10 +156,11 @@ export function createAccountOperations(deps: {
       return issued;
     },
 
+    /** A session, or (two-step on) what the client must finish the sign-in with. */
     async signInWithPassword(
       input: { email: string; password: string; replaces?: string | undefined },
       origin: Origin,
-    ): Promise<IssuedSession> {
+    ): Promise<IssuedSession | Pending> {
       try {
         const issued = await signInWithPassword(input, origin);
         for (const listener of deps.signInListeners) listener({ ok: true });

@@ -16,6 +16,7 @@ import { createSessionIssuer, type IssuedSession } from './sessionIssuer.ts';
 import { createSessionsStore } from './sessionsStore.ts';
 import { createSigningKeys } from './signingKeys.ts';
 import { createUsersStore } from './usersStore.ts';
+import { createTwoStep } from '../twoStep/twoStep.ts';
 import { createIdTokenVerifier } from './verifyIdToken.ts';
 
 /**
@@ -58,6 +59,9 @@ export function createIdentityCore(deps: {
     deliveryMask: createDeliveryTimingMask(),
   });
   const emailActions = createEmailActions({ ...deps, users, sessions, oobCodes, actionCodes, rules });
+  const twoStep = createTwoStep({ ...deps, users, sessions, issuer, rules });
+  // An account's two-step rows go with it.
+  userDeletingListeners.push((uid, trx) => twoStep.deleteByUser(uid, trx));
   const accounts = createAccountOperations({
     ...deps,
     users,
@@ -68,6 +72,8 @@ export function createIdentityCore(deps: {
     rules,
     userDeletingListeners,
     signInListeners,
+    // A password sign-in on an account with two-step waits for a code (passkeys do not).
+    secondStep: twoStep,
   });
   const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys });
 
@@ -84,6 +90,7 @@ export function createIdentityCore(deps: {
     actionCodes,
     emailActions,
     operator,
+    twoStep,
     sessions: { refresh: issuer.refresh, signOut: issuer.signOut },
     /** The public signing keys (JWKS) and the start-up key check. */
     keys: { jwks: () => keys.jwks(), ready: async () => void (await keys.current()) },

@@ -31,6 +31,8 @@ export interface IdentitySessionsTable {
   last_used_at: number;
   /** How the session was signed in (the ID token's firebase.sign_in_provider); NULL: password. */
   sign_in_provider: string | null;
+  /** The second step that completed the sign-in ('totp'; `firebase.sign_in_second_factor`); NULL: none. */
+  second_factor: string | null;
 }
 
 /** Signing keys: exactly one has is_current = 1 (unique index); older ones verify until retired long enough. */

@@ -17,7 +17,7 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
   return {
     async create(
       userId: string,
-      started: { authTime: number; provider: string },
+      started: { authTime: number; provider: string; secondFactor?: string | undefined },
       now: number,
       trx: Db = db,
     ): Promise<NewSession> {
@@ -31,6 +31,7 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
           token_hash: hashSecret(refreshToken),
           auth_time: started.authTime,
           provider: started.provider,
+          second_factor: started.secondFactor ?? null,
           created_at: now,
           last_used_at: now,
         })
@@ -79,6 +80,11 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
 
     async revoke(refreshToken: string, trx: Db = db): Promise<void> {
       await trx.deleteFrom('identity_sessions').where('token_hash', '=', hashSecret(refreshToken)).execute();
+    },
+
+    /** Ends one session by its id (the caller's own, replaced by a fresh one). */
+    async revokeById(sessionId: string, trx: Db = db): Promise<void> {
+      await trx.deleteFrom('identity_sessions').where('id', '=', sessionId).execute();
     },
 
     async revokeAllOfUser(userId: string, trx: Db = db): Promise<void> {

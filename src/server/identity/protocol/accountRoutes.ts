@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { IdentityCore } from '../core/identityCore.ts';
 import type { UserRow } from '../core/identityTables.ts';
+import { secondStepAnswer } from '../twoStep/twoStepRoutes.ts';
 import { lookupUser, providerUserInfo } from './accountResponses.ts';
 import { applyOobCodeBody, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
@@ -26,13 +27,19 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
         { ...body, replaces: delivery.replaced(request) },
         originOf(request),
       );
+      // Two-step on: no tokens until mfaSignIn:finalize.
+      if ('mfaPendingCredential' in issued) return secondStepAnswer(issued);
       return signInAnswer(delivery, request, reply, issued);
     });
 
     app.post('/v1/accounts::lookup', async (request) => {
       const body = parseBody(idTokenBody, request.body);
       const { user } = await core.verifyIdToken(body.idToken);
-      return { kind: 'identitytoolkit#GetAccountInfoResponse', users: [lookupUser(user)] };
+      const mfaInfo = await core.twoStep.mfaInfoOf(user.id);
+      return {
+        kind: 'identitytoolkit#GetAccountInfoResponse',
+        users: [{ ...lookupUser(user), ...(mfaInfo !== undefined ? { mfaInfo } : {}) }],
+      };
     });
 
     app.post('/v1/accounts::update', async (request, reply) => {

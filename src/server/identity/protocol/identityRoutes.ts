@@ -9,6 +9,7 @@ import { ProtocolError, sendProtocolError, toProtocolError } from './protocolErr
 import { publicRoutes } from './publicRoutes.ts';
 import { sessionDelivery } from './sessionDelivery.ts';
 import { tokenRoutes } from './tokenRoutes.ts';
+import { twoStepRoutes } from '../twoStep/twoStepRoutes.ts';
 
 /** Maps errors Fastify raises while reading a request to protocol errors. */
 function requestProblem(error: FastifyError): ProtocolError | undefined {
@@ -65,5 +66,6 @@ export function identityRoutes(core: IdentityCore, config: Config): FastifyPlugi
     await app.register(tokenRoutes(core, config, delivery));
     await app.register(oobCodeRoutes(core));
     await app.register(publicRoutes(core, config));
+    await app.register(twoStepRoutes(core, delivery));
   };
 }

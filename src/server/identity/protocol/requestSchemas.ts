@@ -41,7 +41,7 @@ export const photoUrlField = z
   .refine(isStorableText, 'INVALID_PHOTO_URL')
   .refine((url) => url === '' || URL.canParse(url), 'INVALID_PHOTO_URL');
 
-const idTokenField = z.string({ error: 'INVALID_ID_TOKEN' }).min(1, 'INVALID_ID_TOKEN');
+export const idTokenField = z.string({ error: 'INVALID_ID_TOKEN' }).min(1, 'INVALID_ID_TOKEN');
 
 /** Password fields; strength is checked separately with the configured minimum. */
 const passwordField = z.string(missingOr('MISSING_PASSWORD', 'INVALID_REQUEST')).min(1, 'MISSING_PASSWORD');

@@ -99,9 +99,10 @@ export function createAccountOperations<Pending>(deps: {
     const rehashed = checked.needsRehash ? await passwords.hash(input.password) : undefined;
     const pending = await deps.secondStep.requireSecondStep(user, 'password');
     if (pending !== undefined) {
-      // The password was right: forgiven as on any sign-in; wrong codes count on their own.
+      // The right password refunds its own attempt but clears nothing: wrong codes counted on this
+      // account stay counted until a right code (else a known password would reset the code limit).
       if (rehashed !== undefined) await users.replacePasswordHash(user.id, user.password_hash, rehashed);
-      await rateLimiter.settle(forgive);
+      await rateLimiter.settle({ reset: [], refund: [perEmailAndIp, perAccount, perIp] });
       return pending;
     }
     return issuer.issue(

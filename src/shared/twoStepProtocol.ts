@@ -3,23 +3,13 @@
  * as both sides see it. Dependency-free: the web client imports it.
  */
 
+import type { MfaEnrollment, PendingSecondStepResponse } from './identityProtocol.ts';
+
 /** One enrolled factor, as sign-in answers and accounts:lookup carry it. */
-export interface MfaInfo {
-  mfaEnrollmentId: string;
-  displayName?: string;
-  /** ISO 8601. */
-  enrolledAt: string;
-  totpInfo: Record<string, never>;
-}
+export type MfaInfo = MfaEnrollment;
 
 /** A password sign-in's answer when the account has a factor: no tokens yet. */
-export interface SecondStepRequired {
-  kind: string;
-  localId: string;
-  email: string;
-  mfaPendingCredential: string;
-  mfaInfo: MfaInfo[];
-}
+export type SecondStepRequired = PendingSecondStepResponse;
 
 export interface StartTotpEnrollmentResponse {
   totpSessionInfo: {

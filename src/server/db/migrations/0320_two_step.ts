@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 
 /**
  * Two-step sign-in (TOTP): each account's one factor, enrollments under way, recovery codes and
- * sign-ins waiting for their second step; sessions remember whether a second step made them
+ * wrong codes given for sign-ins waiting for their second step; sessions remember whether a second step made them
  * (their ID tokens' `firebase.sign_in_second_factor`).
  */
 export const twoStepMigration: Migration = {
@@ -47,18 +47,16 @@ export const twoStepMigration: Migration = {
       .execute();
 
     await db.schema
-      .createTable('two_step_pending_sign_ins')
-      // SHA-256 of the mfaPendingCredential handed to the client.
+      .createTable('two_step_wrong_codes')
+      // SHA-256 of the mfaPendingCredential (the core's pending second step) the wrong codes were given for.
       .addColumn('credential_hash', 'text', (column) => column.primaryKey())
       .addColumn('user_id', 'text', (column) => column.notNull().references('users.id').onDelete('cascade'))
-      // How the first step was made ('password'): the session's `firebase.sign_in_provider`.
-      .addColumn('provider', 'text', (column) => column.notNull())
-      .addColumn('wrong_codes', 'integer', (column) => column.notNull().defaultTo(0))
+      .addColumn('wrong_codes', 'integer', (column) => column.notNull())
       .addColumn('expires_at', 'bigint', (column) => column.notNull())
       .execute();
     await db.schema
-      .createIndex('two_step_pending_sign_ins_expires_at')
-      .on('two_step_pending_sign_ins')
+      .createIndex('two_step_wrong_codes_expires_at')
+      .on('two_step_wrong_codes')
       .column('expires_at')
       .execute();
 
@@ -67,7 +65,7 @@ export const twoStepMigration: Migration = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
   async down(db: Kysely<any>) {
     await db.schema.alterTable('identity_sessions').dropColumn('second_factor').execute();
-    await db.schema.dropTable('two_step_pending_sign_ins').execute();
+    await db.schema.dropTable('two_step_wrong_codes').execute();
     await db.schema.dropTable('two_step_recovery_codes').execute();
     await db.schema.dropTable('two_step_enrollments').execute();
     await db.schema.dropTable('two_step_factors').execute();

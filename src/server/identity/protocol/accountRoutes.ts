@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { IdentityCore } from '../core/identityCore.ts';
 import type { UserRow } from '../core/identityTables.ts';
-import { secondStepAnswer } from '../twoStep/twoStepRoutes.ts';
 import { lookupUser, providerUserInfo } from './accountResponses.ts';
 import { applyOobCodeBody, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
@@ -23,13 +22,11 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
 
     app.post('/v1/accounts::signInWithPassword', async (request, reply) => {
       const body = parseBody(signInBody, request.body);
-      const issued = await accounts.signInWithPassword(
+      const result = await accounts.signInWithPassword(
         { ...body, replaces: delivery.replaced(request) },
         originOf(request),
       );
-      // Two-step on: no tokens until mfaSignIn:finalize.
-      if ('mfaPendingCredential' in issued) return secondStepAnswer(issued);
-      return signInAnswer(delivery, request, reply, issued);
+      return signInAnswer(delivery, request, reply, result);
     });
 
     app.post('/v1/accounts::lookup', async (request) => {

@@ -104,6 +104,8 @@ describe.each(dialectCases())('two-step sign-in (DESIGN §8.4) on $dialect', (di
       kind: 'identitytoolkit#VerifyPasswordResponse',
       localId: signedUp.localId,
       email,
+      displayName: '',
+      registered: true,
       mfaPendingCredential: expect.any(String),
       mfaInfo,
     });

@@ -1,17 +1,20 @@
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
-import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts';
 import type { MfaInfo } from '../../../shared/twoStepProtocol.ts';
 import { isTotpCodeShaped } from '../../../shared/twoStepProtocol.ts';
 import { IdentityError } from '../core/identityErrors.ts';
-import { consumeOrThrow, emailKey, type IdentityRateLimitRules } from '../core/identityRateLimits.ts';
 import type { UserRow } from '../core/identityTables.ts';
 import { newId, newOpaqueSecret } from '../core/opaqueSecrets.ts';
-import type { Origin } from '../core/origin.ts';
 import { requireRecentSignIn } from '../core/recentSignIn.ts';
 import type { IssuedSession, SessionIssuer } from '../core/sessionIssuer.ts';
 import type { SessionsStore } from '../core/sessionsStore.ts';
-import type { UsersStore } from '../core/usersStore.ts';
+import {
+  PENDING_SECOND_STEP_LIFETIME_MS,
+  type AttemptContext,
+  type SecondFactorInfo,
+  type SecondStepPolicy,
+  type SignInAttempts,
+} from '../core/signInAttempt.ts';
 import type { VerifiedToken } from '../core/verifyIdToken.ts';
 import { isRecoveryCodeShaped, newRecoveryCodes } from './recoveryCodes.ts';
 import { matchingStep, newTotpSecret } from './totpCodes.ts';
@@ -20,19 +23,10 @@ import { createTwoStepStore, type FactorRow } from './twoStepStore.ts';
 const MINUTE = 60 * 1000;
 /** How long a started enrollment may wait for its first code. */
 export const ENROLLMENT_LIFETIME_MS = 10 * MINUTE;
-/** How long a right password waits for its second step (DESIGN §8.4). */
-export const PENDING_SIGN_IN_LIFETIME_MS = 5 * MINUTE;
 /** Wrong codes a waiting sign-in (or an enrollment) survives; the next one ends it. */
 export const WRONG_CODES_LIMIT = 5;
 /** `firebase.sign_in_second_factor` of sessions a second step completed. */
 export const SECOND_FACTOR_TOTP = 'totp';
-
-/** A right password on an account with a factor: what the client gets instead of tokens. */
-export interface SecondStepRequired {
-  user: UserRow;
-  mfaPendingCredential: string;
-  mfaInfo: MfaInfo[];
-}
 
 export function mfaInfoOf(factor: FactorRow): MfaInfo {
   return {
@@ -51,14 +45,12 @@ export function mfaInfoOf(factor: FactorRow): MfaInfo {
 export function createTwoStep(deps: {
   config: Config;
   database: Database;
-  users: UsersStore;
   sessions: SessionsStore;
   issuer: SessionIssuer;
-  rateLimiter: RateLimiter;
-  rules: IdentityRateLimitRules;
+  signIns: Pick<SignInAttempts, 'completeSecondStep'>;
   now: () => number;
 }) {
-  const { config, users, sessions, issuer, rateLimiter, rules, now } = deps;
+  const { config, sessions, issuer, now } = deps;
   const store = createTwoStepStore(deps.database.db);
   const recent = (token: VerifiedToken) => requireRecentSignIn(token, now(), config.recentSignInSeconds);
 
@@ -162,62 +154,55 @@ export function createTwoStep(deps: {
     },
 
     /**
-     * The hook of every first step (password; not passkeys, whose user verification is a second
-     * factor already): when the account has a factor, the sign-in waits for a code instead of
-     * getting a session.
+     * The second-step policy the core's sign-in attempt asks after every first factor: an account
+     * with a factor waits for a code. A passkey needs none: its user verification (PIN or
+     * biometrics on the device) is a second factor already.
      */
-    async requireSecondStep(user: UserRow, provider: string): Promise<SecondStepRequired | undefined> {
-      const factor = await store.factorOf(user.id);
-      if (!factor) return undefined;
-      const credential = newOpaqueSecret();
-      const at = now();
-      await store.savePendingSignIn(credential, user.id, provider, at + PENDING_SIGN_IN_LIFETIME_MS, at);
-      return { user, mfaPendingCredential: credential, mfaInfo: [mfaInfoOf(factor)] };
-    },
+    policy: {
+      async required(user: UserRow, provider: string): Promise<SecondFactorInfo[] | null> {
+        if (provider === 'passkey') return null;
+        const factor = await store.factorOf(user.id);
+        if (!factor) return null;
+        return [
+          {
+            enrollmentId: factor.enrollment_id,
+            kind: SECOND_FACTOR_TOTP,
+            displayName: factor.display_name,
+            enrolledAt: factor.enrolled_at,
+          },
+        ];
+      },
+    } satisfies SecondStepPolicy,
 
     /**
-     * mfaSignIn:finalize: a code (or a recovery code) finishes a waiting sign-in. Each wrong code
-     * counts against the account's sign-in failure limits; the fifth ends the waiting sign-in.
+     * mfaSignIn:finalize: a code (or a recovery code) finishes a pending sign-in, through the
+     * core's completeSecondStep (which counts it against the account's sign-in limits and uses
+     * the pending credential up). The fifth wrong code ends the pending sign-in.
      */
-    async finishSignIn(
-      input: { credential: string; enrollmentId: string; code: string; replaces?: string | undefined },
-      origin: Origin,
+    finishSignIn(
+      input: { credential: string; enrollmentId: string; code: string },
+      context: AttemptContext,
     ): Promise<IssuedSession> {
-      const pending = await store.findPendingSignIn(input.credential);
-      if (!pending || pending.expires_at < now()) throw new IdentityError('INVALID_MFA_PENDING_CREDENTIAL');
-      const user = await users.findById(pending.user_id);
-      if (!user) throw new IdentityError('INVALID_MFA_PENDING_CREDENTIAL');
-      const account = emailKey(user.email);
-      const perEmailAndIp: [RateLimitRule, string] = [rules.signInPerEmailAndIp, `${account}:${origin.ip}`];
-      const perAccount: [RateLimitRule, string] = [rules.signInPerAccount, account];
-      const perIp: [RateLimitRule, string] = [rules.signInPerIp, origin.ip];
-      // Counted before the code is checked, as a password is: parallel guesses all count.
-      await consumeOrThrow(rateLimiter, [perEmailAndIp, perAccount, perIp, [rules.signInAttemptsPerIp, origin.ip]]);
-      const forgive = { reset: [perEmailAndIp], refund: [perAccount, perIp] };
-      const factor = await store.factorOf(user.id);
-      if (!factor || factor.enrollment_id !== input.enrollmentId) throw new IdentityError('MFA_ENROLLMENT_NOT_FOUND');
-      if (!(await useCode(factor, input.code))) {
-        await store.countWrongSignInCode(input.credential, WRONG_CODES_LIMIT);
-        throw new IdentityError('INVALID_CODE');
-      }
-      if (user.disabled === 1) {
-        await rateLimiter.settle(forgive);
-        throw new IdentityError('USER_DISABLED');
-      }
-      const at = now();
-      return issuer.issue(
-        { ...user, last_login_at: at },
-        { authTime: at, provider: pending.provider, secondFactor: SECOND_FACTOR_TOTP, replaces: input.replaces },
+      return deps.signIns.completeSecondStep(
         {
-          first: async (trx) => {
-            // Works once: of two requests racing with good codes, one gets the session.
-            if (!(await store.takePendingSignIn(input.credential, trx))) {
+          pendingCredential: input.credential,
+          check: async (user) => {
+            if ((await store.wrongCodesFor(input.credential)) >= WRONG_CODES_LIMIT) {
               throw new IdentityError('INVALID_MFA_PENDING_CREDENTIAL');
             }
-            await users.update(user.id, { last_login_at: at }, trx);
+            const factor = await store.factorOf(user.id);
+            if (!factor || factor.enrollment_id !== input.enrollmentId) {
+              throw new IdentityError('MFA_ENROLLMENT_NOT_FOUND');
+            }
+            if (!(await useCode(factor, input.code))) {
+              const at = now();
+              await store.countWrongCode(input.credential, user.id, at + PENDING_SECOND_STEP_LIFETIME_MS, at);
+              throw new IdentityError('INVALID_CODE');
+            }
+            return { factor: SECOND_FACTOR_TOTP };
           },
-          last: (trx) => rateLimiter.settle(forgive, trx),
         },
+        context,
       );
     },
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { displayNameField, idTokenField } from '../protocol/requestSchemas.ts';
+import { displayNameField, idTokenField } from '../../../shared/identityRequests.ts';
 
 const missingOr = (missing: string, invalid: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? missing : invalid),

@@ -1,26 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type {
-  FinalizeTotpEnrollmentResponse,
-  SecondStepRequired as SecondStepAnswer,
-  StartTotpEnrollmentResponse,
-} from '../../../shared/twoStepProtocol.ts';
+import type { FinalizeTotpEnrollmentResponse, StartTotpEnrollmentResponse } from '../../../shared/twoStepProtocol.ts';
 import type { IdentityCore } from '../core/identityCore.ts';
 import { parseBody } from '../protocol/requestSchemas.ts';
 import { originOf, signInAnswer, type SessionDelivery } from '../protocol/sessionDelivery.ts';
-import type { SecondStepRequired } from './twoStep.ts';
 import { TOTP_PARAMETERS } from './totpCodes.ts';
 import { finalizeEnrollmentBody, finalizeSignInBody, startEnrollmentBody, withdrawBody } from './twoStepRequests.ts';
-
-/** A password sign-in's answer when a second step is due: the SDK raises auth/multi-factor-auth-required on it. */
-export function secondStepAnswer(pending: SecondStepRequired): SecondStepAnswer {
-  return {
-    kind: 'identitytoolkit#VerifyPasswordResponse',
-    localId: pending.user.id,
-    email: pending.user.email,
-    mfaPendingCredential: pending.mfaPendingCredential,
-    mfaInfo: pending.mfaInfo,
-  };
-}
 
 /** The multi-factor calls of the protocol (DESIGN §8.4), TOTP only. */
 export function twoStepRoutes(core: IdentityCore, delivery: SessionDelivery): FastifyPluginAsync {
@@ -73,11 +57,10 @@ export function twoStepRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
           credential: body.mfaPendingCredential,
           enrollmentId: body.mfaEnrollmentId,
           code: body.totpVerificationInfo.verificationCode,
-          replaces: delivery.replaced(request),
         },
-        originOf(request),
+        { origin: originOf(request), replaces: delivery.replaced(request) },
       );
-      return signInAnswer(delivery, request, reply, session);
+      return signInAnswer(delivery, request, reply, { kind: 'session', session });
     });
   };
 }

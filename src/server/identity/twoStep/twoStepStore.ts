@@ -2,10 +2,9 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DatabaseSchema } from '../../db/schema.ts';
 import { hashSecret } from '../core/opaqueSecrets.ts';
 import { recoveryCodeHash } from './recoveryCodes.ts';
-import type { TwoStepFactorsTable, TwoStepPendingSignInsTable } from './twoStepTables.ts';
+import type { TwoStepFactorsTable } from './twoStepTables.ts';
 
 export type FactorRow = Selectable<TwoStepFactorsTable>;
-export type PendingSignInRow = Selectable<TwoStepPendingSignInsTable>;
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 /**
@@ -41,7 +40,7 @@ export function createTwoStepStore(db: Kysely<DatabaseSchema>) {
     /** Removes the factor with its recovery codes and waiting sign-ins; false when there was none. */
     async removeAllOfUser(userId: string, trx: Db = db): Promise<boolean> {
       await trx.deleteFrom('two_step_recovery_codes').where('user_id', '=', userId).execute();
-      await trx.deleteFrom('two_step_pending_sign_ins').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('two_step_wrong_codes').where('user_id', '=', userId).execute();
       await trx.deleteFrom('two_step_enrollments').where('user_id', '=', userId).execute();
       const result = await trx.deleteFrom('two_step_factors').where('user_id', '=', userId).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
@@ -122,49 +121,29 @@ export function createTwoStepStore(db: Kysely<DatabaseSchema>) {
       return Number(row.count);
     },
 
-    async savePendingSignIn(credential: string, userId: string, provider: string, expiresAt: number, now: number) {
-      await db.deleteFrom('two_step_pending_sign_ins').where('expires_at', '<', now).execute();
-      await db
-        .insertInto('two_step_pending_sign_ins')
-        .values({
-          credential_hash: hashSecret(credential),
-          user_id: userId,
-          provider,
-          wrong_codes: 0,
-          expires_at: expiresAt,
-        })
-        .execute();
-    },
-
-    findPendingSignIn: (credential: string): Promise<PendingSignInRow | undefined> =>
-      db
-        .selectFrom('two_step_pending_sign_ins')
-        .selectAll()
-        .where('credential_hash', '=', hashSecret(credential))
-        .executeTakeFirst(),
-
-    /** Counts a wrong code on a waiting sign-in; it dies at `limit`. */
-    async countWrongSignInCode(credential: string, limit: number): Promise<void> {
-      const hash = hashSecret(credential);
-      await db
-        .updateTable('two_step_pending_sign_ins')
-        .set((eb) => ({ wrong_codes: eb('wrong_codes', '+', 1) }))
-        .where('credential_hash', '=', hash)
-        .execute();
-      await db
-        .deleteFrom('two_step_pending_sign_ins')
-        .where('credential_hash', '=', hash)
-        .where('wrong_codes', '>=', limit)
-        .execute();
-    },
-
-    /** Takes the waiting sign-in (it works once); false when another request took it first. */
-    async takePendingSignIn(credential: string, trx: Db): Promise<boolean> {
-      const result = await trx
-        .deleteFrom('two_step_pending_sign_ins')
+    /** Wrong codes given so far for a pending second step. */
+    async wrongCodesFor(credential: string): Promise<number> {
+      const row = await db
+        .selectFrom('two_step_wrong_codes')
+        .select('wrong_codes')
         .where('credential_hash', '=', hashSecret(credential))
         .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return row?.wrong_codes ?? 0;
+    },
+
+    /** Counts a wrong code for a pending second step (one statement, so parallel guesses all count). */
+    async countWrongCode(credential: string, userId: string, expiresAt: number, now: number): Promise<void> {
+      // Rows outlive their pending step by nothing: expired ones go as new ones come in.
+      await db.deleteFrom('two_step_wrong_codes').where('expires_at', '<', now).execute();
+      await db
+        .insertInto('two_step_wrong_codes')
+        .values({ credential_hash: hashSecret(credential), user_id: userId, wrong_codes: 1, expires_at: expiresAt })
+        .onConflict((conflict) =>
+          conflict.column('credential_hash').doUpdateSet((eb) => ({
+            wrong_codes: eb('two_step_wrong_codes.wrong_codes', '+', 1),
+          })),
+        )
+        .execute();
     },
   };
 }

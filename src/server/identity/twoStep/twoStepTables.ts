@@ -28,11 +28,10 @@ export interface TwoStepRecoveryCodesTable {
   used_at: number | null;
 }
 
-/** Sign-ins whose password was right and that wait for the second step. */
-export interface TwoStepPendingSignInsTable {
+/** Wrong codes given for a pending second step (the core's); at the limit it is dead. */
+export interface TwoStepWrongCodesTable {
   credential_hash: string;
   user_id: string;
-  provider: string;
   wrong_codes: number;
   expires_at: number;
 }
@@ -41,5 +40,5 @@ export interface TwoStepTables {
   two_step_factors: TwoStepFactorsTable;
   two_step_enrollments: TwoStepEnrollmentsTable;
   two_step_recovery_codes: TwoStepRecoveryCodesTable;
-  two_step_pending_sign_ins: TwoStepPendingSignInsTable;
+  two_step_wrong_codes: TwoStepWrongCodesTable;
 }

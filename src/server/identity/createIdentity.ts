@@ -43,7 +43,12 @@ export interface Identity {
   /** Called after every sign-in attempt, whatever its method (metrics); must not throw. */
   onSignIn(listener: (outcome: SignInOutcome) => void): void;
   /** Operator actions (the admin command's and the Firebase import's door). */
-  admin: IdentityCore['operator'];
+  admin: IdentityCore['operator'] & {
+    /** Whether two-step sign-in is on for an account, and its unused recovery codes. */
+    twoStepStatus: IdentityCore['twoStep']['status'];
+    /** Turns two-step off for someone who lost the device and the codes; ends their sessions. */
+    resetTwoStep: IdentityCore['twoStep']['reset'];
+  };
   /** For sign-in doors besides the password (passkeys): tokens, and sign-in attempts by identity's rules. */
   signInDoor: SignInDoor;
   /** Adds another feature's sign-in routes inside the `/identity` scope (before `routes` is registered). */
@@ -68,7 +73,7 @@ export function createIdentity(deps: {
     verifyIdToken: async (idToken) => toVerifiedUser((await core.verifyIdToken(idToken)).user),
     onUserDeleting: core.onUserDeleting,
     onSignIn: core.onSignIn,
-    admin: core.operator,
+    admin: { ...core.operator, twoStepStatus: core.twoStep.status, resetTwoStep: core.twoStep.reset },
     signInDoor: createSignInDoor({ core, config: deps.config, delivery, now }),
     addDoor: (routes) => void doors.push(routes),
     useSecondStep: core.signIns.useSecondStep,

@@ -6,6 +6,7 @@ import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
 import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { signUpVerified, totpCode, wrongTotpCode } from '../../../../test/support/twoStepTestSupport.ts';
+import { softAuthenticator } from '../../passkeys/testAuthenticator.ts';
 
 const STEP = 30_000;
 
@@ -285,6 +286,26 @@ describe.each(dialectCases())('two-step sign-in (DESIGN §8.4) on $dialect', (di
     expect(answer.status).toBe(200);
     expect(answer.body.refreshToken).toBeUndefined();
     expect(answer.headers.get('set-cookie')).toMatch(/^inkwell_session=/);
+  });
+
+  it('signs in with a passkey without a second step (its user verification is one)', async () => {
+    const { email, secret, enrollmentId } = await enrolled();
+    const recent = (await finishSignIn(await pendingSignIn(email), enrollmentId, totpCode(secret, at))).body;
+    const authenticator = softAuthenticator(server.config.publicUrl);
+    const started = await client.call('/v1/passkeys:startRegistration', { idToken: recent.idToken });
+    const { response, passkey } = authenticator.register(started.body.options);
+    const registered = await client.call('/v1/passkeys:finishRegistration', {
+      idToken: recent.idToken,
+      credential: response,
+    });
+    expect(registered.status).toBe(200);
+    const signInStarted = await client.call('/v1/passkeys:startSignIn', {});
+    const signedIn = await client.call('/v1/passkeys:finishSignIn', {
+      credential: authenticator.signIn(signInStarted.body.options, passkey),
+    });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.mfaPendingCredential).toBeUndefined();
+    expect(decodeJwt(signedIn.body.idToken).firebase).toMatchObject({ sign_in_provider: 'passkey' });
   });
 
   it('withdraws with a recent sign-in only, ends the other sessions, and signs in without a code after', async () => {

@@ -10,9 +10,4 @@ import type { TwoStepTables } from '../identity/twoStep/twoStepTables.ts';
  * Each feature declares its own tables next to its repository and only queries those.
  */
 export interface DatabaseSchema
-  extends IdentityTables,
-    RateLimitTables,
-    ArticlesTables,
-    ImagesTables,
-    PasskeysTables,
-    TwoStepTables {}
+  extends IdentityTables, RateLimitTables, ArticlesTables, ImagesTables, PasskeysTables, TwoStepTables {}

@@ -288,6 +288,36 @@ describe.each(dialectCases())('two-step sign-in (DESIGN §8.4) on $dialect', (di
     expect(answer.headers.get('set-cookie')).toMatch(/^inkwell_session=/);
   });
 
+  it('answers malformed bodies with a protocol error, never a 500', async () => {
+    const { tokens } = await enrolled();
+    const cases: [string, unknown, string][] = [
+      ['/v2/accounts/mfaEnrollment:start', { idToken: tokens.idToken, totpEnrollmentInfo: 'x' }, 'INVALID_REQUEST'],
+      ['/v2/accounts/mfaEnrollment:finalize', { idToken: tokens.idToken }, 'MISSING_SESSION_INFO'],
+      [
+        '/v2/accounts/mfaEnrollment:finalize',
+        { idToken: tokens.idToken, totpVerificationInfo: { sessionInfo: 7, verificationCode: '1' } },
+        'INVALID_SESSION_INFO',
+      ],
+      ['/v2/accounts/mfaEnrollment:withdraw', { idToken: tokens.idToken }, 'MISSING_MFA_ENROLLMENT_ID'],
+      ['/v2/accounts/mfaSignIn:finalize', { mfaPendingCredential: ['x'] }, 'INVALID_MFA_PENDING_CREDENTIAL'],
+      [
+        '/v2/accounts/mfaSignIn:finalize',
+        { mfaPendingCredential: 'x', mfaEnrollmentId: 'y', totpVerificationInfo: { verificationCode: 'x'.repeat(33) } },
+        'INVALID_CODE',
+      ],
+      [
+        '/v2/accounts/mfaSignIn:finalize',
+        { mfaPendingCredential: 'x\u0000', mfaEnrollmentId: 'y', totpVerificationInfo: { verificationCode: '\u0000' } },
+        'INVALID_MFA_PENDING_CREDENTIAL',
+      ],
+    ];
+    for (const [path, body, code] of cases) {
+      const answer = await client.call(path, body);
+      expect(answer.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(answer.body).toEqual(protocolError(code));
+    }
+  });
+
   it('signs in with a passkey without a second step (its user verification is one)', async () => {
     const { email, secret, enrollmentId } = await enrolled();
     const recent = (await finishSignIn(await pendingSignIn(email), enrollmentId, totpCode(secret, at))).body;

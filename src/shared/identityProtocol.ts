@@ -3,6 +3,7 @@
  * Dependency-free on purpose: the web client imports it.
  */
 import { PASSKEY_ERROR_CODES } from './passkeyProtocol.ts';
+import type { MfaInfo } from './twoStepProtocol.ts';
 
 /** Every `error.message` code the server answers with. */
 export const IDENTITY_ERROR_CODES = [
@@ -23,6 +24,18 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_REFRESH_TOKEN',
   'MISSING_REFRESH_TOKEN',
   'INVALID_GRANT_TYPE',
+  // Two-step sign-in (the multi-factor protocol's own codes).
+  'UNVERIFIED_EMAIL',
+  'SECOND_FACTOR_EXISTS',
+  'MISSING_CODE',
+  'INVALID_CODE',
+  'MISSING_SESSION_INFO',
+  'INVALID_SESSION_INFO',
+  'SESSION_EXPIRED',
+  'MISSING_MFA_PENDING_CREDENTIAL',
+  'INVALID_MFA_PENDING_CREDENTIAL',
+  'MISSING_MFA_ENROLLMENT_ID',
+  'MFA_ENROLLMENT_NOT_FOUND',
   // Beyond the protocol's own codes: malformed requests and infrastructure failures.
   'INVALID_REQUEST',
   'INVALID_DISPLAY_NAME',
@@ -63,19 +76,6 @@ export const SESSION_COOKIE_NAME = 'inkwell_session';
 export const MAX_PASSWORD_LENGTH = 4096;
 export const MAX_DISPLAY_NAME_LENGTH = 100;
 
-export interface SignUpRequest {
-  email: string;
-  password: string;
-  displayName?: string;
-  returnSecureToken?: boolean;
-}
-
-export interface SignInWithPasswordRequest {
-  email: string;
-  password: string;
-  returnSecureToken?: boolean;
-}
-
 /** Sign-up and sign-in answers; `refreshToken` is absent in browser session mode. */
 export interface SignInResponse {
   kind: string;
@@ -86,6 +86,29 @@ export interface SignInResponse {
   refreshToken?: string;
   expiresIn: string;
   registered?: boolean;
+}
+
+/** One enrolled second factor, as a pending sign-in offers it (Firebase's `mfaInfo`). */
+export interface MfaEnrollment {
+  mfaEnrollmentId: string;
+  displayName?: string;
+  /** RFC 3339. */
+  enrolledAt: string;
+  totpInfo?: Record<string, never>;
+}
+
+/**
+ * A sign-in (any method) whose account needs a second step: no token yet; the second factor's
+ * call completes it with `mfaPendingCredential` (the identity core's signInAttempt.ts).
+ */
+export interface PendingSecondStepResponse {
+  kind: string;
+  localId: string;
+  email: string;
+  displayName: string;
+  registered: true;
+  mfaPendingCredential: string;
+  mfaInfo: MfaEnrollment[];
 }
 
 export interface ProviderUserInfo {
@@ -109,23 +132,13 @@ export interface LookupUser {
   disabled?: boolean;
   createdAt: string;
   lastLoginAt: string;
+  /** The two-step factor, when one is enrolled. */
+  mfaInfo?: MfaInfo[];
 }
 
 export interface LookupResponse {
   kind: string;
   users: LookupUser[];
-}
-
-export type DeletableAttribute = 'DISPLAY_NAME' | 'PHOTO_URL';
-
-export interface UpdateAccountRequest {
-  idToken: string;
-  displayName?: string;
-  photoUrl?: string;
-  email?: string;
-  password?: string;
-  deleteAttribute?: DeletableAttribute[];
-  returnSecureToken?: boolean;
 }
 
 export interface UpdateAccountResponse {
@@ -142,31 +155,10 @@ export interface UpdateAccountResponse {
   expiresIn?: string;
 }
 
-export interface SendOobCodeRequest {
-  requestType: 'PASSWORD_RESET';
-  email: string;
-}
-
-export interface SendOobCodeResponse {
-  kind: string;
-  email: string;
-}
-
-/** Without `newPassword` only checks the code. */
-export interface ResetPasswordRequest {
-  oobCode: string;
-  newPassword?: string;
-}
-
 export interface ResetPasswordResponse {
   kind: string;
   email: string;
   requestType: 'PASSWORD_RESET';
-}
-
-export interface TokenRequest {
-  grant_type: 'refresh_token';
-  refresh_token?: string;
 }
 
 export interface TokenResponse {
@@ -179,11 +171,6 @@ export interface TokenResponse {
   project_id: string;
 }
 
-export interface RevokeTokenRequest {
-  token?: string;
-  tokenType?: 'REFRESH_TOKEN';
-}
-
 export interface PasswordPolicyResponse {
   customStrengthOptions: { minPasswordLength: number; maxPasswordLength: number };
   allowedNonAlphanumericCharacters: string[];
@@ -194,16 +181,6 @@ export interface PasswordPolicyResponse {
 
 /** Email actions (docs/architecture.md, Sign-in protocol): the emailed codes besides PASSWORD_RESET. */
 export type EmailActionRequestType = 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL' | 'RECOVER_EMAIL';
-
-/** accounts:sendOobCode for a verification link: to the account's address, or to a new one. */
-export type SendVerificationRequest =
-  | { requestType: 'VERIFY_EMAIL'; idToken: string }
-  | { requestType: 'VERIFY_AND_CHANGE_EMAIL'; idToken: string; newEmail: string };
-
-/** accounts:update with only an action code applies it (the SDK's applyActionCode). */
-export interface ApplyActionCodeRequest {
-  oobCode: string;
-}
 
 /**
  * accounts:resetPassword with only an action code of any type: what it would do. For

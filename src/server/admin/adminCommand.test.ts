@@ -8,6 +8,7 @@ import { identityClient, protocolError } from '../../../test/support/identityTes
 import { databaseUrl, runAdmin } from '../../../test/support/adminProcess.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { totpCode } from '../../../test/support/twoStepTestSupport.ts';
 import { migrations } from '../db/migrations/index.ts';
 
 const kidOf = (token: string) =>
@@ -141,7 +142,12 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
     expect(show.stdout).toContain(`UID:           ${ada.uid}`);
     expect(show.stdout).toContain('Status:        active');
     const showJson = await admin('users', 'show', ada.email, '--json');
-    expect(JSON.parse(showJson.stdout)).toEqual({ user: shown, passkeys: 0 });
+    expect(JSON.parse(showJson.stdout)).toEqual({
+      user: shown,
+      passkeys: 0,
+      twoStep: { enabled: false, recoveryCodesLeft: 0 },
+    });
+    expect(show.stdout).toContain('Two-step:      off');
 
     const missing = await admin('users', 'show', 'nobody@example.com', '--json');
     expect(missing.code).toBe(1);
@@ -175,6 +181,40 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
     const missing = await admin('users', 'enable', 'nobody@example.com');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('No account with email nobody@example.com.\n');
+  });
+
+  it('users show says whether two-step is on; users reset-two-step turns it off and signs the account out', async () => {
+    const user = await signUp(server.url, 'Totp');
+    const identity = identityClient(server.url);
+    // Enrolling needs a verified address; the emailed link is tested elsewhere (emailActions.test.ts).
+    await server.database.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', user.uid).execute();
+    const started = await identity.call('/v2/accounts/mfaEnrollment:start', { idToken: user.idToken });
+    const secret = started.body.totpSessionInfo.sharedSecretKey as string;
+    const enrolled = await identity.call('/v2/accounts/mfaEnrollment:finalize', {
+      idToken: user.idToken,
+      totpVerificationInfo: {
+        sessionInfo: started.body.totpSessionInfo.sessionInfo,
+        verificationCode: totpCode(secret, Date.now() + clockOffset),
+      },
+    });
+    expect(enrolled.status).toBe(200);
+    expect((await identity.signIn(user.email, user.password)).body.mfaPendingCredential).toEqual(expect.any(String));
+
+    const show = await admin('users', 'show', user.email);
+    expect(show.stdout).toContain('Two-step:      on (10 recovery codes left)');
+    const reset = await admin('users', 'reset-two-step', user.email);
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toContain(`Turned two-step verification off for ${user.email} and signed it out everywhere`);
+    expect((await identity.refresh(enrolled.body.refreshToken)).body).toEqual(protocolError('TOKEN_EXPIRED'));
+    const plain = await identity.signIn(user.email, user.password);
+    expect(plain.body.idToken).toEqual(expect.any(String));
+    expect(JSON.parse((await admin('users', 'show', user.email, '--json')).stdout).twoStep).toEqual({
+      enabled: false,
+      recoveryCodesLeft: 0,
+    });
+    const again = await admin('users', 'reset-two-step', user.email, '--json');
+    expect(JSON.parse(again.stdout)).toMatchObject({ reset: false });
+    expect((await admin('users', 'reset-two-step', 'nobody@example.com')).code).toBe(1);
   });
 
   it('users delete removes the account and all its articles', async () => {

@@ -106,9 +106,11 @@ export const commands: Record<CommandName, Command> = {
     const user = await identity.admin.findUser(email);
     if (!user) throw noAccount(email);
     const passkeyCount = await passkeys.countOfUser(user.uid);
+    const twoStep = await identity.admin.twoStepStatus(user.uid);
+    const twoStepLine = twoStep.enabled ? `on (${twoStep.recoveryCodesLeft} recovery codes left)` : 'off';
     return {
-      text: `${userLines(user)}\nPasskeys:      ${passkeyCount}`,
-      json: { user: userJson(user), passkeys: passkeyCount },
+      text: `${userLines(user)}\nPasskeys:      ${passkeyCount}\nTwo-step:      ${twoStepLine}`,
+      json: { user: userJson(user), passkeys: passkeyCount, twoStep },
     };
   },
   'users disable': async (context, email) => {
@@ -128,6 +130,18 @@ export const commands: Record<CommandName, Command> = {
     const user = await (await services(context)).identity.admin.deleteUser(email);
     if (!user) throw noAccount(email);
     return { text: `Deleted ${user.email} and all its articles.`, json: { deleted: userJson(user) } };
+  },
+  'users reset-two-step': async (context, email) => {
+    const { identity } = await services(context);
+    const user = await identity.admin.findUser(email);
+    if (!user) throw noAccount(email);
+    const removed = await identity.admin.resetTwoStep(user.uid);
+    return {
+      text: removed
+        ? `Turned two-step verification off for ${user.email} and signed it out everywhere; it signs in with its password alone until it turns two-step on again.`
+        : `Two-step verification was not on for ${user.email}; nothing changed.`,
+      json: { user: userJson(user), reset: removed },
+    };
   },
   'keys rotate': async (context) => {
     const rotated = await (await services(context)).identity.admin.rotateSigningKey();
@@ -169,7 +183,11 @@ export const commands: Record<CommandName, Command> = {
         hashConfig: context.options['--hash-config']!,
         articles: context.options['--articles'],
       },
-      { now: Date.now(), progress: terminalProgress(process.stderr) },
+      {
+        now: Date.now(),
+        progress: terminalProgress(process.stderr),
+        accounts: async () => (await services(context)).identity.admin,
+      },
     );
   },
   migrate: async (context) => {

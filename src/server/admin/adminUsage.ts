@@ -14,6 +14,7 @@ export const COMMAND_NAMES = {
   'users disable': 'EMAIL',
   'users enable': 'EMAIL',
   'users delete': 'EMAIL',
+  'users reset-two-step': 'EMAIL',
   'keys rotate': undefined,
   backup: 'FILE',
   migrate: undefined,
@@ -34,6 +35,9 @@ Commands:
                           and refresh answer USER_DISABLED.
   users enable EMAIL      Enable a disabled account (it signs in again).
   users delete EMAIL      Delete an account and all its articles.
+  users reset-two-step EMAIL
+                          Turn two-step verification off (someone who lost the phone
+                          and the recovery codes); the account is signed out everywhere.
   keys rotate             Sign new ID tokens with a new key; tokens signed with the
                           previous key stay valid until they expire. Running servers
                           switch within 30 seconds.

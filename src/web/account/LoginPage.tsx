@@ -13,6 +13,9 @@ import { browserOffersPasskeyAutofill, cancelPasskeyRequest, PasskeyError, signI
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { useFormSubmit } from './useFormSubmit.ts';
+import { secondStepOf, type SecondStepNeeded } from '../auth/secondStep.ts';
+import { SecondStepField, secondStepFailure, typedCode } from './SecondStepFields.tsx';
+import { twoStepMessages } from './twoStepMessages.ts';
 
 /** What other screens may hand the login page: where to return, a notice to show, the email to fill in. */
 export interface LoginLocationState {
@@ -39,6 +42,11 @@ export function LoginPage() {
   const [email, setEmail] = useState(incoming.email ?? '');
   const [password, setPassword] = useState('');
   const { error, busy, submitHandler } = useFormSubmit();
+  // Two-step verification: the right password leaves the sign-in waiting for a code.
+  const [pending, setPending] = useState<SecondStepNeeded | null>(null);
+  const [code, setCode] = useState('');
+  const [restartNotice, setRestartNotice] = useState<string | null>(null);
+  const codeStep = useFormSubmit();
   const [passkeyError, setPasskeyError] = useState<string | null>(null);
   const [passkeyBusy, setPasskeyBusy] = useState(false);
   // Set once the button is used: the autofill request, maybe still on its way, must not replace it.
@@ -51,8 +59,30 @@ export function LoginPage() {
   };
 
   const handleSubmit = submitHandler({
-    attempt: () => session.signIn(email, password),
-    onFailure: () => messages.loginFailed,
+    attempt: () => {
+      setRestartNotice(null);
+      return session.signIn(email, password);
+    },
+    onFailure: (caught) => {
+      const step = secondStepOf(caught);
+      if (step === undefined) return messages.loginFailed;
+      setCode('');
+      setPending(step);
+      return null;
+    },
+    onSuccess: goOn,
+  });
+
+  const handleCode = codeStep.submitHandler({
+    attempt: () => session.finishSecondStep(pending!, typedCode(code)),
+    onFailure: (caught) => {
+      const { message, restart } = secondStepFailure(caught);
+      if (!restart) return message;
+      setPending(null);
+      setPassword('');
+      setRestartNotice(message);
+      return null;
+    },
     onSuccess: goOn,
   });
 
@@ -96,6 +126,27 @@ export function LoginPage() {
 
   if (signedInOnArrival) return <Navigate to={paths.home} replace />;
 
+  if (pending !== null) {
+    return (
+      <AccountCard title={twoStepMessages.stepTitle}>
+        <form onSubmit={handleCode} className="flex flex-col gap-4">
+          <p className="text-sm text-slate-700 dark:text-slate-300">{twoStepMessages.stepIntro}</p>
+          <FormAlert message={codeStep.error} tone="error" />
+          <SecondStepField value={code} onChange={setCode} />
+          <SubmitButton busy={codeStep.busy}>{twoStepMessages.verify}</SubmitButton>
+          <button
+            type="button"
+            className={secondaryButtonClass}
+            onClick={() => setPending(null)}
+            disabled={codeStep.busy}
+          >
+            {twoStepMessages.cancel}
+          </button>
+        </form>
+      </AccountCard>
+    );
+  }
+
   return (
     <AccountCard title={labels.login}>
       {incoming.notice && error === null && (
@@ -107,7 +158,7 @@ export function LoginPage() {
         </p>
       )}
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
-        <FormAlert message={error} tone="error" />
+        <FormAlert message={error ?? restartNotice} tone="error" />
         <FormField
           label={labels.email}
           type="email"

@@ -7,6 +7,8 @@ import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';
+import { secondStepOf, type SecondStepNeeded } from '../auth/secondStep.ts';
+import { SecondStepField, secondStepFailure, typedCode } from './SecondStepFields.tsx';
 
 interface Props {
   open: boolean;
@@ -44,6 +46,9 @@ export function PasswordDialog({
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Two-step verification on: after the password, the dialog asks for a code.
+  const [pending, setPending] = useState<SecondStepNeeded | null>(null);
+  const [code, setCode] = useState('');
   const session = useAuthSession();
 
   useEffect(() => {
@@ -52,6 +57,8 @@ export function PasswordDialog({
     if (open && !element.open) {
       setPassword('');
       setError(null);
+      setPending(null);
+      setCode('');
       element.showModal();
     } else if (!open && element.open) {
       element.close();
@@ -64,7 +71,9 @@ export function PasswordDialog({
     try {
       await onConfirm(await proof());
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      const step = secondStepOf(caught);
+      if (step !== undefined) setPending(step);
+      else setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
       setBusy(false);
     }
@@ -72,7 +81,21 @@ export function PasswordDialog({
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    void confirm(async () => password);
+    if (pending === null) {
+      void confirm(async () => password);
+      return;
+    }
+    void confirm(async () => {
+      try {
+        await session.finishSecondStep(pending, typedCode(code));
+      } catch (caught) {
+        const { message, restart } = secondStepFailure(caught);
+        if (restart) setPending(null);
+        throw new Error(message, { cause: caught });
+      }
+      // The session is re-authenticated already, as after a passkey.
+      return null;
+    });
   }
 
   const usePasskey = () =>
@@ -101,7 +124,8 @@ export function PasswordDialog({
           {description}
         </p>
         <FormAlert message={error} tone="error" />
-        {open && (
+        {open && pending !== null && <SecondStepField value={code} onChange={setCode} />}
+        {open && pending === null && (
           <FormField
             label="Current password"
             type="password"
@@ -121,7 +145,7 @@ export function PasswordDialog({
             Cancel
           </button>
         </div>
-        {open && offerPasskey && browserHasPasskeys() && (
+        {open && pending === null && offerPasskey && browserHasPasskeys() && (
           <button type="button" className={secondaryButtonClass} onClick={usePasskey} disabled={busy}>
             {passkeyMessages.usePasskey}
           </button>

@@ -15,6 +15,7 @@ import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
 import { PasskeysSection } from './PasskeysSection.tsx';
+import { TwoStepSection } from './TwoStepSection.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { ProfileArticles } from './ProfileArticles.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
@@ -210,6 +211,7 @@ export function ProfilePage() {
             {labels.logOut}
           </SubmitButton>
           <PasskeysSection />
+          <TwoStepSection />
           <button
             type="button"
             className={`${dangerButtonClass} mt-4`}

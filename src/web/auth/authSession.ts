@@ -4,6 +4,7 @@ import { AuthError, hasCode, invalidatesSession } from './errorCodes.ts';
 import { expiryOf } from './idToken.ts';
 import type { IdentityClient, SignInResponse } from './identityClient.ts';
 import type { PendingRevoke } from './pendingRevoke.ts';
+import { needsSecondStep, SecondStepNeeded } from './secondStep.ts';
 import type { SessionHint } from './sessionHint.ts';
 import { TokenRefresher } from './tokenRefresher.ts';
 
@@ -136,8 +137,27 @@ export class AuthSession {
     return this.#acceptSignIn(answer);
   }
 
+  /** Rejects with SecondStepNeeded when the account has two-step verification: finishSecondStep() goes on. */
   async signIn(email: string, password: string): Promise<AuthUser> {
-    return this.#acceptSignIn(await this.#client.signInWithPassword(email, password));
+    const answer = await this.#client.signInWithPassword(email, password);
+    if (needsSecondStep(answer)) throw new SecondStepNeeded(answer);
+    return this.#acceptSignIn(answer);
+  }
+
+  /**
+   * Finishes a sign-in (or a re-authentication) that SecondStepNeeded held up, with a 6-digit code
+   * or a recovery code.
+   */
+  async finishSecondStep(pending: SecondStepNeeded, code: string): Promise<AuthUser> {
+    const answer = await this.#client.post<SignInResponse>('v2/accounts/mfaSignIn:finalize', {
+      mfaPendingCredential: pending.pendingCredential,
+      mfaEnrollmentId: pending.enrollmentId,
+      totpVerificationInfo: { verificationCode: code },
+    });
+    if (this.#state.status === 'signedIn' && this.#state.user.uid !== answer.localId) {
+      throw new AuthError('user-mismatch');
+    }
+    return this.#acceptSignIn(answer);
   }
 
   /** Ends the session on the server first (the cookie's refresh token dies), then here and in other tabs. */
@@ -235,6 +255,7 @@ export class AuthSession {
     const user = this.#currentUser();
     const answer = await this.#guard(this.#client.signInWithPassword(user.email, password));
     if (answer.localId !== user.uid) throw new AuthError('user-mismatch');
+    if (needsSecondStep(answer)) throw new SecondStepNeeded(answer);
     this.#acceptSignIn(answer);
   }
 
@@ -252,6 +273,12 @@ export class AuthSession {
   adoptReauthentication(answer: SignInResponse): void {
     if (answer.localId !== this.#currentUser().uid) throw new AuthError('user-mismatch');
     this.#acceptSignIn(answer);
+  }
+
+  /** Adopts the fresh session a change answered with (two-step turned on or off): same person, new tokens. */
+  adoptNewTokens(answer: { idToken: string; expiresIn: string }): void {
+    this.#signedIn(this.#currentUser(), this.#hold(answer.idToken, answer.expiresIn));
+    this.#tell({ type: 'userChanged' });
   }
 
   async deleteAccount(): Promise<void> {

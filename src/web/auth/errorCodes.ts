@@ -19,6 +19,15 @@ export const serverToClientCode: Readonly<Record<string, AuthErrorCode>> = {
   INVALID_OOB_CODE: 'invalid-action-code',
   INVALID_ID_TOKEN: 'invalid-user-token',
   INVALID_REFRESH_TOKEN: 'invalid-refresh-token',
+  // Two-step sign-in (the SDK's names).
+  INVALID_CODE: 'invalid-verification-code',
+  MISSING_CODE: 'invalid-verification-code',
+  INVALID_MFA_PENDING_CREDENTIAL: 'invalid-multi-factor-session',
+  UNVERIFIED_EMAIL: 'unverified-email',
+  SECOND_FACTOR_EXISTS: 'second-factor-already-in-use',
+  MFA_ENROLLMENT_NOT_FOUND: 'multi-factor-info-not-found',
+  SESSION_EXPIRED: 'code-expired',
+  INVALID_SESSION_INFO: 'code-expired',
 };
 
 export type AuthErrorCode =
@@ -36,6 +45,12 @@ export type AuthErrorCode =
   | 'invalid-action-code'
   | 'invalid-user-token'
   | 'invalid-refresh-token'
+  | 'invalid-verification-code'
+  | 'invalid-multi-factor-session'
+  | 'unverified-email'
+  | 'second-factor-already-in-use'
+  | 'multi-factor-info-not-found'
+  | 'code-expired'
   | 'network-request-failed'
   | 'user-mismatch'
   | 'no-current-user'

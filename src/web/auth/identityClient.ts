@@ -5,10 +5,11 @@ import type {
   ResetPasswordResponse,
   SignInResponse,
   TokenResponse,
-  UpdateAccountRequest,
   UpdateAccountResponse,
 } from '../../shared/identityProtocol.ts';
+import type { UpdateAccountRequest } from '../../shared/identityRequests.ts';
 import { SESSION_MODE_COOKIE_VALUE } from '../../shared/identityProtocol.ts';
+import type { SecondStepRequired } from '../../shared/twoStepProtocol.ts';
 import { AuthError, errorFromServerMessage } from './errorCodes.ts';
 
 /**
@@ -40,7 +41,8 @@ export type UpdateRequest = Pick<UpdateAccountRequest, 'idToken' | 'displayName'
 
 export interface IdentityClient {
   signUp(email: string, password: string): Promise<SignInResponse>;
-  signInWithPassword(email: string, password: string): Promise<SignInResponse>;
+  /** Tokens, or (two-step on) what the second step needs. */
+  signInWithPassword(email: string, password: string): Promise<SignInResponse | SecondStepRequired>;
   lookup(idToken: string): Promise<LookupUser>;
   update(request: UpdateRequest): Promise<UpdateAccountResponse>;
   deleteAccount(idToken: string): Promise<void>;
@@ -104,7 +106,11 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
     signUp: (email, password) =>
       post<SignInResponse>('v1/accounts:signUp', { email, password, returnSecureToken: true }),
     signInWithPassword: (email, password) =>
-      post<SignInResponse>('v1/accounts:signInWithPassword', { email, password, returnSecureToken: true }),
+      post<SignInResponse | SecondStepRequired>('v1/accounts:signInWithPassword', {
+        email,
+        password,
+        returnSecureToken: true,
+      }),
     async lookup(idToken) {
       const answer = await post<Partial<LookupResponse>>('v1/accounts:lookup', { idToken });
       const user = answer.users?.[0];

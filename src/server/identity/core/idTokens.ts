@@ -24,6 +24,8 @@ export async function signIdToken(
     authTime: number;
     /** `firebase.sign_in_provider`: how the session was started ('password', 'passkey'). */
     provider: string;
+    /** `firebase.sign_in_second_factor`: the second step that completed the sign-in ('totp'), if any. */
+    secondFactor?: string | undefined;
     now: number;
   },
 ): Promise<string> {
@@ -38,7 +40,11 @@ export async function signIdToken(
     email_verified: user.email_verified === 1,
     ...(user.display_name !== null ? { name: user.display_name } : {}),
     ...(user.photo_url !== null ? { picture: user.photo_url } : {}),
-    firebase: { identities: { email: [user.email] }, sign_in_provider: options.provider },
+    firebase: {
+      identities: { email: [user.email] },
+      sign_in_provider: options.provider,
+      ...(options.secondFactor !== undefined ? { sign_in_second_factor: options.secondFactor } : {}),
+    },
   })
     .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
     .setIssuer(options.issuer)

@@ -31,6 +31,8 @@ export interface IdentitySessionsTable {
   last_used_at: number;
   /** How the session was signed in (the ID token's firebase.sign_in_provider); NULL: password. */
   sign_in_provider: string | null;
+  /** The second step that completed the sign-in ('totp'; `firebase.sign_in_second_factor`); NULL: none. */
+  second_factor: string | null;
 }
 
 /** Signing keys: exactly one has is_current = 1 (unique index); older ones verify until retired long enough. */
@@ -61,13 +63,25 @@ export interface IdentityOobCodesTable {
   used_at: number | null;
 }
 
+/** Sign-ins awaiting their second factor (core/signInAttempt.ts); only the credential's SHA-256 is kept. */
+export interface IdentityPendingSecondStepsTable {
+  credential_hash: string;
+  user_id: string;
+  /** The first factor's provider, which the session will carry. */
+  provider: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface IdentityTables {
   users: UsersTable;
   identity_sessions: IdentitySessionsTable;
   identity_signing_keys: IdentitySigningKeysTable;
   identity_oob_codes: IdentityOobCodesTable;
+  identity_pending_second_steps: IdentityPendingSecondStepsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<IdentitySessionsTable>;
 export type OobCodeRow = Selectable<IdentityOobCodesTable>;
+export type PendingSecondStepRow = Selectable<IdentityPendingSecondStepsTable>;

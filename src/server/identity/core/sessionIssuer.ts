@@ -25,6 +25,8 @@ export interface SessionStart {
   authTime: number;
   /** `firebase.sign_in_provider` of its ID tokens: 'password', 'passkey'. */
   provider: string;
+  /** The second step that completed the sign-in ('totp': `firebase.sign_in_second_factor`), if any. */
+  secondFactor?: string | undefined;
   /**
    * The refresh token of a session this one replaces (a browser's cookie about to be
    * overwritten): nobody could use it any more, so it ends in the same transaction.
@@ -49,7 +51,11 @@ export function createSessionIssuer(deps: {
 }) {
   const { sessions } = deps;
 
-  const sign = (user: UserRow, sessionId: string, start: { authTime: number; provider: string }) =>
+  const sign = (
+    user: UserRow,
+    sessionId: string,
+    start: { authTime: number; provider: string; secondFactor?: string | undefined },
+  ) =>
     signIdToken(deps.keys, {
       issuer: deps.issuer,
       audience: deps.audience,
@@ -57,6 +63,7 @@ export function createSessionIssuer(deps: {
       sessionId,
       authTime: start.authTime,
       provider: start.provider,
+      secondFactor: start.secondFactor,
       now: deps.now(),
     });
 
@@ -102,7 +109,11 @@ export function createSessionIssuer(deps: {
         user,
         sessionId: session.id,
         refreshToken,
-        idToken: await sign(user, session.id, { authTime: session.auth_time, provider: session.provider }),
+        idToken: await sign(user, session.id, {
+          authTime: session.auth_time,
+          provider: session.provider,
+          secondFactor: session.second_factor ?? undefined,
+        }),
         expiresInSeconds: ID_TOKEN_LIFETIME_SECONDS,
       };
     },

@@ -17,7 +17,7 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
   return {
     async create(
       userId: string,
-      started: { authTime: number; provider: string },
+      started: { authTime: number; provider: string; secondFactor?: string | undefined },
       now: number,
       trx: Db = db,
     ): Promise<NewSession> {
@@ -31,6 +31,7 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
           token_hash: hashSecret(refreshToken),
           auth_time: started.authTime,
           provider: started.provider,
+          second_factor: started.secondFactor ?? null,
           created_at: now,
           last_used_at: now,
         })
@@ -81,8 +82,18 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
       await trx.deleteFrom('identity_sessions').where('token_hash', '=', hashSecret(refreshToken)).execute();
     },
 
+    /** Ends one session by its id (the caller's own, replaced by a fresh one). */
+    async revokeById(sessionId: string, trx: Db = db): Promise<void> {
+      await trx.deleteFrom('identity_sessions').where('id', '=', sessionId).execute();
+    },
+
+    /**
+     * Ends every session of the account, and every sign-in of it still awaiting its second step
+     * (a password change must not leave a half sign-in with the old password completable).
+     */
     async revokeAllOfUser(userId: string, trx: Db = db): Promise<void> {
       await trx.deleteFrom('identity_sessions').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('identity_pending_second_steps').where('user_id', '=', userId).execute();
     },
   };
 }

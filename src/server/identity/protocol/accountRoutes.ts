@@ -22,17 +22,21 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
 
     app.post('/v1/accounts::signInWithPassword', async (request, reply) => {
       const body = parseBody(signInBody, request.body);
-      const issued = await accounts.signInWithPassword(
+      const result = await accounts.signInWithPassword(
         { ...body, replaces: delivery.replaced(request) },
         originOf(request),
       );
-      return signInAnswer(delivery, request, reply, issued);
+      return signInAnswer(delivery, request, reply, result);
     });
 
     app.post('/v1/accounts::lookup', async (request) => {
       const body = parseBody(idTokenBody, request.body);
       const { user } = await core.verifyIdToken(body.idToken);
-      return { kind: 'identitytoolkit#GetAccountInfoResponse', users: [lookupUser(user)] };
+      const mfaInfo = await core.twoStep.mfaInfoOf(user.id);
+      return {
+        kind: 'identitytoolkit#GetAccountInfoResponse',
+        users: [{ ...lookupUser(user), ...(mfaInfo !== undefined ? { mfaInfo } : {}) }],
+      };
     });
 
     app.post('/v1/accounts::update', async (request, reply) => {

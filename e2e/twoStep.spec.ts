@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+import { expectSignedIn, logIn, logOutFromProfile, newAccount, signUp, topBar } from './support/accounts.ts';
+import { linkIn, waitForMail } from './support/mailbox.ts';
+
+const SCREENS_DIR = 'test-results/screens';
+const STEP_MS = 30_000;
+
+/** What the authenticator app shows for the key on screen (spaces removed) at `at`. */
+const codeAt = (key: string, at: number) =>
+  TOTP.generate({
+    secret: Secret.fromBase32(key.replace(/\s+/g, '')),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    timestamp: at,
+  });
+
+/** Axe finds nothing, and screenshots at a phone and a laptop size in both colour schemes. */
+async function checkAndShoot(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((violation) => violation.id),
+    `${label}: axe violations`,
+  ).toEqual([]);
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('turns two-step verification on from the profile and signs in with a code, then turns it off', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const account = newAccount('two-step');
+  await signUp(page, account);
+  const verify = await waitForMail(account.email, /^Verify your Inkwell email address$/);
+  const link = linkIn(verify, '/action');
+  await page.goto(link.pathname + link.search);
+  await page.getByRole('link', { name: 'Go to your profile' }).click();
+
+  const section = page.getByRole('region', { name: 'Two-step verification' });
+  await expect(section.getByTestId('two-step-status')).toHaveText('Two-step verification is off.');
+  await section.getByRole('button', { name: 'Turn on two-step verification' }).click();
+  await expect(section.getByRole('img', { name: 'QR code for your authenticator app' }).locator('svg')).toBeVisible();
+  const key = (await section.getByTestId('two-step-secret').textContent()) ?? '';
+  expect(key.replace(/\s+/g, '')).toMatch(/^[A-Z2-7]{32}$/);
+  await checkAndShoot(page, 'two-step-setup');
+
+  await section.getByRole('textbox', { name: 'Code' }).fill('000000' === codeAt(key, Date.now()) ? '111111' : '000000');
+  await section.getByRole('button', { name: 'Turn on', exact: true }).click();
+  await expect(section.getByRole('alert')).toHaveText('That code is not right. Check your app and try again.');
+  const enrolledAt = Date.now();
+  await section.getByRole('textbox', { name: 'Code' }).fill(codeAt(key, enrolledAt));
+  await section.getByRole('button', { name: 'Turn on', exact: true }).click();
+  await expect(section.getByRole('alert')).toHaveText('Two-step verification is on.');
+  const codes = section.getByTestId('recovery-codes').getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recoveryCodes = await codes.allTextContents();
+  await section.getByRole('button', { name: 'Copy' }).click();
+  await expect(section.getByRole('status')).toHaveText('Copied.');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${recoveryCodes.join('\n')}\n`);
+  const download = page.waitForEvent('download');
+  await section.getByRole('button', { name: 'Download' }).click();
+  expect((await download).suggestedFilename()).toBe('recovery-codes.txt');
+  await checkAndShoot(page, 'two-step-recovery-codes');
+  await section.getByRole('button', { name: 'Done' }).click();
+  await expect(section.getByTestId('two-step-status')).toHaveText('Two-step verification is on.');
+
+  // Signing in now asks for the code after the password.
+  await logOutFromProfile(page);
+  await page.goto('/login');
+  await logIn(page, account.email, account.password);
+  await expect(page.getByRole('heading', { name: 'Enter your code' })).toBeVisible();
+  await checkAndShoot(page, 'two-step-login-code');
+  await page.getByRole('textbox', { name: 'Code' }).fill('123');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'That code is not right. Check your app and try again.',
+  );
+  // The enrolling code's step is used up: the app's next code signs in.
+  const nextStep = (Math.floor(enrolledAt / STEP_MS) + 1) * STEP_MS;
+  await page.waitForTimeout(Math.max(0, nextStep - Date.now() + 200));
+  await page.getByRole('textbox', { name: 'Code' }).fill(codeAt(key, Date.now()));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL('/');
+  await expectSignedIn(page);
+
+  // A recovery code works in place of a code.
+  await logOutFromProfile(page);
+  await page.goto('/login');
+  await logIn(page, account.email, account.password);
+  await page.getByRole('textbox', { name: 'Code' }).fill(recoveryCodes[1]!);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL('/');
+
+  // Turning it off (the sign-in above is recent).
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+  await section.getByRole('button', { name: 'Turn off two-step verification' }).click();
+  await expect(section.getByRole('alert')).toHaveText(
+    'Two-step verification is off. Your other devices have been signed out.',
+  );
+  await expect(section.getByTestId('two-step-status')).toHaveText('Two-step verification is off.');
+  await logOutFromProfile(page);
+  await page.goto('/login');
+  await logIn(page, account.email, account.password);
+  await expect(page).toHaveURL('/');
+  await expectSignedIn(page);
+});

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, sendInvalidToken, type VerifyIdToken } from '../articles/bearerAuth.ts';
+import { callerAuthentication, callerOf, sendInvalidToken, type VerifyIdToken } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import {
   ACCEPTED_IMAGE_TYPES,
@@ -36,20 +36,20 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const FILE_NAME = /^(?:[1-9][0-9]{0,3}x[1-9][0-9]{0,3}\.(?:jpg|png)|[1-9][0-9]{0,3}w)$/;
 const TYPE_LIST = Object.keys(ACCEPTED_IMAGE_TYPES).join(', ');
 
-const uploaders = new WeakMap<FastifyRequest, string>();
-
 /** `POST /api/images` and `GET /images/:id/:name`; register without a prefix. */
 export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
   const { repository, verifyIdToken, uploadRateLimit, slots, publicUrl } = deps;
   let uploadsInProgress = 0;
+  const authenticateCaller = callerAuthentication(verifyIdToken);
 
   /**
    * Everything that can refuse an upload without its body runs before the body is read: an
    * anonymous or rate-limited client makes the server buffer nothing.
    */
   async function admitUpload(request: FastifyRequest, reply: FastifyReply) {
-    const caller = await authenticate(request, reply, verifyIdToken);
-    if (!caller) return reply;
+    await authenticateCaller(request, reply);
+    if (reply.sent) return reply;
+    const caller = callerOf(request);
     const limited = await uploadRateLimit.consume(caller.uid);
     if (!limited.allowed) {
       reply.header('retry-after', String(limited.retryAfterSeconds));
@@ -64,12 +64,12 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
     reply.raw.once('close', () => {
       uploadsInProgress -= 1;
     });
-    uploaders.set(request, caller.uid);
     return undefined;
   }
 
   return async (app: FastifyInstance) => {
     await app.register(async (upload) => {
+      upload.decorateRequest('caller', null);
       // Only the listed image types are read, as raw bytes; anything else is a 415 before reading.
       upload.removeAllContentTypeParsers();
       upload.addContentTypeParser(
@@ -91,7 +91,7 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
         '/api/images',
         { bodyLimit: deps.maxBytes, onRequest: admitUpload, compress: false },
         async (request, reply) => {
-          const uid = uploaders.get(request)!;
+          const { uid } = callerOf(request);
           const declared = mediaType(request.headers['content-type']) as AcceptedImageType;
           const bytes = request.body as Buffer;
           let processed;

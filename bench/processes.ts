@@ -75,13 +75,20 @@ function startCommand(): { env: Record<string, string>; args: string[] } {
  * The production server, as `npm start` runs it (the bundle in dist/server, built here when
  * stale), on a loopback port; resolves once /readyz answers.
  */
-export async function startAppServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<RunningProcess> {
-  await ensureServerBuild((line) => console.log(line));
+export async function startAppServer(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+  /** Node arguments before the start script's (`--cpu-prof`, for profiling). */
+  nodeArgs: string[] = [],
+  /** Another checkout whose built server to run (profiling before and after a change); built beforehand. */
+  root = projectRoot,
+): Promise<RunningProcess> {
+  if (root === projectRoot) await ensureServerBuild((line) => console.log(line));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const start = startCommand();
-  const child = spawn(process.execPath, start.args, {
-    cwd: projectRoot,
+  const child = spawn(process.execPath, [...nodeArgs, ...start.args], {
+    cwd: root,
     env: {
       ...process.env,
       ...start.env,

@@ -4,14 +4,7 @@ import { createStampedCache } from '../db/stampedCache.ts';
 import { createProcessingSlots } from '../images/processingSlots.ts';
 import { encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
 import type { ArticleDetailRow, ArticleRow, ArticlesRepository, ListFilter } from './articlesRepository.ts';
-import {
-  compressedForOneRequest,
-  preferredCoding,
-  jsonResourceBytes,
-  toJsonResource,
-  toJsonResourceInSteps,
-  type JsonResource,
-} from './cachedJson.ts';
+import { jsonResourceBytes, toJsonResource, toJsonResourceInSteps, type JsonResource } from '../http/cachedResource.ts';
 
 /** One article's bytes for the API, with the read model they were made from (page heads use it). */
 export type ArticleResource = JsonResource & { article: ArticleDetail };
@@ -22,8 +15,13 @@ export interface ArticleReads {
     limit: number,
     after: ArticleCursor | undefined,
     filter?: ListFilter,
-    /** The request's Accept-Encoding: a page not kept is compressed for it while it is made. */
-    acceptEncoding?: string,
+    /**
+     * What the sender does to a page made for this request alone (not kept) before the next
+     * page is made: http/cachedResource.ts's `oneRequestFinisher` compresses it for the
+     * request, so pages waiting to be sent hold a fraction of their memory. The read itself
+     * knows nothing of encodings.
+     */
+    finishForOneRequest?: (page: JsonResource) => Promise<JsonResource>,
   ): Promise<JsonResource>;
   /** One article serialised, or null when there is none with this id. */
   article(id: string): Promise<ArticleResource | null>;
@@ -87,8 +85,7 @@ export function createArticleReads(
   const listKey = (limit: number, cursor: string, filter: ListFilter) =>
     `list:${limit}:${filter.authorId ?? ''}:${cursor}`;
   return {
-    async listPage(limit, after, filter = {}, acceptEncoding) {
-      const coding = preferredCoding(acceptEncoding, true);
+    async listPage(limit, after, filter = {}, finishForOneRequest = async (page) => ({ ...page, sentOnce: true })) {
       const cursor = after ? encodeArticleCursor(after) : '';
       const key = listKey(limit, cursor, filter);
       const admit = cursor === '' || issued.has(key);
@@ -104,9 +101,8 @@ export function createArticleReads(
             if (nextCursor !== null) issued.add(listKey(limit, nextCursor, filter));
             const page: ArticlePage = { articles: pageRows.map(toArticleJson), nextCursor };
             const made = await toJsonResourceInSteps('articles', page.articles, { nextCursor: page.nextCursor });
-            // Not kept: compressed here, in this request's coding (gzip before brotli: a fraction
-            // of brotli's memory and time for bytes compressed once), one page at a time.
-            return admit ? made : compressedForOneRequest(made, coding);
+            // Not kept: finished by the sender inside this build's slot, one page at a time.
+            return admit ? made : finishForOneRequest(made);
           }),
         { admit },
       );

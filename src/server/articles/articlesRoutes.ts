@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ARTICLE_PAGE_DEFAULT_LIMIT,
-  ARTICLE_PAGE_MAX_LIMIT,
-  parseArticleInput,
-  type ArticleInput,
-} from '../../shared/articleSchema.ts';
+import { parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
+import { callerOf, registerCallerAuthentication, sendInvalidToken, type VerifyIdToken } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
-import { decodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
+import { queryValidation } from '../http/queryValidation.ts';
 import { toArticleDetailJson, type ArticleReads } from './articleReads.ts';
-import { isArticleId, isAuthorId, newArticleId } from './articleId.ts';
+import { listQuery, type ListQuery } from './listQuery.ts';
+import { isArticleId, newArticleId } from './articleId.ts';
 import {
   AuthorGoneError,
   type ArticleDetailRow,
@@ -16,8 +13,7 @@ import {
   type AuthorWriteOutcome,
   type ListFilter,
 } from './articlesRepository.ts';
-import { authenticate, sendInvalidToken, type VerifyIdToken } from './bearerAuth.ts';
-import { sendJsonResource } from './cachedJson.ts';
+import { oneRequestFinisher, sendJsonResource } from '../http/cachedResource.ts';
 
 export interface CreateRateLimit {
   /** Returns the seconds to wait when `uid` has created too many articles lately. */
@@ -57,41 +53,16 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     app.all('/*', notFound);
 
     // Public reads leave the compression plugin out: their bodies are compressed once and kept
-    // with the cached resource (cachedJson.ts), and its three hooks per request were an eighth
+    // with the cached resource (http/cachedResource.ts), and its three hooks per request were an eighth
     // of a cached list read's CPU (bench/README.md). A GET has no body to decompress.
     const cachedRead = { compress: false, decompress: false } as const;
+    // Writes need a signed-in caller: checked before the handler runs (callerOf in it).
+    const signedIn = { preHandler: registerCallerAuthentication(app, verifyIdToken) };
 
-    app.get('/articles', cachedRead, async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
-      const limit = parseLimit(query.limit);
-      if (limit === undefined) {
-        return sendProblem(reply, 400, 'The limit parameter is not valid.', [
-          { field: 'limit', message: `limit must be a whole number from 1 to ${ARTICLE_PAGE_MAX_LIMIT}.` },
-        ]);
-      }
-      const filter: ListFilter = {};
-      if (query.author !== undefined) {
-        if (typeof query.author !== 'string' || !isAuthorId(query.author)) {
-          return sendProblem(reply, 400, 'The author parameter is not valid.', [
-            { field: 'author', message: 'author must be one account id.' },
-          ]);
-        }
-        filter.authorId = query.author;
-      }
-      let after: ArticleCursor | undefined;
-      if (query.cursor !== undefined) {
-        after = typeof query.cursor === 'string' ? decodeArticleCursor(query.cursor) : undefined;
-        if (after === undefined) {
-          return sendProblem(reply, 400, 'The cursor parameter is not valid.', [
-            { field: 'cursor', message: 'cursor must be a nextCursor value from a previous page.' },
-          ]);
-        }
-      }
-      return sendJsonResource(
-        request,
-        reply,
-        await reads.listPage(limit, after, filter, request.headers['accept-encoding']),
-      );
+    app.get('/articles', { ...cachedRead, preValidation: queryValidation(listQuery) }, async (request, reply) => {
+      const { limit, author, cursor: after } = request.query as ListQuery;
+      const filter: ListFilter = author === undefined ? {} : { authorId: author };
+      return sendJsonResource(request, reply, await reads.listPage(limit, after, filter, oneRequestFinisher(request)));
     });
 
     app.get<{ Params: { id: string } }>('/articles/:id', cachedRead, async (request, reply) => {
@@ -100,9 +71,8 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       return sendJsonResource(request, reply, resource);
     });
 
-    app.post('/articles', async (request, reply) => {
-      const caller = await authenticate(request, reply, verifyIdToken);
-      if (!caller) return reply;
+    app.post('/articles', signedIn, async (request, reply) => {
+      const caller = callerOf(request);
       // Validated first: the limit is on articles created, and a rejected body creates none.
       const input = readArticleInput(request, reply);
       if (!input) return reply;
@@ -122,9 +92,8 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       return sendWritten(reply.code(201).header('location', `/api/articles/${id}`), await repository.find(id));
     });
 
-    app.put<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
-      const caller = await authenticate(request, reply, verifyIdToken);
-      if (!caller) return reply;
+    app.put<{ Params: { id: string } }>('/articles/:id', signedIn, async (request, reply) => {
+      const caller = callerOf(request);
       const input = readArticleInput(request, reply);
       if (!input) return reply;
       const id = request.params.id;
@@ -133,9 +102,8 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       return sendWritten(reply, await repository.find(id));
     });
 
-    app.delete<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
-      const caller = await authenticate(request, reply, verifyIdToken);
-      if (!caller) return reply;
+    app.delete<{ Params: { id: string } }>('/articles/:id', signedIn, async (request, reply) => {
+      const caller = callerOf(request);
       const id = request.params.id;
       const outcome = isArticleId(id) ? await repository.delete(id, caller.uid) : 'not-found';
       if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
@@ -159,11 +127,4 @@ function readArticleInput(request: FastifyRequest, reply: FastifyReply): Article
   if (result.success) return result.data;
   void sendProblem(reply, 400, 'The article is not valid.', result.errors);
   return undefined;
-}
-
-function parseLimit(value: unknown): number | undefined {
-  if (value === undefined) return ARTICLE_PAGE_DEFAULT_LIMIT;
-  if (typeof value !== 'string' || !/^[0-9]{1,3}$/.test(value)) return undefined;
-  const limit = Number(value);
-  return limit >= 1 && limit <= ARTICLE_PAGE_MAX_LIMIT ? limit : undefined;
 }

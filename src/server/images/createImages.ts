@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { VerifyIdToken } from '../articles/bearerAuth.ts';
+import type { VerifyIdToken } from '../http/callerAuth.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, sendInvalidToken, type VerifyIdToken } from '../articles/bearerAuth.ts';
+import { callerAuthentication, callerOf, sendInvalidToken, type VerifyIdToken } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { ACCEPTED_IMAGE_TYPES, ImageRejectedError, inspectImage, type AcceptedImageType } from './imageProcessing.ts';
 import { isImageId, newImageId } from './imageId.ts';
@@ -42,14 +42,16 @@ const admitted = new WeakMap<FastifyRequest, { uid: string; clientGone: AbortSig
 export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
   const { repository, verifyIdToken, uploadRateLimit, queue, workers, publicUrl } = deps;
   const tooLarge = `The image is larger than ${formatBytes(deps.maxBytes)}.`;
+  const authenticateCaller = callerAuthentication(verifyIdToken);
 
   /**
    * Everything that can refuse an upload without its body runs before the body is read: an
    * anonymous, rate-limited or queued client makes the server buffer nothing.
    */
   async function admitUpload(request: FastifyRequest, reply: FastifyReply) {
-    const caller = await authenticate(request, reply, verifyIdToken);
-    if (!caller) return reply;
+    await authenticateCaller(request, reply);
+    if (reply.sent) return reply;
+    const caller = callerOf(request);
     if (Number(request.headers['content-length'] ?? 0) > deps.maxBytes) {
       reply.header('connection', 'close');
       return sendProblem(reply, 413, tooLarge);
@@ -80,6 +82,7 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
 
   return async (app: FastifyInstance) => {
     await app.register(async (upload) => {
+      upload.decorateRequest('caller', null);
       // Only the listed image types are read, as raw bytes; anything else is a 415 before reading.
       upload.removeAllContentTypeParsers();
       upload.addContentTypeParser(Object.keys(ACCEPTED_IMAGE_TYPES), (_request: FastifyRequest, body: Readable) =>

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { messages } from '../../shared/messages.ts';
 import { matchArticlePath, matchAuthorPath } from '../../shared/routes.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
-import { sendJsonResource, toResource, type JsonResource } from '../articles/cachedJson.ts';
+import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ArticleReader } from '../articles/createArticles.ts';
 import type { PageHead } from '../web/webPlugin.ts';
 import { atomFeed } from './atomFeed.ts';
@@ -63,7 +63,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     );
 
     // Kept in the articles' read cache, made again after any change (it was ~90 ms and 3.3 MB
-    // of work on every request), and compressed once, off the event loop (cachedJson.ts).
+    // of work on every request), and compressed once, off the event loop (http/cachedResource.ts).
     const cachedRead = { compress: false } as const;
     const sendCached = (
       request: FastifyRequest,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppRoute, matchArticlePath, screens } from '../../shared/routes.ts';
-import { sendJsonResource, toResource, type JsonResource } from '../articles/cachedJson.ts';
+import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -172,7 +172,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
   // The screens answer with the shell straight away: through the static wildcard they would
   // first look for a file of that name (and its .br and .gz), and each miss allocates errors,
   // which tripled the memory and quartered the throughput of /article/:id under load.
-  // Their bodies are compressed once and kept (cachedJson.ts), not by the plugin on every request.
+  // Their bodies are compressed once and kept (http/cachedResource.ts), not by the plugin on every request.
   for (const screen of SCREEN_ROUTES) app.get(screen, { compress: false }, sendShell);
 
   app.setNotFoundHandler(async (request, reply) => {

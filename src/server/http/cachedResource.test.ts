@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toJsonResource, toJsonResourceInSteps } from './cachedJson.ts';
+import { toJsonResource, toJsonResourceInSteps } from './cachedResource.ts';
 
 describe('a list page serialised in steps', () => {
   it.each([0, 1, 10, 25])(

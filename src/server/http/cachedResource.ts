@@ -78,7 +78,11 @@ export async function toJsonResourceInSteps(
 }
 
 /**
- * Sends a public JSON read with its validator, so a client that already holds these exact
+ * The one sender of cached public resources (the API's article reads, the feed, sitemaps, the
+ * HTML shells): it chooses the encoding from Accept-Encoding, answers 304 to a matching
+ * validator, and compresses once per coding, kept with the resource.
+ *
+ * Sends a public read with its validator, so a client that already holds these exact
  * bytes gets 304 and no body. `no-cache` makes every use revalidate: articles change.
  * The body is compressed once per coding and kept with the resource (which the read cache
  * holds), instead of by the compression plugin on every send: compressing a list page was
@@ -107,10 +111,20 @@ export async function sendJsonResource(
 }
 
 /**
+ * For reads that make an answer for one request alone (a page at a cursor the server did not
+ * hand out): compresses it in the coding this request takes, gzip before brotli (a fraction of
+ * brotli's memory and time for bytes compressed once), keeping only the compressed bytes.
+ */
+export function oneRequestFinisher(request: FastifyRequest): (resource: JsonResource) => Promise<JsonResource> {
+  const coding = preferredCoding(request.headers['accept-encoding'], true);
+  return (resource) => compressedForOneRequest(resource, coding);
+}
+
+/**
  * A page made for one request, compressed in the coding that request takes, keeping only the
  * compressed bytes: while it waits to be sent it holds a fraction of the body's memory.
  */
-export async function compressedForOneRequest(
+async function compressedForOneRequest(
   resource: JsonResource,
   coding: ContentCoding | undefined,
 ): Promise<JsonResource> {
@@ -162,9 +176,26 @@ function compressNow(coding: ContentCoding, body: Buffer): Promise<Buffer> {
  * The coding to answer in from Accept-Encoding (RFC 9110 §12.5.3): brotli, then gzip, among
  * those the client accepts with a q-value above 0 (`*` stands for any not listed); none
  * (identity) when it names neither or has no header. `gzipFirst` prefers gzip when accepted.
+ * Each header value is parsed once: browsers send a handful of distinct ones, remembered here
+ * (a bounded set: client-made values past it are parsed each time, not kept).
  */
 export function preferredCoding(header: string | undefined, gzipFirst = false): ContentCoding | undefined {
   if (header === undefined || header === '') return undefined;
+  let weights = parsedHeaders.get(header);
+  if (weights === undefined) {
+    weights = parseAcceptEncoding(header);
+    if (parsedHeaders.size < PARSED_HEADERS_KEPT) parsedHeaders.set(header, weights);
+  }
+  if (gzipFirst && weights.gzip > 0) return 'gzip';
+  if (weights.br > 0 && weights.br >= weights.gzip) return 'br';
+  if (weights.gzip > 0) return 'gzip';
+  return undefined;
+}
+
+const PARSED_HEADERS_KEPT = 64;
+const parsedHeaders = new Map<string, { br: number; gzip: number }>();
+
+function parseAcceptEncoding(header: string): { br: number; gzip: number } {
   const weights = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name, ...parameters] = part.split(';');
@@ -178,12 +209,7 @@ export function preferredCoding(header: string | undefined, gzipFirst = false): 
     weights.set(coding, Number.isFinite(q) ? q : 0);
   }
   const weightOf = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
-  const br = weightOf('br');
-  const gzip = Math.max(weightOf('gzip'), weights.get('x-gzip') ?? 0);
-  if (gzipFirst && gzip > 0) return 'gzip';
-  if (br > 0 && br >= gzip) return 'br';
-  if (gzip > 0) return 'gzip';
-  return undefined;
+  return { br: weightOf('br'), gzip: Math.max(weightOf('gzip'), weights.get('x-gzip') ?? 0) };
 }
 
 // If-None-Match compares weakly (RFC 9110 §13.1.2): W/"x" and "x" are the same tag.

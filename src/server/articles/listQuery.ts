@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { ARTICLE_PAGE_DEFAULT_LIMIT, ARTICLE_PAGE_MAX_LIMIT } from '../../shared/articlePaging.ts';
+import { decodeArticleCursor } from './articleCursor.ts';
+import { isAuthorId } from './articleId.ts';
+
+/**
+ * `GET /api/articles?limit=&author=&cursor=`: each parameter's message is the client's answer
+ * (http/queryValidation.ts). Unknown parameters are ignored, as the protocol's `?key=` is.
+ */
+export const listQuery = z.object({
+  limit: z
+    .string({ error: `limit must be a whole number from 1 to ${ARTICLE_PAGE_MAX_LIMIT}.` })
+    .regex(/^[0-9]{1,3}$/, `limit must be a whole number from 1 to ${ARTICLE_PAGE_MAX_LIMIT}.`)
+    .transform(Number)
+    .refine(
+      (limit) => limit >= 1 && limit <= ARTICLE_PAGE_MAX_LIMIT,
+      `limit must be a whole number from 1 to ${ARTICLE_PAGE_MAX_LIMIT}.`,
+    )
+    .default(ARTICLE_PAGE_DEFAULT_LIMIT),
+  author: z
+    .string({ error: 'author must be one account id.' })
+    .refine(isAuthorId, 'author must be one account id.')
+    .optional(),
+  cursor: z
+    .string({ error: 'cursor must be a nextCursor value from a previous page.' })
+    .transform((cursor, context) => {
+      const decoded = decodeArticleCursor(cursor);
+      if (decoded === undefined) {
+        context.addIssue({ code: 'custom', message: 'cursor must be a nextCursor value from a previous page.' });
+        return z.NEVER;
+      }
+      return decoded;
+    })
+    .optional(),
+});
+
+export type ListQuery = z.output<typeof listQuery>;

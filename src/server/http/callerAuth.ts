@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { IdTokenError } from '../identity/createIdentity.ts';
+import { sendProblem } from './problem.ts';
+
+/** What the features behind a Bearer token (articles, pictures) know about a signed-in caller. */
+export interface Caller {
+  uid: string;
+}
+
+export type VerifyIdToken = (idToken: string) => Promise<Caller>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the callerAuthentication hook on the routes that have it; null elsewhere. */
+    caller: Caller | null;
+  }
+}
+
+/**
+ * A hook (a route's `preHandler`, or `onRequest` where nothing of the body may be read before
+ * it: uploads) that reads `Authorization: Bearer <ID token>` and verifies it: the caller is then
+ * `callerOf(request)`; without a valid token it answers 401 and the handler never runs.
+ * `app.decorateRequest('caller', null)` must be called in the routes' plugin (registerCallerAuthentication).
+ */
+export function callerAuthentication(verifyIdToken: VerifyIdToken) {
+  return async function authenticateCaller(request: FastifyRequest, reply: FastifyReply) {
+    const header = request.headers.authorization;
+    if (header === undefined || header.trim() === '') {
+      reply.header('www-authenticate', 'Bearer');
+      return sendProblem(reply, 401, 'Sign in first: send your ID token as Authorization: Bearer <token>.');
+    }
+    const match = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(header);
+    if (match) {
+      try {
+        const user = await verifyIdToken(match[1]!);
+        request.caller = { uid: user.uid };
+        return undefined;
+      } catch (error) {
+        // IdTokenError is a refused token (bad, expired, revoked, user gone or disabled); any
+        // other failure is a fault of ours and must surface as one, not as a 401.
+        if (!(error instanceof IdTokenError)) throw error;
+      }
+    }
+    return sendInvalidToken(reply);
+  };
+}
+
+/** Declares `request.caller` in a plugin whose routes use callerAuthentication; returns the hook. */
+export function registerCallerAuthentication(app: FastifyInstance, verifyIdToken: VerifyIdToken) {
+  app.decorateRequest('caller', null);
+  return callerAuthentication(verifyIdToken);
+}
+
+/** The caller the route's callerAuthentication hook verified. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (request.caller === null) throw new Error(`${request.routeOptions.url} has no caller authentication hook`);
+  return request.caller;
+}
+
+/** 401 for a token that is refused, or whose account is gone. */
+export function sendInvalidToken(reply: FastifyReply) {
+  reply.header('www-authenticate', 'Bearer error="invalid_token"');
+  return sendProblem(reply, 401, 'Your sign-in is not valid or has expired. Sign in again.');
+}

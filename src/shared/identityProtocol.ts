@@ -23,6 +23,8 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_REFRESH_TOKEN',
   'MISSING_REFRESH_TOKEN',
   'INVALID_GRANT_TYPE',
+  // Sign-up closed, or invitation-only without a valid invitation (the SDK's auth/admin-restricted-operation).
+  'ADMIN_ONLY_OPERATION',
   // Beyond the protocol's own codes: malformed requests and infrastructure failures.
   'INVALID_REQUEST',
   'INVALID_DISPLAY_NAME',
@@ -67,6 +69,8 @@ export interface SignUpRequest {
   email: string;
   password: string;
   displayName?: string;
+  /** An invitation's code (`/signup?invite=CODE`): needed when sign-up is by invitation. */
+  inviteCode?: string;
   returnSecureToken?: boolean;
 }
 
@@ -109,6 +113,8 @@ export interface LookupUser {
   disabled?: boolean;
   createdAt: string;
   lastLoginAt: string;
+  /** Custom claims as a JSON string: `{"role":"author"}`. */
+  customAttributes: string;
 }
 
 export interface LookupResponse {

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
-import type { AdminUserView } from '../identity/createIdentity.ts';
+import { LastOwnerError, type AdminUserView } from '../identity/createIdentity.ts';
+import { isRole, roleLabels, type Role } from '../../shared/roles.ts';
 import type { Services } from '../services.ts';
 import type { CommandName, ValueOption } from './adminUsage.ts';
 import { backupSqlite, pgDumpCommand } from './databaseBackup.ts';
@@ -38,6 +39,7 @@ function userLines(user: AdminUserView): string {
     `Email:         ${user.email}`,
     `UID:           ${user.uid}`,
     `Display name:  ${user.displayName ?? '(none)'}`,
+    `Role:          ${user.role}`,
     `Status:        ${user.disabled ? 'disabled' : 'active'}`,
     `Email verified: ${user.emailVerified ? 'yes' : 'no'}`,
     `Created:       ${iso(user.createdAt)}`,
@@ -79,6 +81,20 @@ async function services(context: CommandContext): Promise<Services> {
   return createServices({ config: context.config, database: context.database, mailer });
 }
 
+/** The last enabled owner stays: an operator's refusal, not a failure. */
+async function lastOwnerKept<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } catch (error) {
+    if (error instanceof LastOwnerError) {
+      throw new CommandFailure('That is the last owner: make another account owner first.');
+    }
+    throw error;
+  }
+}
+
+const article = (role: Role) => (role === 'owner' || role === 'editor' || role === 'author' ? 'an' : 'a');
+
 function noAccount(email: string): CommandFailure {
   return new CommandFailure(`No account with email ${email}.`);
 }
@@ -90,10 +106,11 @@ export const commands: Record<CommandName, Command> = {
       users.length === 0
         ? 'No accounts.'
         : table([
-            ['EMAIL', 'UID', 'STATUS', 'CREATED', 'LAST SIGN-IN'],
+            ['EMAIL', 'UID', 'ROLE', 'STATUS', 'CREATED', 'LAST SIGN-IN'],
             ...users.map((u) => [
               u.email,
               u.uid,
+              u.role,
               u.disabled ? 'disabled' : 'active',
               iso(u.createdAt)!,
               iso(u.lastLoginAt) ?? 'never',
@@ -112,7 +129,7 @@ export const commands: Record<CommandName, Command> = {
     };
   },
   'users disable': async (context, email) => {
-    const user = await (await services(context)).identity.admin.disableUser(email);
+    const user = await lastOwnerKept((await services(context)).identity.admin.disableUser(email));
     if (!user) throw noAccount(email);
     return {
       text: `Disabled ${user.email}: its tokens no longer work and it cannot sign in.`,
@@ -128,6 +145,16 @@ export const commands: Record<CommandName, Command> = {
     const user = await (await services(context)).identity.admin.deleteUser(email);
     if (!user) throw noAccount(email);
     return { text: `Deleted ${user.email} and all its articles.`, json: { deleted: userJson(user) } };
+  },
+  'users role': async (context, argument) => {
+    const [email = '', role] = argument.split(' ');
+    if (!isRole(role)) throw new CommandFailure(`Unknown role "${role}".`);
+    const user = await lastOwnerKept((await services(context)).identity.admin.setRole(email, role));
+    if (!user) throw noAccount(email);
+    return {
+      text: `${user.email} is now ${article(role)} ${roleLabels[role].toLowerCase()}; this takes effect at once.`,
+      json: { user: userJson(user) },
+    };
   },
   'keys rotate': async (context) => {
     const rotated = await (await services(context)).identity.admin.rotateSigningKey();
@@ -169,7 +196,12 @@ export const commands: Record<CommandName, Command> = {
         hashConfig: context.options['--hash-config']!,
         articles: context.options['--articles'],
       },
-      { now: Date.now(), progress: terminalProgress(process.stderr) },
+      {
+        now: Date.now(),
+        // Checked by the command line parser.
+        role: (context.options['--role'] as Role | undefined) ?? context.config.newAccountRole,
+        progress: terminalProgress(process.stderr),
+      },
     );
   },
   migrate: async (context) => {

@@ -16,7 +16,8 @@ import {
   type AuthorWriteOutcome,
   type ListFilter,
 } from './articlesRepository.ts';
-import { authenticate, sendInvalidToken, type VerifyIdToken } from './bearerAuth.ts';
+import { can } from '../roles/permissions.ts';
+import { authenticate, sendInvalidToken, type Caller, type VerifyIdToken } from './bearerAuth.ts';
 import { sendJsonResource } from './cachedJson.ts';
 
 export interface CreateRateLimit {
@@ -103,6 +104,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     app.post('/articles', async (request, reply) => {
       const caller = await authenticate(request, reply, verifyIdToken);
       if (!caller) return reply;
+      if (!mayPublish(caller)) return sendProblem(reply, 403, NOT_PUBLISHER);
       // Validated first: the limit is on articles created, and a rejected body creates none.
       const input = readArticleInput(request, reply);
       if (!input) return reply;
@@ -125,6 +127,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     app.put<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
       const caller = await authenticate(request, reply, verifyIdToken);
       if (!caller) return reply;
+      if (!mayPublish(caller)) return sendProblem(reply, 403, NOT_PUBLISHER);
       const input = readArticleInput(request, reply);
       if (!input) return reply;
       const id = request.params.id;
@@ -136,12 +139,23 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     app.delete<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
       const caller = await authenticate(request, reply, verifyIdToken);
       if (!caller) return reply;
+      if (!mayPublish(caller)) return sendProblem(reply, 403, NOT_PUBLISHER);
       const id = request.params.id;
       const outcome = isArticleId(id) ? await repository.delete(id, caller.uid) : 'not-found';
       if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
       return reply.code(204).send();
     });
   };
+}
+
+const NOT_PUBLISHER = 'Your role does not allow writing articles.';
+
+/**
+ * Every article is published until drafts exist (docs/product.md, Roles): each write needs
+ * the right to publish, which readers and contributors lack.
+ */
+function mayPublish(caller: Caller): boolean {
+  return can(caller.role, 'article:write') && can(caller.role, 'article:publish');
 }
 
 function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<AuthorWriteOutcome, 'done'>) {

@@ -1,10 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '../http/problem.ts';
 import { IdTokenError } from '../identity/createIdentity.ts';
+import type { Role } from '../../shared/roles.ts';
 
 /** What the articles feature needs to know about a signed-in caller. */
 export interface Caller {
   uid: string;
+  /** The account's role as the database holds it at this request. */
+  role: Role;
 }
 
 export type VerifyIdToken = (idToken: string) => Promise<Caller>;
@@ -28,7 +31,7 @@ export async function authenticate(
   if (match) {
     try {
       const user = await verifyIdToken(match[1]!);
-      return { uid: user.uid };
+      return { uid: user.uid, role: user.role };
     } catch (error) {
       // IdTokenError is a refused token (bad, expired, revoked, user gone or disabled); any
       // other failure is a fault of ours and must surface as one, not as a 401.

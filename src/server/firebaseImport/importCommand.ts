@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.ts';
+import type { Role } from '../../shared/roles.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { readArticlesFile } from './articlesFile.ts';
 import { parseHashConfig } from './hashConfigFile.ts';
@@ -25,7 +26,7 @@ export interface ImportReport {
 export async function runFirebaseImport(
   database: Database,
   files: ImportFiles,
-  options: { now: number; progress?: (what: string) => Progress },
+  options: { now: number; role: Role; progress?: (what: string) => Progress },
 ): Promise<ImportReport> {
   const hashParameters = parseHashConfig(files.hashConfig, await readText(files.hashConfig));
   const usersFile = await readUsersFile(files.users, hashParameters, options.now);
@@ -33,7 +34,13 @@ export async function runFirebaseImport(
 
   await migrateToLatest(database);
   const quiet: Progress = () => {};
-  const users = await importUsers(database.db, usersFile.users, options.now, options.progress?.('Users') ?? quiet);
+  const users = await importUsers(
+    database.db,
+    usersFile.users,
+    options.now,
+    options.progress?.('Users') ?? quiet,
+    options.role,
+  );
   const articles =
     articlesFile.articles.length > 0
       ? await importArticles(database.db, articlesFile.articles, options.progress?.('Articles') ?? quiet)

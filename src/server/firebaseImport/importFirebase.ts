@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { createArticlesRepository } from '../articles/articlesRepository.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { initialValidSince } from '../identity/core/validSince.ts';
+import type { Role } from '../../shared/roles.ts';
 import type { ImportedArticle } from './articlesFile.ts';
 import type { ImportedUser, Skip } from './usersFile.ts';
 
@@ -12,8 +13,8 @@ export interface ImportCount {
 
 export type Progress = (done: number, total: number) => void;
 
-// 90 rows x 11 values stays under SQLite's historical 999-parameter limit and PostgreSQL's 65535.
-const USER_BATCH = 90;
+// 80 rows x 12 values stays under SQLite's historical 999-parameter limit and PostgreSQL's 65535.
+const USER_BATCH = 80;
 const ARTICLE_BATCH = 150;
 
 function chunks<T>(items: T[], size: number): T[][] {
@@ -32,6 +33,8 @@ export async function importUsers(
   users: ImportedUser[],
   now: number,
   progress: Progress,
+  /** Every imported account's role (NEW_ACCOUNT_ROLE, or --role). */
+  role: Role = 'author',
 ): Promise<ImportCount> {
   const skipped: Skip[] = [];
   let imported = 0;
@@ -72,7 +75,7 @@ export async function importUsers(
         } else {
           seenIds.add(user.uid);
           seenEmails.add(user.email);
-          rows.push(userRow(user, now));
+          rows.push(userRow(user, now, role));
         }
       }
       if (rows.length > 0) await trx.insertInto('users').values(rows).execute();
@@ -83,7 +86,7 @@ export async function importUsers(
   return { imported, skipped };
 }
 
-function userRow(user: ImportedUser, now: number) {
+function userRow(user: ImportedUser, now: number, role: Role) {
   return {
     id: user.uid,
     email: user.email,
@@ -95,6 +98,7 @@ function userRow(user: ImportedUser, now: number) {
     created_at: user.createdAt,
     last_login_at: user.lastLoginAt,
     password_updated_at: user.createdAt,
+    role,
     valid_since: initialValidSince(now),
   };
 }

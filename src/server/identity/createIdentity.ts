@@ -11,6 +11,7 @@ import {
   type SignInOutcome,
   type UserDeletingListener,
   type VerifiedUser,
+  type SignUpGate,
 } from './core/identityCore.ts';
 import { toVerifiedUser } from './core/verifyIdToken.ts';
 import { passwordHasher } from './passwords.ts';
@@ -18,6 +19,8 @@ import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
 import { createSessionDoor, type SessionDoor } from './protocol/sessionDoor.ts';
 
+export type { SignUpAdmission, SignUpGate } from './core/identityCore.ts';
+export { IdentityError, LastOwnerError, type MemberRow, type MemberCursor, type MemberChange } from './core/identityCore.ts';
 export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SessionDoor };
 export type { IssuedSession } from './core/identityCore.ts';
 
@@ -36,6 +39,8 @@ export interface Identity {
   onSignIn(listener: (outcome: SignInOutcome) => void): void;
   /** Operator actions (the admin command's door). */
   admin: IdentityCore['operator'];
+  /** Accounts as the site's members (roles, disabling); the roles feature decides who may. */
+  members: IdentityCore['members'];
   /** Issues a session for an account another door authenticated (passkeys); see IdentityCore.issueSession. */
   issueSession: IdentityCore['issueSession'];
   /** The core itself, for doors added beside the protocol (passkeys, import). */
@@ -50,6 +55,7 @@ export function createIdentity(deps: {
   mailer: Mailer;
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
+  signUpGate?: SignUpGate | undefined;
 }): Identity {
   const now = deps.clock ?? Date.now;
   const core = createIdentityCore({ ...deps, passwords: passwordHasher, now });
@@ -60,6 +66,7 @@ export function createIdentity(deps: {
     onUserDeleting: core.onUserDeleting,
     onSignIn: core.onSignIn,
     admin: core.operator,
+    members: core.members,
     issueSession: core.issueSession,
     core,
     sessionDoor: createSessionDoor({ core, config: deps.config, rateLimiter: deps.rateLimiter, delivery, now }),

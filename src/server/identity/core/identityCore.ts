@@ -9,12 +9,14 @@ import { createEmailActions } from './emailActions.ts';
 import { IdentityError } from './identityErrors.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
 import { tokenIssuer } from './idTokens.ts';
+import { createMemberOperations } from './memberOperations.ts';
 import { createOobCodesStore } from './oobCodesStore.ts';
 import { createOperatorOperations } from './operatorOperations.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
 import { createSessionIssuer, type IssuedSession } from './sessionIssuer.ts';
 import { createSessionsStore } from './sessionsStore.ts';
 import { createSigningKeys } from './signingKeys.ts';
+import { openSignUp, type SignUpGate } from './signUpGate.ts';
 import { createUsersStore } from './usersStore.ts';
 import { createIdTokenVerifier } from './verifyIdToken.ts';
 
@@ -31,6 +33,8 @@ export function createIdentityCore(deps: {
   rateLimiter: RateLimiter;
   passwords: PasswordHasher;
   now: () => number;
+  /** Who may sign up with which role; default: anyone, as an author. */
+  signUpGate?: SignUpGate | undefined;
 }) {
   const { config, database, now } = deps;
   const users = createUsersStore(database.db);
@@ -68,8 +72,10 @@ export function createIdentityCore(deps: {
     rules,
     userDeletingListeners,
     signInListeners,
+    signUpGate: deps.signUpGate ?? openSignUp,
   });
-  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys });
+  const members = createMemberOperations({ database, users, sessions, now });
+  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys, members });
 
   return {
     /** The ID token check: rejects with IdTokenError (its code is the protocol's). */
@@ -84,6 +90,8 @@ export function createIdentityCore(deps: {
     actionCodes,
     emailActions,
     operator,
+    /** Accounts as the site's members: roles and disabling (the members API and the admin command). */
+    members,
     sessions: { refresh: issuer.refresh, signOut: issuer.signOut },
     /** The public signing keys (JWKS) and the start-up key check. */
     keys: { jwks: () => keys.jwks(), ready: async () => void (await keys.current()) },
@@ -134,5 +142,7 @@ export type IdentityCore = ReturnType<typeof createIdentityCore>;
 export type { IssuedSession } from './sessionIssuer.ts';
 export type { SignInOutcome, UserDeletingListener } from './accountOperations.ts';
 export type { AdminUserView } from './operatorOperations.ts';
+export { LastOwnerError, type MemberChange, type MemberCursor, type MemberRow } from './memberOperations.ts';
+export type { SignUpAdmission, SignUpGate } from './signUpGate.ts';
 export { IdentityError } from './identityErrors.ts';
 export { IdTokenError, type VerifiedToken, type VerifiedUser } from './verifyIdToken.ts';

@@ -50,6 +50,8 @@ export const signUpBody = z.object({
   email: emailField,
   password: passwordField,
   displayName: displayNameField.optional(),
+  // Any string: an unknown or malformed code is refused like a missing one (ADMIN_ONLY_OPERATION).
+  inviteCode: z.string({ error: 'INVALID_REQUEST' }).max(200, 'ADMIN_ONLY_OPERATION').optional(),
 });
 
 export const signInBody = z.object({

@@ -65,7 +65,9 @@ const envSchema = z.object({
     .default('inkwell'),
   PASSWORD_MIN_LENGTH: positiveInt(4096).default(6),
   SIGNUP: z.enum(SIGNUP_POLICIES, { error: 'must be one of open, invite, closed' }).default('open'),
-  NEW_ACCOUNT_ROLE: z.enum(NEW_ACCOUNT_ROLES, { error: 'must be one of author, contributor, reader' }).default('author'),
+  NEW_ACCOUNT_ROLE: z
+    .enum(NEW_ACCOUNT_ROLES, { error: 'must be one of author, contributor, reader' })
+    .default('author'),
   OWNER_EMAIL: z
     .string()
     .trim()

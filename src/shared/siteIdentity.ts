@@ -17,7 +17,11 @@ export interface SiteIdentity {
 export const SITE_IDENTITY_ELEMENT_ID = 'site-identity';
 
 /** What the app shows where no server filled the shell in (the Vite dev server). */
-export const FALLBACK_SITE_IDENTITY: SiteIdentity = { title: 'Inkwell', description: 'Articles worth reading.', signup: 'open' };
+export const FALLBACK_SITE_IDENTITY: SiteIdentity = {
+  title: 'Inkwell',
+  description: 'Articles worth reading.',
+  signup: 'open',
+};
 
 /** The identity in the data block's text; the fallback for a missing or malformed block. */
 export function readSiteIdentity(text: string | null | undefined): SiteIdentity {

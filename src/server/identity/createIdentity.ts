@@ -20,7 +20,13 @@ import { sessionDelivery } from './protocol/sessionDelivery.ts';
 import { createSessionDoor, type SessionDoor } from './protocol/sessionDoor.ts';
 
 export type { SignUpAdmission, SignUpGate } from './core/identityCore.ts';
-export { IdentityError, LastOwnerError, type MemberRow, type MemberCursor, type MemberChange } from './core/identityCore.ts';
+export {
+  IdentityError,
+  LastOwnerError,
+  type MemberRow,
+  type MemberCursor,
+  type MemberChange,
+} from './core/identityCore.ts';
 export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SessionDoor };
 export type { IssuedSession } from './core/identityCore.ts';
 

@@ -103,5 +103,11 @@ export function createIdTokenVerifier(deps: {
 }
 
 export function toVerifiedUser(user: UserRow): VerifiedUser {
-  return { uid: user.id, email: user.email, displayName: user.display_name, emailVerified: user.email_verified === 1, role: user.role };
+  return {
+    uid: user.id,
+    email: user.email,
+    displayName: user.display_name,
+    emailVerified: user.email_verified === 1,
+    role: user.role,
+  };
 }

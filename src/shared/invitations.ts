@@ -63,3 +63,33 @@ export interface MemberJson {
 
 /** How long an invitation can be used. */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The sign-up and admin screens' own texts (beyond the spec's). */
+export const rolesMessages = {
+  invitedAs: (role: string) => `This invitation makes you ${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}.`,
+  checkingInvitation: 'Checking your invitation…',
+  signUpWithoutInvitation: 'Sign up without the invitation',
+  admin: 'Site administration',
+  members: 'Members',
+  invitations: 'Invitations',
+  searchMembers: 'Search members',
+  noMembers: 'No members match.',
+  loadMore: 'Load more',
+  articlesCount: (count: number) => `${count} article${count === 1 ? '' : 's'}`,
+  disable: 'Disable',
+  enable: 'Enable',
+  disabled: 'Disabled',
+  role: 'Role',
+  emailOptional: 'Email (optional: only this address may use it)',
+  createInvitation: 'Create invitation',
+  copyLink: 'Copy link',
+  copied: 'Copied',
+  revoke: 'Revoke',
+  noInvitations: 'No pending invitations.',
+  newInvitation: 'New invitation: send this link. It is shown only once.',
+  expires: (date: string) => `Expires ${date}`,
+  anyAddress: 'Anyone with the link',
+  changeFailed: 'The change could not be saved.',
+  lastOwner: 'This is the last owner: make another member owner first.',
+  loadFailed: 'Could not load. Please try again.',
+} as const;

@@ -35,3 +35,46 @@ export const roleLabels: Record<Role, string> = {
   editor: 'Editor',
   owner: 'Owner',
 };
+
+/**
+ * The highest role `actor` may give, by an invitation or a change of role (docs/product.md,
+ * Roles): editors up to author, owners any; undefined: none.
+ */
+export function highestRoleGrantable(actor: Role): Role | undefined {
+  if (actor === 'owner') return 'owner';
+  if (actor === 'editor') return 'author';
+  return undefined;
+}
+
+/** Whether `actor` may give `role` (an invitation, or a member's new role). */
+export function mayGrant(actor: Role, role: Role): boolean {
+  const highest = highestRoleGrantable(actor);
+  return highest !== undefined && roleRank(role) <= roleRank(highest);
+}
+
+/**
+ * Whether `actor` may change a member who has the role `target` now (role, disable, enable):
+ * editors manage readers, contributors and authors; owners everyone.
+ */
+export function mayManage(actor: Role, target: Role): boolean {
+  return mayGrant(actor, target);
+}
+
+/** Things a role may or may not do (src/server/roles/permissions.ts). */
+export type Action =
+  /** Create, edit or delete one's own article. */
+  | 'article:write'
+  /** Publish (as opposed to saving a draft). */
+  | 'article:publish'
+  /** See and manage members, make and revoke invitations. */
+  | 'members:manage';
+
+const LEAST_ROLE_FOR: Record<Action, Role> = {
+  'article:write': 'contributor',
+  'article:publish': 'author',
+  'members:manage': 'editor',
+};
+
+export function can(role: Role, action: Action): boolean {
+  return roleAtLeast(role, LEAST_ROLE_FOR[action]);
+}

@@ -1,7 +1,8 @@
 import type { AuthState, AuthUser } from './authTypes.ts';
 import { RESTORE_WAIT_MS, TOKEN_EXPIRY_BUFFER_MS } from './authTiming.ts';
 import { AuthError, hasCode, invalidatesSession } from './errorCodes.ts';
-import { expiryOf } from './idToken.ts';
+import { expiryOf, readTokenClaims } from './idToken.ts';
+import { isRole } from '../../shared/roles.ts';
 import type { IdentityClient, SignInResponse } from './identityClient.ts';
 import type { PendingRevoke } from './pendingRevoke.ts';
 import type { SessionHint } from './sessionHint.ts';
@@ -131,8 +132,9 @@ export class AuthSession {
     }
   }
 
-  async createUser(email: string, password: string): Promise<AuthUser> {
-    const answer = await this.#client.signUp(email, password);
+  /** `inviteCode`: an invitation's code (`/signup?invite=CODE`). */
+  async createUser(email: string, password: string, inviteCode?: string): Promise<AuthUser> {
+    const answer = await this.#client.signUp(email, password, inviteCode);
     return this.#acceptSignIn(answer);
   }
 
@@ -361,7 +363,9 @@ export class AuthSession {
     }
   }
 
-  #signedIn(user: AuthUser, held: HeldToken): void {
+  #signedIn(signedIn: AuthUser, held: HeldToken): void {
+    const role = readTokenClaims(held.idToken).role;
+    const user: AuthUser = { ...signedIn, ...(isRole(role) ? { role } : {}) };
     this.#endedHere = false;
     this.#hint?.remember(true);
     this.#token = held;

@@ -39,7 +39,7 @@ export type {
 export type UpdateRequest = Pick<UpdateAccountRequest, 'idToken' | 'displayName' | 'email' | 'password'>;
 
 export interface IdentityClient {
-  signUp(email: string, password: string): Promise<SignInResponse>;
+  signUp(email: string, password: string, inviteCode?: string): Promise<SignInResponse>;
   signInWithPassword(email: string, password: string): Promise<SignInResponse>;
   lookup(idToken: string): Promise<LookupUser>;
   update(request: UpdateRequest): Promise<UpdateAccountResponse>;
@@ -101,8 +101,13 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
   const post = <T>(path: string, body: object) => call<T>(path, JSON.stringify(body), 'application/json');
 
   return {
-    signUp: (email, password) =>
-      post<SignInResponse>('v1/accounts:signUp', { email, password, returnSecureToken: true }),
+    signUp: (email, password, inviteCode) =>
+      post<SignInResponse>('v1/accounts:signUp', {
+        email,
+        password,
+        ...(inviteCode ? { inviteCode } : {}),
+        returnSecureToken: true,
+      }),
     signInWithPassword: (email, password) =>
       post<SignInResponse>('v1/accounts:signInWithPassword', { email, password, returnSecureToken: true }),
     async lookup(idToken) {

@@ -1,0 +1,32 @@
+import { rolesMessages } from '../../shared/invitations.ts';
+import { can, type Role } from '../../shared/roles.ts';
+import { useAuth } from '../auth/useAuth.ts';
+import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { NotFoundPage } from '../pages/NotFoundPage.tsx';
+import { InvitationsSection } from './InvitationsSection.tsx';
+import { MembersSection } from './MembersSection.tsx';
+
+/**
+ * `/admin`: members and invitations, for editors and owners (docs/product.md, Roles). Anyone
+ * else gets the 404 page: the screen's existence is no business of theirs. The server checks
+ * every call itself; this only decides what to show.
+ */
+export function AdminPage() {
+  const { state } = useAuth();
+  // Still finding out whether anyone is signed in: nothing yet, rather than a 404 that flickers away.
+  if (state.status === 'unknown') return null;
+  const role = state.status === 'signedIn' ? state.user.role : undefined;
+  if (role === undefined || !can(role, 'members:manage')) return <NotFoundPage />;
+  return <Administration actor={role} />;
+}
+
+function Administration({ actor }: { actor: Role }) {
+  useDocumentTitle(rolesMessages.admin);
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col gap-10 py-6">
+      <h1 className="text-3xl font-bold">{rolesMessages.admin}</h1>
+      <MembersSection actor={actor} />
+      <InvitationsSection actor={actor} />
+    </div>
+  );
+}

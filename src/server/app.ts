@@ -111,15 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
 
-  const { identity, articles, images, passkeys, rolesRoutes } = createServices({
-    config,
-    database,
-    mailer,
-    clock: deps.clock,
-  });
+  const { identity, articles, images, rolesRoutes } = createServices({ config, database, mailer, clock: deps.clock });
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
-  await app.register(passkeys.routes, { prefix: '/identity' });
   await app.register(articles.routes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(images.routes);

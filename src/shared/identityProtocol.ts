@@ -25,6 +25,8 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_GRANT_TYPE',
   // Sign-up closed, or invitation-only without a valid invitation (the SDK's auth/admin-restricted-operation).
   'ADMIN_ONLY_OPERATION',
+  // A second step's pending credential is unknown, used or expired (sign in again).
+  'INVALID_MFA_PENDING_CREDENTIAL',
   // Beyond the protocol's own codes: malformed requests and infrastructure failures.
   'INVALID_REQUEST',
   'INVALID_DISPLAY_NAME',
@@ -65,21 +67,6 @@ export const SESSION_COOKIE_NAME = 'inkwell_session';
 export const MAX_PASSWORD_LENGTH = 4096;
 export const MAX_DISPLAY_NAME_LENGTH = 100;
 
-export interface SignUpRequest {
-  email: string;
-  password: string;
-  displayName?: string;
-  /** An invitation's code (`/signup?invite=CODE`): needed when sign-up is by invitation. */
-  inviteCode?: string;
-  returnSecureToken?: boolean;
-}
-
-export interface SignInWithPasswordRequest {
-  email: string;
-  password: string;
-  returnSecureToken?: boolean;
-}
-
 /** Sign-up and sign-in answers; `refreshToken` is absent in browser session mode. */
 export interface SignInResponse {
   kind: string;
@@ -90,6 +77,29 @@ export interface SignInResponse {
   refreshToken?: string;
   expiresIn: string;
   registered?: boolean;
+}
+
+/** One enrolled second factor, as a pending sign-in offers it (Firebase's `mfaInfo`). */
+export interface MfaEnrollment {
+  mfaEnrollmentId: string;
+  displayName?: string;
+  /** RFC 3339. */
+  enrolledAt: string;
+  totpInfo?: Record<string, never>;
+}
+
+/**
+ * A sign-in (any method) whose account needs a second step: no token yet; the second factor's
+ * call completes it with `mfaPendingCredential` (the identity core's signInAttempt.ts).
+ */
+export interface PendingSecondStepResponse {
+  kind: string;
+  localId: string;
+  email: string;
+  displayName: string;
+  registered: true;
+  mfaPendingCredential: string;
+  mfaInfo: MfaEnrollment[];
 }
 
 export interface ProviderUserInfo {
@@ -122,18 +132,6 @@ export interface LookupResponse {
   users: LookupUser[];
 }
 
-export type DeletableAttribute = 'DISPLAY_NAME' | 'PHOTO_URL';
-
-export interface UpdateAccountRequest {
-  idToken: string;
-  displayName?: string;
-  photoUrl?: string;
-  email?: string;
-  password?: string;
-  deleteAttribute?: DeletableAttribute[];
-  returnSecureToken?: boolean;
-}
-
 export interface UpdateAccountResponse {
   kind: string;
   localId: string;
@@ -148,31 +146,10 @@ export interface UpdateAccountResponse {
   expiresIn?: string;
 }
 
-export interface SendOobCodeRequest {
-  requestType: 'PASSWORD_RESET';
-  email: string;
-}
-
-export interface SendOobCodeResponse {
-  kind: string;
-  email: string;
-}
-
-/** Without `newPassword` only checks the code. */
-export interface ResetPasswordRequest {
-  oobCode: string;
-  newPassword?: string;
-}
-
 export interface ResetPasswordResponse {
   kind: string;
   email: string;
   requestType: 'PASSWORD_RESET';
-}
-
-export interface TokenRequest {
-  grant_type: 'refresh_token';
-  refresh_token?: string;
 }
 
 export interface TokenResponse {
@@ -185,11 +162,6 @@ export interface TokenResponse {
   project_id: string;
 }
 
-export interface RevokeTokenRequest {
-  token?: string;
-  tokenType?: 'REFRESH_TOKEN';
-}
-
 export interface PasswordPolicyResponse {
   customStrengthOptions: { minPasswordLength: number; maxPasswordLength: number };
   allowedNonAlphanumericCharacters: string[];
@@ -200,16 +172,6 @@ export interface PasswordPolicyResponse {
 
 /** Email actions (docs/architecture.md, Sign-in protocol): the emailed codes besides PASSWORD_RESET. */
 export type EmailActionRequestType = 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL' | 'RECOVER_EMAIL';
-
-/** accounts:sendOobCode for a verification link: to the account's address, or to a new one. */
-export type SendVerificationRequest =
-  | { requestType: 'VERIFY_EMAIL'; idToken: string }
-  | { requestType: 'VERIFY_AND_CHANGE_EMAIL'; idToken: string; newEmail: string };
-
-/** accounts:update with only an action code applies it (the SDK's applyActionCode). */
-export interface ApplyActionCodeRequest {
-  oobCode: string;
-}
 
 /**
  * accounts:resetPassword with only an action code of any type: what it would do. For

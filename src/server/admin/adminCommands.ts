@@ -201,6 +201,7 @@ export const commands: Record<CommandName, Command> = {
         // Checked by the command line parser.
         role: (context.options['--role'] as Role | undefined) ?? context.config.newAccountRole,
         progress: terminalProgress(process.stderr),
+        accounts: async () => (await services(context)).identity.admin,
       },
     );
   },

@@ -1,22 +1,9 @@
-import { displayNameField, emailField, photoUrlField } from '../identity/protocol/requestSchemas.ts';
+import { displayNameField, emailField, photoUrlField } from '../../shared/identityRequests.ts';
+import type { ImportedAccount } from '../identity/createIdentity.ts';
 import { decodeBase64 } from './base64.ts';
 import { parseFirebaseDate } from './firebaseDates.ts';
-import { encodeFirebaseHash, type FirebaseHashParameters } from './firebaseScrypt.ts';
 import { ImportFileError } from './importFileError.ts';
 import { readJsonFile } from './readJsonFile.ts';
-
-/** An account ready to insert; `passwordHash` is the stored form ('' without a password). */
-export interface ImportedUser {
-  uid: string;
-  email: string;
-  passwordHash: string;
-  displayName: string | null;
-  photoUrl: string | null;
-  emailVerified: boolean;
-  disabled: boolean;
-  createdAt: number;
-  lastLoginAt: number | null;
-}
 
 export interface Skip {
   id: string;
@@ -24,7 +11,7 @@ export interface Skip {
 }
 
 export interface UsersFile {
-  users: ImportedUser[];
+  users: ImportedAccount[];
   skipped: Skip[];
 }
 
@@ -36,17 +23,13 @@ const UID = /^[\x21-\x7e]{1,128}$/;
  * disabled, providerUserInfo...}]}. A record that is not an account at all (no localId) makes
  * the file unusable; a record Inkwell cannot take (no or invalid email) is skipped.
  */
-export async function readUsersFile(
-  file: string,
-  hashParameters: FirebaseHashParameters,
-  now: number,
-): Promise<UsersFile> {
+export async function readUsersFile(file: string, now: number): Promise<UsersFile> {
   const root = await readJsonFile(file);
   const list = (root as { users?: unknown } | null)?.users;
   if (typeof root !== 'object' || root === null || !Array.isArray(list)) {
     throw new ImportFileError(file, 'no "users" list (expected the output of firebase auth:export --format=json)');
   }
-  const users: ImportedUser[] = [];
+  const users: ImportedAccount[] = [];
   const skipped: Skip[] = [];
   list.forEach((entry: unknown, index: number) => {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
@@ -56,7 +39,7 @@ export async function readUsersFile(
     if (typeof record.localId !== 'string' || !UID.test(record.localId)) {
       throw new ImportFileError(file, `users[${index}] has no valid localId`);
     }
-    const outcome = readUser(record, hashParameters, now);
+    const outcome = readUser(record, now);
     if (typeof outcome === 'string') skipped.push({ id: record.localId, reason: outcome });
     else users.push(outcome);
   });
@@ -64,11 +47,7 @@ export async function readUsersFile(
 }
 
 /** The account, or why it is skipped. */
-function readUser(
-  record: Record<string, unknown>,
-  hashParameters: FirebaseHashParameters,
-  now: number,
-): ImportedUser | string {
+function readUser(record: Record<string, unknown>, now: number): ImportedAccount | string {
   const uid = record.localId as string;
   if (record.email === undefined || record.email === null || record.email === '') return 'no email address';
   const email = emailField.safeParse(record.email);
@@ -79,13 +58,13 @@ function readUser(
   const photoUrl =
     record.photoUrl == null ? { success: true as const, data: '' } : photoUrlField.safeParse(record.photoUrl);
   if (!photoUrl.success) return 'invalid photo URL';
-  let passwordHash = '';
+  let firebasePassword: ImportedAccount['firebasePassword'] = null;
   if (record.passwordHash != null && record.passwordHash !== '') {
     const hash = typeof record.passwordHash === 'string' ? decodeBase64(record.passwordHash) : undefined;
     const salt = typeof record.salt === 'string' ? decodeBase64(record.salt) : undefined;
     if (!hash || hash.length === 0 || hash.length > 1024) return 'password hash is not base64';
     if (!salt || salt.length > 1024) return 'password salt is missing or not base64';
-    passwordHash = encodeFirebaseHash(hashParameters, salt, hash);
+    firebasePassword = { hash, salt };
   }
   const createdAt = record.createdAt == null ? now : parseFirebaseDate(record.createdAt);
   if (createdAt === undefined) return 'invalid createdAt';
@@ -94,7 +73,7 @@ function readUser(
   return {
     uid,
     email: email.data,
-    passwordHash,
+    firebasePassword,
     displayName: displayName.data === '' ? null : displayName.data,
     photoUrl: photoUrl.data === '' ? null : photoUrl.data,
     emailVerified: record.emailVerified === true,

@@ -8,16 +8,17 @@ import {
   IdTokenError,
   type AdminUserView,
   type IdentityCore,
+  type SecondStepPolicy,
   type SignInOutcome,
   type UserDeletingListener,
   type VerifiedUser,
   type SignUpGate,
 } from './core/identityCore.ts';
+import { passwordHasher } from './core/passwordHashing.ts';
 import { toVerifiedUser } from './core/verifyIdToken.ts';
-import { passwordHasher } from './passwords.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
-import { createSessionDoor, type SessionDoor } from './protocol/sessionDoor.ts';
+import { createSignInDoor, type SignInDoor } from './protocol/signInDoor.ts';
 
 export type { SignUpAdmission, SignUpGate } from './core/identityCore.ts';
 export {
@@ -27,12 +28,19 @@ export {
   type MemberCursor,
   type MemberChange,
 } from './core/identityCore.ts';
-export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SessionDoor };
-export type { IssuedSession } from './core/identityCore.ts';
+export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SignInDoor };
+export type {
+  SecondStepPolicy,
+  SecondFactorInfo,
+  ImportedAccount,
+  AccountImportCount,
+  FirebaseHashParameters,
+} from './core/identityCore.ts';
+export { checkFirebaseHashBounds } from './core/identityCore.ts';
 
 /** The identity feature as the rest of the app sees it: the core and its doors. */
 export interface Identity {
-  /** The Identity Toolkit door. Register with `{ prefix: '/identity' }`. */
+  /** The Identity Toolkit door, with every other sign-in door added by addDoor. Register with `{ prefix: '/identity' }`. */
   routes: FastifyPluginAsync;
   /**
    * The one ID token check for the rest of the app. Rejects with IdTokenError: bad
@@ -41,18 +49,18 @@ export interface Identity {
   verifyIdToken(idToken: string): Promise<VerifiedUser>;
   /** Runs inside the deleting transaction, before the users row goes. */
   onUserDeleting(listener: UserDeletingListener): void;
-  /** Called after every password sign-in attempt (metrics); must not throw. */
+  /** Called after every sign-in attempt, whatever its method (metrics); must not throw. */
   onSignIn(listener: (outcome: SignInOutcome) => void): void;
-  /** Operator actions (the admin command's door). */
+  /** Operator actions (the admin command's and the Firebase import's door). */
   admin: IdentityCore['operator'];
   /** Accounts as the site's members (roles, disabling); the roles feature decides who may. */
   members: IdentityCore['members'];
-  /** Issues a session for an account another door authenticated (passkeys); see IdentityCore.issueSession. */
-  issueSession: IdentityCore['issueSession'];
-  /** The core itself, for doors added beside the protocol (passkeys, import). */
-  core: IdentityCore;
-  /** For sign-in doors besides the password (passkeys): tokens, limits and sessions by identity's rules. */
-  sessionDoor: SessionDoor;
+  /** For sign-in doors besides the password (passkeys): tokens, and sign-in attempts by identity's rules. */
+  signInDoor: SignInDoor;
+  /** Adds another feature's sign-in routes inside the `/identity` scope (before `routes` is registered). */
+  addDoor(routes: FastifyPluginAsync): void;
+  /** Installs the second step's policy (two-step sign-in); see core/signInAttempt.ts. */
+  useSecondStep(policy: SecondStepPolicy): void;
 }
 
 export function createIdentity(deps: {
@@ -66,15 +74,16 @@ export function createIdentity(deps: {
   const now = deps.clock ?? Date.now;
   const core = createIdentityCore({ ...deps, passwords: passwordHasher, now });
   const delivery = sessionDelivery(deps.config);
+  const doors: FastifyPluginAsync[] = [];
   return {
-    routes: identityRoutes(core, deps.config),
+    routes: identityRoutes(core, deps.config, delivery, doors),
     verifyIdToken: async (idToken) => toVerifiedUser((await core.verifyIdToken(idToken)).user),
     onUserDeleting: core.onUserDeleting,
     onSignIn: core.onSignIn,
     admin: core.operator,
     members: core.members,
-    issueSession: core.issueSession,
-    core,
-    sessionDoor: createSessionDoor({ core, config: deps.config, rateLimiter: deps.rateLimiter, delivery, now }),
+    signInDoor: createSignInDoor({ core, config: deps.config, delivery, now }),
+    addDoor: (routes) => void doors.push(routes),
+    useSecondStep: core.signIns.useSecondStep,
   };
 }

@@ -64,13 +64,25 @@ export interface IdentityOobCodesTable {
   used_at: number | null;
 }
 
+/** Sign-ins awaiting their second factor (core/signInAttempt.ts); only the credential's SHA-256 is kept. */
+export interface IdentityPendingSecondStepsTable {
+  credential_hash: string;
+  user_id: string;
+  /** The first factor's provider, which the session will carry. */
+  provider: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface IdentityTables {
   users: UsersTable;
   identity_sessions: IdentitySessionsTable;
   identity_signing_keys: IdentitySigningKeysTable;
   identity_oob_codes: IdentityOobCodesTable;
+  identity_pending_second_steps: IdentityPendingSecondStepsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<IdentitySessionsTable>;
 export type OobCodeRow = Selectable<IdentityOobCodesTable>;
+export type PendingSecondStepRow = Selectable<IdentityPendingSecondStepsTable>;

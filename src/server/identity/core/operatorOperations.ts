@@ -2,6 +2,8 @@ import type { Database } from '../../db/database.ts';
 import type { Role } from '../../../shared/roles.ts';
 import type { AccountOperations } from './accountOperations.ts';
 import type { MemberChange, MemberOperations } from './memberOperations.ts';
+import { importAccounts, type ImportedAccount } from './accountImport.ts';
+import type { FirebaseHashParameters } from './firebaseScrypt.ts';
 import type { UserRow } from './identityTables.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
 import type { SessionsStore } from './sessionsStore.ts';
@@ -86,6 +88,12 @@ export function createOperatorOperations(deps: {
 
     /** A new current signing key; the previous one verifies until its tokens expire. */
     rotateSigningKey: () => deps.keys.rotate(),
+
+    /** Accounts exported from Firebase, with their uids and password hashes (accountImport.ts). */
+    importAccounts: (
+      accounts: ImportedAccount[],
+      options: { hashParameters: FirebaseHashParameters; role: Role; progress: (done: number, total: number) => void },
+    ) => importAccounts(deps.database, accounts, { ...options, now: deps.now() }),
   };
 }
 

@@ -7,7 +7,7 @@ import { accountRoutes } from './accountRoutes.ts';
 import { oobCodeRoutes } from './oobCodeRoutes.ts';
 import { ProtocolError, sendProtocolError, toProtocolError } from './protocolErrors.ts';
 import { publicRoutes } from './publicRoutes.ts';
-import { sessionDelivery } from './sessionDelivery.ts';
+import type { SessionDelivery } from './sessionDelivery.ts';
 import { tokenRoutes } from './tokenRoutes.ts';
 
 /** Maps errors Fastify raises while reading a request to protocol errors. */
@@ -27,8 +27,13 @@ function requestProblem(error: FastifyError): ProtocolError | undefined {
  * The Identity Toolkit door over the identity core: the `/identity` scope. Every answer here, including errors Fastify itself raises and
  * unknown paths, is protocol JSON: clients read any other error body as a network failure.
  */
-export function identityRoutes(core: IdentityCore, config: Config): FastifyPluginAsync {
-  const delivery = sessionDelivery(config);
+export function identityRoutes(
+  core: IdentityCore,
+  config: Config,
+  delivery: SessionDelivery,
+  /** Other features' sign-in doors (passkeys), registered inside this scope: they share its set-up. */
+  doors: readonly FastifyPluginAsync[],
+): FastifyPluginAsync {
   return async (app) => {
     // JSON and form bodies only (v1/token is form-encoded); anything else is a 415.
     app.removeContentTypeParser('text/plain');
@@ -65,5 +70,6 @@ export function identityRoutes(core: IdentityCore, config: Config): FastifyPlugi
     await app.register(tokenRoutes(core, config, delivery));
     await app.register(oobCodeRoutes(core));
     await app.register(publicRoutes(core, config));
+    for (const door of doors) await app.register(door);
   };
 }

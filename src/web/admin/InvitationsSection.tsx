@@ -3,14 +3,13 @@ import { rolesMessages, type CreatedInvitationJson, type InvitationJson } from '
 import { roleLabels, type Role, mayGrant } from '../../shared/roles.ts';
 import { FormAlert } from '../account/FormAlert.tsx';
 import { FormField } from '../account/FormField.tsx';
-import { inputClass, primaryButtonClass, secondaryButtonClass } from '../account/formStyles.ts';
+import { inputClass, primaryButtonClass } from '../account/formStyles.ts';
 import { ArticlesApiError } from '../articles/articlesApiError.ts';
 import { formatArticleDate } from '../articles/formatArticleDate.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { fittedSecondaryButton, smallButton } from './adminStyles.ts';
 import { rolesApi } from './rolesApi.ts';
 import { RoleSelect } from './RoleSelect.tsx';
-
-const smallButton = `${secondaryButtonClass} w-auto px-3 py-1 text-sm`;
 
 /** Invitations: make one (a role, optionally an address), copy its link, revoke pending ones. */
 export function InvitationsSection({ actor }: { actor: Role }) {
@@ -100,7 +99,11 @@ export function InvitationsSection({ actor }: { actor: Role }) {
             onChange={(event) => setEmail(event.target.value)}
           />
         </div>
-        <button type="submit" className={`${primaryButtonClass} sm:w-auto`} disabled={busy || !mayGrant(actor, role)}>
+        <button
+          type="submit"
+          className={`${primaryButtonClass} sm:w-auto sm:shrink-0`}
+          disabled={busy || !mayGrant(actor, role)}
+        >
           {rolesMessages.createInvitation}
         </button>
       </form>
@@ -118,11 +121,7 @@ export function InvitationsSection({ actor }: { actor: Role }) {
               onFocus={(event) => event.target.select()}
               data-testid="invitation-link"
             />
-            <button
-              type="button"
-              className={`${secondaryButtonClass} sm:w-auto`}
-              onClick={() => void copy(created.url)}
-            >
+            <button type="button" className={fittedSecondaryButton} onClick={() => void copy(created.url)}>
               {copied ? rolesMessages.copied : rolesMessages.copyLink}
             </button>
           </div>
@@ -138,7 +137,7 @@ export function InvitationsSection({ actor }: { actor: Role }) {
           >
             <div className="min-w-0 flex-1">
               <p className="font-medium">{roleLabels[invitation.role]}</p>
-              <p className="text-sm break-all text-slate-600 dark:text-slate-400">
+              <p className="text-sm wrap-anywhere text-slate-600 dark:text-slate-400">
                 {invitation.email ?? rolesMessages.anyAddress} ·{' '}
                 {rolesMessages.expires(formatArticleDate(invitation.expiresAt))}
               </p>

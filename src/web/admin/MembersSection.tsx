@@ -4,14 +4,13 @@ import { rolesMessages } from '../../shared/invitations.ts';
 import { mayManage, type Role } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
 import { FormAlert } from '../account/FormAlert.tsx';
-import { inputClass, linkClass, secondaryButtonClass } from '../account/formStyles.ts';
+import { inputClass, linkClass } from '../account/formStyles.ts';
 import { ArticlesApiError } from '../articles/articlesApiError.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { fittedSecondaryButton, smallButton } from './adminStyles.ts';
 import { rolesApi } from './rolesApi.ts';
 import { RoleSelect } from './RoleSelect.tsx';
 import { Link } from 'react-router';
-
-const smallButton = `${secondaryButtonClass} w-auto px-3 py-1 text-sm`;
 
 /** Members: search, role, disable and enable, with article counts. */
 export function MembersSection({ actor }: { actor: Role }) {
@@ -78,7 +77,7 @@ export function MembersSection({ actor }: { actor: Role }) {
           maxLength={200}
           onChange={(event) => setQuery(event.target.value)}
         />
-        <button type="submit" className={`${secondaryButtonClass} w-auto`}>
+        <button type="submit" className={fittedSecondaryButton}>
           Search
         </button>
       </form>
@@ -105,7 +104,7 @@ export function MembersSection({ actor }: { actor: Role }) {
                     </span>
                   )}
                 </p>
-                <p className="text-sm break-all text-slate-600 dark:text-slate-400">
+                <p className="text-sm wrap-anywhere text-slate-600 dark:text-slate-400">
                   {member.email} · {rolesMessages.articlesCount(member.articleCount)}
                 </p>
               </div>
@@ -134,7 +133,7 @@ export function MembersSection({ actor }: { actor: Role }) {
       {nextCursor !== null && (
         <button
           type="button"
-          className={`${secondaryButtonClass} self-center sm:w-auto`}
+          className={`${fittedSecondaryButton} self-center`}
           onClick={() => void load(searched, nextCursor)}
         >
           {rolesMessages.loadMore}

@@ -1,4 +1,4 @@
-import { SIGNUP_POLICIES, type SignupPolicy } from './roles.ts';
+import type { SignupPolicy } from './roles.ts';
 
 /**
  * The blog's name and one-line description (SITE_TITLE and SITE_DESCRIPTION, docs/architecture.md, Configuration).
@@ -28,7 +28,8 @@ export function readSiteIdentity(text: string | null | undefined): SiteIdentity 
   try {
     const value = JSON.parse(text ?? '') as Partial<SiteIdentity> | null;
     if (typeof value?.title === 'string' && typeof value.description === 'string') {
-      const signup = SIGNUP_POLICIES.find((policy) => policy === value.signup) ?? 'open';
+      // Spelled out rather than looked up in roles.ts: this runs in the home page's code.
+      const signup = value.signup === 'invite' || value.signup === 'closed' ? value.signup : 'open';
       return { title: value.title, description: value.description, signup };
     }
   } catch {

@@ -7,6 +7,7 @@ import { isOnlySpaces } from '../../shared/passwordRules.ts';
 import { paths } from '../../shared/routes.ts';
 import { rolesMessages } from '../../shared/invitations.ts';
 import { can } from '../../shared/roles.ts';
+import { useRole } from '../admin/useRole.ts';
 import type { AuthUser } from '../auth/authTypes.ts';
 import { hasCode } from '../auth/errorCodes.ts';
 import { useAuth } from '../auth/useAuth.ts';
@@ -36,6 +37,7 @@ type Outcome = { message: string; tone: 'error' | 'success' } | null;
 export function ProfilePage() {
   useDocumentTitle('Profile');
   const { state } = useAuth();
+  const role = useRole();
   // RequireAuth renders this screen only for a signed-in user.
   const user = state.user as AuthUser;
   const session = useAuthSession();
@@ -205,7 +207,7 @@ export function ProfilePage() {
             </dd>
           </dl>
           <EmailVerification email={user.email} />
-          {user.role !== undefined && can(user.role, 'members:manage') && (
+          {role && can(role, 'members:manage') && (
             <Link to={paths.admin} className={`${secondaryButtonClass} no-underline`} data-testid="admin-link">
               {rolesMessages.admin}
             </Link>

@@ -1,10 +1,10 @@
 import { rolesMessages } from '../../shared/invitations.ts';
 import { can, type Role } from '../../shared/roles.ts';
-import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { InvitationsSection } from './InvitationsSection.tsx';
 import { MembersSection } from './MembersSection.tsx';
+import { useRole } from './useRole.ts';
 
 /**
  * `/admin`: members and invitations, for editors and owners (docs/product.md, Roles). Anyone
@@ -12,11 +12,10 @@ import { MembersSection } from './MembersSection.tsx';
  * every call itself; this only decides what to show.
  */
 export function AdminPage() {
-  const { state } = useAuth();
-  // Still finding out whether anyone is signed in: nothing yet, rather than a 404 that flickers away.
-  if (state.status === 'unknown') return null;
-  const role = state.status === 'signedIn' ? state.user.role : undefined;
-  if (role === undefined || !can(role, 'members:manage')) return <NotFoundPage />;
+  const role = useRole();
+  // Still finding out who is signed in: nothing yet, rather than a 404 that flickers away.
+  if (role === undefined) return null;
+  if (role === null || !can(role, 'members:manage')) return <NotFoundPage />;
   return <Administration actor={role} />;
 }
 

@@ -1,8 +1,7 @@
 import type { AuthState, AuthUser } from './authTypes.ts';
 import { RESTORE_WAIT_MS, TOKEN_EXPIRY_BUFFER_MS } from './authTiming.ts';
 import { AuthError, hasCode, invalidatesSession } from './errorCodes.ts';
-import { expiryOf, readTokenClaims } from './idToken.ts';
-import { isRole } from '../../shared/roles.ts';
+import { expiryOf } from './idToken.ts';
 import type { IdentityClient, SignInResponse } from './identityClient.ts';
 import type { PendingRevoke } from './pendingRevoke.ts';
 import type { SessionHint } from './sessionHint.ts';
@@ -363,9 +362,7 @@ export class AuthSession {
     }
   }
 
-  #signedIn(signedIn: AuthUser, held: HeldToken): void {
-    const role = readTokenClaims(held.idToken).role;
-    const user: AuthUser = { ...signedIn, ...(isRole(role) ? { role } : {}) };
+  #signedIn(user: AuthUser, held: HeldToken): void {
     this.#endedHere = false;
     this.#hint?.remember(true);
     this.#token = held;

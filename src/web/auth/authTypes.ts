@@ -1,15 +1,8 @@
-import type { Role } from '../../shared/roles.ts';
-
 /** What the rest of the web app may know about the signed-in person. */
 export interface AuthUser {
   uid: string;
   email: string;
   displayName: string | null;
-  /**
-   * The role claim of the ID token the session holds (set once signed in). Only for what the
-   * screens offer: the server checks the role itself on every request.
-   */
-  role?: Role;
 }
 
 /**

@@ -76,6 +76,7 @@ test('an owner manages members and invites an editor, who signs up by the link; 
   await form.getByLabel('Role').selectOption('editor');
   await form.getByLabel('Email (optional: only this address may use it)').fill(invited.email);
   await form.getByRole('button', { name: 'Create invitation' }).click();
+  await expect(page.getByTestId('invitation-link')).toHaveValue(/\/signup\?invite=/);
   const link = await page.getByTestId('invitation-link').inputValue();
   expect(link).toMatch(/\/signup\?invite=[A-Za-z0-9_-]{43}$/);
   await expect(page.getByTestId('invitation').filter({ hasText: invited.email })).toContainText('Editor');
@@ -86,6 +87,8 @@ test('an owner manages members and invites an editor, who signs up by the link; 
   await form.getByLabel('Role').selectOption('reader');
   await form.getByLabel('Email (optional: only this address may use it)').fill('');
   await form.getByRole('button', { name: 'Create invitation' }).click();
+  // The new link replaces the editor's in the same field once it is made.
+  await expect(page.getByTestId('invitation-link')).not.toHaveValue(link);
   const revokedLink = await page.getByTestId('invitation-link').inputValue();
   await page.getByRole('button', { name: 'Revoke: Reader' }).first().click();
   await expect(page.getByTestId('invitation').filter({ hasText: 'Reader' })).toHaveCount(0);

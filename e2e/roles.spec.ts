@@ -41,6 +41,8 @@ test('an owner manages members and invites an editor, who signs up by the link; 
   page,
   request,
 }) => {
+  // A long story with eight full-page screenshots: more than the default 30 s on a busy machine.
+  test.setTimeout(120_000);
   const owner = await apiSignUp(request, 'Olga Owner');
   const member = await apiSignUp(request, `Mina Member ${Date.now()}`);
   await makeOwner(owner);

@@ -111,10 +111,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
 
-  const { identity, articles, images } = createServices({ config, database, mailer, clock: deps.clock });
+  const { identity, articles, images, rolesRoutes } = createServices({ config, database, mailer, clock: deps.clock });
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
   await app.register(articles.routes, { prefix: '/api' });
+  await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(images.routes);
   // Unused uploads are looked for while the server runs (not by the admin command's services).
   let stopImageCleanup = () => {};

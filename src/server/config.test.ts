@@ -91,13 +91,13 @@ describe('loadConfig', () => {
 describe('the site identity', () => {
   it('defaults to Inkwell and a neutral line, and names the mail sender after the site', () => {
     const config = loadConfig({});
-    expect(config.site).toEqual({ title: 'Inkwell', description: 'Articles worth reading.' });
+    expect(config.site).toEqual({ title: 'Inkwell', description: 'Articles worth reading.', signup: 'open' });
     expect(config.mailFrom).toBe('Inkwell <no-reply@localhost>');
   });
 
   it('quotes a site title the sender header could not carry as it is, and lets MAIL_FROM win', () => {
     const config = loadConfig({ SITE_TITLE: '  Ada\'s "Notes", daily ', SITE_DESCRIPTION: 'Essays.' });
-    expect(config.site).toEqual({ title: 'Ada\'s "Notes", daily', description: 'Essays.' });
+    expect(config.site).toEqual({ title: 'Ada\'s "Notes", daily', description: 'Essays.', signup: 'open' });
     expect(config.mailFrom).toBe('"Ada\'s \\"Notes\\", daily" <no-reply@localhost>');
     expect(loadConfig({ SITE_TITLE: 'Ada', MAIL_FROM: 'Blog <blog@example.org>' }).mailFrom).toBe(
       'Blog <blog@example.org>',

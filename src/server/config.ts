@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { NEW_ACCOUNT_ROLES, SIGNUP_POLICIES, type Role, type SignupPolicy } from '../shared/roles.ts';
 import { FALLBACK_SITE_IDENTITY, type SiteIdentity } from '../shared/siteIdentity.ts';
 
 /** Thrown when the environment holds a bad value; its message is one line naming the variable. */
@@ -63,6 +64,16 @@ const envSchema = z.object({
     .regex(/^[a-z0-9-]{1,64}$/, 'must be 1-64 lowercase letters, digits or dashes')
     .default('inkwell'),
   PASSWORD_MIN_LENGTH: positiveInt(4096).default(6),
+  SIGNUP: z.enum(SIGNUP_POLICIES, { error: 'must be one of open, invite, closed' }).default('open'),
+  NEW_ACCOUNT_ROLE: z
+    .enum(NEW_ACCOUNT_ROLES, { error: 'must be one of author, contributor, reader' })
+    .default('author'),
+  OWNER_EMAIL: z
+    .string()
+    .trim()
+    .pipe(z.email({ error: 'must be an email address' }))
+    .transform((value) => value.toLowerCase())
+    .optional(),
   RECENT_SIGN_IN_SECONDS: positiveInt(86_400).default(300),
   TRUST_PROXY: booleanFlag.default(false),
   RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt(1_000_000).default(10),
@@ -106,6 +117,12 @@ export interface Config {
   site: SiteIdentity;
   projectId: string;
   passwordMinLength: number;
+  /** Who may sign up (SIGNUP): anyone, with an invitation, or no one. */
+  signup: SignupPolicy;
+  /** The role of an account that signs up without an invitation, or is imported (NEW_ACCOUNT_ROLE). */
+  newAccountRole: Role;
+  /** An account with this (lowercased) address becomes owner once it is verified (OWNER_EMAIL). */
+  ownerEmail: string | undefined;
   /** How recent a password sign-in must be to change email or password or delete the account. */
   recentSignInSeconds: number;
   trustProxy: boolean;
@@ -181,9 +198,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `${mailDisplayName(e.SITE_TITLE)} <no-reply@localhost>`,
-    site: { title: e.SITE_TITLE, description: e.SITE_DESCRIPTION },
+    site: { title: e.SITE_TITLE, description: e.SITE_DESCRIPTION, signup: e.SIGNUP },
     projectId: e.PROJECT_ID,
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
+    signup: e.SIGNUP,
+    newAccountRole: e.NEW_ACCOUNT_ROLE,
+    ownerEmail: e.OWNER_EMAIL,
     recentSignInSeconds: e.RECENT_SIGN_IN_SECONDS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -6,6 +6,8 @@ import { createImages, type Images } from './images/createImages.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createPasskeys, type PasskeyIdentity, type Passkeys } from './passkeys/createPasskeys.ts';
 import { createRateLimiter, type RateLimiter } from './rateLimit/rateLimiter.ts';
+import { createRoles } from './roles/createRoles.ts';
+import type { FastifyPluginAsync } from 'fastify';
 
 export interface Services {
   identity: Identity;
@@ -13,6 +15,8 @@ export interface Services {
   images: Images;
   passkeys: Passkeys;
   rateLimiter: RateLimiter;
+  /** The invitations and members APIs. Register with { prefix: '/api' }. */
+  rolesRoutes: FastifyPluginAsync;
 }
 
 /**
@@ -28,8 +32,10 @@ export function createServices(deps: {
 }): Services {
   const { config, database, mailer, clock } = deps;
   const rateLimiter = createRateLimiter(database, clock);
-  // Accounts. Other features check ID tokens with identity.verifyIdToken.
-  const identity = createIdentity({ config, database, mailer, rateLimiter, clock });
+  // Roles: the sign-up policy (SIGNUP, invitations) is the gate identity asks before it creates an account.
+  const roles = createRoles({ config, database, rateLimiter, clock });
+  // Accounts. Other features check ID tokens with identity.verifyIdToken (which reads the role too).
+  const identity = createIdentity({ config, database, mailer, rateLimiter, clock, signUpGate: roles.signUpGate });
   // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
   const articles = createArticles({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter });
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
@@ -48,7 +54,13 @@ export function createServices(deps: {
   });
   identity.onUserDeleting((uid, trx) => passkeys.deleteByUser(uid, trx));
   identity.addDoor(passkeys.routes);
-  return { identity, articles, images, passkeys, rateLimiter };
+  // Members are identity's accounts with their article counts.
+  const rolesRoutes = roles.routes({
+    members: identity.members,
+    verifyIdToken: identity.verifyIdToken,
+    countArticles: (uids) => articles.countByAuthors(uids),
+  });
+  return { identity, articles, images, passkeys, rateLimiter, rolesRoutes };
 }
 
 /** Identity as the passkeys feature sees it: its sign-in door, with the provider fixed to "passkey". */

@@ -33,6 +33,9 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_SESSION_INFO',
   'SESSION_EXPIRED',
   'MISSING_MFA_PENDING_CREDENTIAL',
+  // Sign-up closed, or invitation-only without a valid invitation (the SDK's auth/admin-restricted-operation).
+  'ADMIN_ONLY_OPERATION',
+  // A second step's pending credential is unknown, used or expired (sign in again).
   'INVALID_MFA_PENDING_CREDENTIAL',
   'MISSING_MFA_ENROLLMENT_ID',
   'MFA_ENROLLMENT_NOT_FOUND',
@@ -134,6 +137,8 @@ export interface LookupUser {
   lastLoginAt: string;
   /** The two-step factor, when one is enrolled. */
   mfaInfo?: MfaInfo[];
+  /** Custom claims as a JSON string: `{"role":"author"}`. */
+  customAttributes: string;
 }
 
 export interface LookupResponse {

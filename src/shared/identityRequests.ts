@@ -56,6 +56,9 @@ export const signUpBody = z.object({
   email: emailField,
   password: passwordField,
   displayName: displayNameField.optional(),
+  // An invitation's code (`/signup?invite=CODE`). Any string: an unknown or malformed code is
+  // refused like a missing one (ADMIN_ONLY_OPERATION).
+  inviteCode: z.string({ error: 'INVALID_REQUEST' }).max(200, 'ADMIN_ONLY_OPERATION').optional(),
 });
 
 export const signInBody = z.object({

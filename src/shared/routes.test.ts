@@ -16,6 +16,7 @@ describe('the screen table', () => {
       paths.editArticle(id),
       paths.author(id),
       paths.action,
+      paths.admin,
     ];
     for (const link of links) expect(isAppRoute(link), link).toBe(true);
     expect(links).toHaveLength(Object.keys(screens).length + 1);

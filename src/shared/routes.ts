@@ -16,6 +16,8 @@ export const screens = {
   author: '/author/:uid',
   /** Where email action links land (verify, change and recover an email). */
   action: '/action',
+  /** Members and invitations, for editors and owners (others see the 404 page). */
+  admin: '/admin',
 } as const;
 
 /** Fills a pattern's one parameter, encoded as a path segment. */
@@ -36,6 +38,7 @@ export const paths = {
   editArticle: (id: string) => fill(screens.editor, id),
   author: (uid: string) => fill(screens.author, uid),
   action: screens.action,
+  admin: screens.admin,
 } as const;
 
 /**

@@ -1,3 +1,5 @@
+import type { SignupPolicy } from './roles.ts';
+
 /**
  * The blog's name and one-line description (SITE_TITLE and SITE_DESCRIPTION, docs/architecture.md, Configuration).
  * The server writes them into every HTML shell it serves, as a JSON data block
@@ -7,20 +9,28 @@
 export interface SiteIdentity {
   title: string;
   description: string;
+  /** Who may sign up (SIGNUP): the sign-up and sign-in screens say so before anyone tries. */
+  signup: SignupPolicy;
 }
 
 /** The id of the shell's JSON data block. */
 export const SITE_IDENTITY_ELEMENT_ID = 'site-identity';
 
 /** What the app shows where no server filled the shell in (the Vite dev server). */
-export const FALLBACK_SITE_IDENTITY: SiteIdentity = { title: 'Inkwell', description: 'Articles worth reading.' };
+export const FALLBACK_SITE_IDENTITY: SiteIdentity = {
+  title: 'Inkwell',
+  description: 'Articles worth reading.',
+  signup: 'open',
+};
 
 /** The identity in the data block's text; the fallback for a missing or malformed block. */
 export function readSiteIdentity(text: string | null | undefined): SiteIdentity {
   try {
     const value = JSON.parse(text ?? '') as Partial<SiteIdentity> | null;
     if (typeof value?.title === 'string' && typeof value.description === 'string') {
-      return { title: value.title, description: value.description };
+      // Spelled out rather than looked up in roles.ts: this runs in the home page's code.
+      const signup = value.signup === 'invite' || value.signup === 'closed' ? value.signup : 'open';
+      return { title: value.title, description: value.description, signup };
     }
   } catch {
     // fall through: a shell without the block (dev server) or a hand-edited one

@@ -19,6 +19,7 @@ const screenModules = {
   profile: () => import('./account/ProfilePage.tsx'),
   author: () => import('./authors/AuthorPage.tsx'),
   emailAction: () => import('./account/EmailActionPage.tsx'),
+  admin: () => import('./admin/AdminPage.tsx'),
 };
 
 const ArticlePage = lazy(() => screenModules.article().then((m) => ({ default: m.ArticlePage })));
@@ -29,6 +30,7 @@ const ForgotPasswordPage = lazy(() => screenModules.forgotPassword().then((m) =>
 const ResetPasswordPage = lazy(() => screenModules.resetPassword().then((m) => ({ default: m.ResetPasswordPage })));
 const AuthorPage = lazy(() => screenModules.author().then((m) => ({ default: m.AuthorPage })));
 const EmailActionPage = lazy(() => screenModules.emailAction().then((m) => ({ default: m.EmailActionPage })));
+const AdminPage = lazy(() => screenModules.admin().then((m) => ({ default: m.AdminPage })));
 const ProfilePage = lazy(() => screenModules.profile().then((m) => ({ default: m.ProfilePage })));
 
 const fetchAhead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
@@ -86,6 +88,8 @@ export function AppRouter() {
             <Route path={screens.profile} element={<ProfilePage />} />
             <Route path={screens.editor} element={<ArticleEditorPage />} />
           </Route>
+          {/* Editors and owners; anyone else, signed out too, gets the 404 page (AdminPage decides). */}
+          <Route path={screens.admin} element={<AdminPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -253,6 +253,8 @@ describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
       createdAt: new Date(CREATED).toISOString(),
       lastLoginAt: new Date(LAST_SIGN_IN).toISOString(),
       passwordAlgorithm: 'firebase-scrypt',
+      // NEW_ACCOUNT_ROLE's default: imported people publish, as they did on Firebase.
+      role: 'author',
     });
     expect(await showUser('federated@example.com')).toMatchObject({ uid: 'federatedUid', passwordAlgorithm: null });
     expect(await showUser('disabled@example.com')).toMatchObject({ disabled: true });

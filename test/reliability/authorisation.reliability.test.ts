@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { disableAccount } from '../support/operatorActions.ts';
+import { ROLES, type Role } from '../../src/shared/roles.ts';
+import { articlesApi, signUp, type TestUser } from '../support/articlesTestClient.ts';
+import { disableAccount, setRole } from '../support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 import { dialectCases } from '../support/testDatabases.ts';
 import { call, sampleArticle, signUpUser, type CallOutcome, type LoadUser } from './loadClient.ts';
@@ -160,5 +162,119 @@ describe.each(dialectCases())('authorisation matrix on $dialect', (dialectCase) 
       if (endpoint === 'accounts:update') expect(other?.display_name).toBe('Changed');
       else expect(other).toBeUndefined();
     }
+  });
+});
+
+/**
+ * The roles matrix (docs/product.md, Roles): each role against each call the permission table
+ * governs. Roles are given the operator's way after sign-up, so every caller's token still
+ * says `author`: the answers show the server reads the role from the database. Every case
+ * acts on fresh targets.
+ */
+type RoleActor = 'anonymous' | Role;
+type RoleCall =
+  | 'create article'
+  | 'list members'
+  | 'list invitations'
+  | 'invite an author'
+  | 'invite an editor'
+  | 'revoke an author invitation'
+  | 'make an author a reader'
+  | 'disable an author'
+  | 'make an editor an author';
+
+const ROLE_ACTORS: RoleActor[] = ['anonymous', 'reader', 'contributor', 'author', 'editor', 'owner'];
+const allowedFrom = (least: Role, ok: number): Record<RoleActor, number> =>
+  Object.fromEntries(
+    ROLE_ACTORS.map((actor) => [
+      actor,
+      actor === 'anonymous' ? 401 : ROLES.indexOf(actor) >= ROLES.indexOf(least) ? ok : 403,
+    ]),
+  ) as Record<RoleActor, number>;
+
+const roleMatrix: Record<RoleCall, Record<RoleActor, number>> = {
+  'create article': allowedFrom('author', 201),
+  'list members': allowedFrom('editor', 200),
+  'list invitations': allowedFrom('editor', 200),
+  'invite an author': allowedFrom('editor', 201),
+  'invite an editor': allowedFrom('owner', 201),
+  'revoke an author invitation': allowedFrom('editor', 204),
+  'make an author a reader': allowedFrom('editor', 200),
+  'disable an author': allowedFrom('editor', 200),
+  'make an editor an author': allowedFrom('owner', 200),
+};
+
+describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
+  let server: TestApp;
+  let api: ReturnType<typeof articlesApi>;
+  const callers = new Map<Role, TestUser>();
+  let owner: TestUser;
+
+  const member = async (role: Role) => {
+    const user = await signUp(server.url, `A ${role}`);
+    if (role !== 'author') await setRole(server, user.email, role);
+    return user;
+  };
+
+  beforeAll(async () => {
+    server = await startTestApp(dialectCase, {
+      RATE_LIMIT_SIGNUP_PER_IP: '100000',
+      RATE_LIMIT_ARTICLE_CREATE_PER_USER: '100000',
+    });
+    api = articlesApi(server.url);
+    owner = await member('owner');
+    for (const role of ROLES) callers.set(role, role === 'owner' ? owner : await member(role));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function perform(call: RoleCall, token: string | undefined) {
+    switch (call) {
+      case 'create article':
+        return api.create(token, sampleArticle('Matrix'));
+      case 'list members':
+        return api.request('GET', '/members', { token });
+      case 'list invitations':
+        return api.request('GET', '/invitations', { token });
+      case 'invite an author':
+        return api.request('POST', '/invitations', { token, json: { role: 'author' } });
+      case 'invite an editor':
+        return api.request('POST', '/invitations', { token, json: { role: 'editor' } });
+      case 'revoke an author invitation': {
+        const made = await api.request('POST', '/invitations', { token: owner.idToken, json: { role: 'author' } });
+        return api.request('DELETE', `/invitations/${made.body.id}`, { token });
+      }
+      case 'make an author a reader':
+        return api.request('PATCH', `/members/${(await member('author')).uid}`, { token, json: { role: 'reader' } });
+      case 'disable an author':
+        return api.request('PATCH', `/members/${(await member('author')).uid}`, { token, json: { disabled: true } });
+      case 'make an editor an author':
+        return api.request('PATCH', `/members/${(await member('editor')).uid}`, { token, json: { role: 'author' } });
+    }
+  }
+
+  for (const [call, row] of Object.entries(roleMatrix) as [RoleCall, Record<RoleActor, number>][]) {
+    it(`${call}: ${ROLE_ACTORS.map((actor) => `${actor} ${row[actor]}`).join(', ')}`, async () => {
+      for (const actor of ROLE_ACTORS) {
+        const token = actor === 'anonymous' ? undefined : callers.get(actor)!.idToken;
+        const answer = await perform(call, token);
+        expect(answer.status, `${call} as ${actor}: ${answer.text}`).toBe(row[actor]);
+      }
+    });
+  }
+
+  it('a refused member change leaves the member as they were', async () => {
+    const target = await member('editor');
+    expect(
+      (
+        await api.request('PATCH', `/members/${target.uid}`, {
+          token: callers.get('editor')!.idToken,
+          json: { disabled: true },
+        })
+      ).status,
+    ).toBe(403);
+    const listed = await api.request('GET', `/members?q=${encodeURIComponent(target.email)}`, { token: owner.idToken });
+    expect(listed.body.members[0]).toMatchObject({ role: 'editor', disabled: false });
   });
 });

@@ -38,6 +38,12 @@ describe('npm run admin: usage', () => {
     [['import-firebase', '--users', 'u.json'], '"import-firebase" needs --users FILE and --hash-config FILE.'],
     [['import-firebase', '--users', '--hash-config', 'h.txt'], '--users needs a value.'],
     [['users', 'list', '--users', 'u.json'], '--users is not an option of "users list".'],
+    [['users', 'role', 'a@example.com'], '"users role" needs EMAIL ROLE.'],
+    [
+      ['users', 'role', 'a@example.com', 'admin'],
+      'Unknown role "admin": use one of reader, contributor, author, editor, owner.',
+    ],
+    [['import-firebase', '--users', 'u', '--hash-config', 'h', '--role', 'boss'], 'Unknown role "boss"'],
   ])('answers misuse %j with exit 2 and the usage', async (args, message) => {
     const run = await runAdmin(args, {});
     expect(run.code).toBe(2);
@@ -110,12 +116,40 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
     }
   });
 
+  it('users role names an owner at once, and never demotes the last one', async () => {
+    const ada = await signUp(server.url, 'Ada Owner');
+    const articles = articlesApi(server.url);
+    const made = await admin('users', 'role', ada.email.toUpperCase(), 'owner');
+    expect(made.code).toBe(0);
+    expect(made.stdout).toBe(`${ada.email} is now an owner; this takes effect at once.\n`);
+    expect((await admin('users', 'show', ada.email)).stdout).toContain('Role:          owner');
+    // The server sees the new role with the token it already has.
+    const members = await articles.request('GET', '/members', { token: ada.idToken });
+    expect(members.status).toBe(200);
+
+    const others = await server.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('role', '=', 'owner')
+      .where('email', '!=', ada.email)
+      .execute();
+    for (const other of others) expect((await admin('users', 'role', other.email, 'author')).code).toBe(0);
+    const last = await admin('users', 'role', ada.email, 'reader', '--json');
+    expect(last.code).toBe(1);
+    expect(last.stderr).toBe('That is the last owner: make another account owner first.\n');
+    const disabled = await admin('users', 'disable', ada.email);
+    expect(disabled.code).toBe(1);
+    expect((await admin('users', 'show', ada.email)).stdout).toContain('Status:        active');
+    const reader = await admin('users', 'role', (await signUp(server.url, 'Rae')).email, 'reader');
+    expect(reader.stdout).toMatch(/ is now a reader; /);
+  });
+
   it('users list and users show describe accounts, never their passwords', async () => {
     const ada = await signUp(server.url, 'Ada');
     const bob = await signUp(server.url, 'Bob');
     const list = await admin('users', 'list');
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^EMAIL\s+UID\s+STATUS\s+CREATED\s+LAST SIGN-IN\n/);
+    expect(list.stdout).toMatch(/^EMAIL\s+UID\s+ROLE\s+STATUS\s+CREATED\s+LAST SIGN-IN\n/);
     expect(list.stdout).toContain(ada.email);
     expect(list.stdout).toContain(bob.email);
 
@@ -129,6 +163,7 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
       displayName: 'Ada',
       emailVerified: false,
       disabled: false,
+      role: 'author',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       lastLoginAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       passwordAlgorithm: 'argon2id',
@@ -141,6 +176,7 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
     expect(show.stdout).toContain(`Email:         ${ada.email}`);
     expect(show.stdout).toContain(`UID:           ${ada.uid}`);
     expect(show.stdout).toContain('Status:        active');
+    expect(show.stdout).toContain('Role:          author');
     const showJson = await admin('users', 'show', ada.email, '--json');
     expect(JSON.parse(showJson.stdout)).toEqual({
       user: shown,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import module from 'node:module';
+import { isRole, ROLES } from '../../shared/roles.ts';
 import { ADMIN_USAGE, COMMAND_NAMES, VALUE_OPTIONS, type CommandName, type ValueOption } from './adminUsage.ts';
 
 // A short-lived command loads most of the server each run; Node's on-disk compile cache
@@ -42,7 +43,10 @@ function parse(argv: string[]): Parsed {
   if (!name) throw new UsageError(`Unknown command "${words.join(' ')}".`);
   const rest = words.slice(name.split(' ').length);
   const argument = COMMAND_NAMES[name];
-  if (argument && rest.length !== 1) throw new UsageError(`"${name}" needs one ${argument}.`);
+  const wanted = argument ? argument.split(' ').length : 0;
+  if (argument && rest.length !== wanted) {
+    throw new UsageError(wanted === 1 ? `"${name}" needs one ${argument}.` : `"${name}" needs ${argument}.`);
+  }
   if (!argument && rest.length > 0) throw new UsageError(`"${name}" takes no arguments.`);
   for (const option of Object.keys(options) as ValueOption[]) {
     if (VALUE_OPTIONS[option] !== name) throw new UsageError(`${option} is not an option of "${name}".`);
@@ -50,7 +54,11 @@ function parse(argv: string[]): Parsed {
   if (name === 'import-firebase' && (!options['--users'] || !options['--hash-config'])) {
     throw new UsageError('"import-firebase" needs --users FILE and --hash-config FILE.');
   }
-  return { help: false, json, name, argument: rest[0] ?? '', options };
+  const role = name === 'users role' ? rest[1] : options['--role'];
+  if (role !== undefined && !isRole(role)) {
+    throw new UsageError(`Unknown role "${role}": use one of ${ROLES.join(', ')}.`);
+  }
+  return { help: false, json, name, argument: rest.join(' '), options };
 }
 
 async function main(argv: string[]): Promise<number> {

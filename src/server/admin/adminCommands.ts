@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
-import type { AdminUserView } from '../identity/createIdentity.ts';
+import { LastOwnerError, type AdminUserView } from '../identity/createIdentity.ts';
+import { isRole, roleLabels, type Role } from '../../shared/roles.ts';
 import type { Services } from '../services.ts';
 import type { CommandName, ValueOption } from './adminUsage.ts';
 import { backupSqlite, pgDumpCommand } from './databaseBackup.ts';
@@ -38,6 +39,7 @@ function userLines(user: AdminUserView): string {
     `Email:         ${user.email}`,
     `UID:           ${user.uid}`,
     `Display name:  ${user.displayName ?? '(none)'}`,
+    `Role:          ${user.role}`,
     `Status:        ${user.disabled ? 'disabled' : 'active'}`,
     `Email verified: ${user.emailVerified ? 'yes' : 'no'}`,
     `Created:       ${iso(user.createdAt)}`,
@@ -79,6 +81,20 @@ async function services(context: CommandContext): Promise<Services> {
   return createServices({ config: context.config, database: context.database, mailer });
 }
 
+/** The last enabled owner stays: an operator's refusal, not a failure. */
+async function lastOwnerKept<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } catch (error) {
+    if (error instanceof LastOwnerError) {
+      throw new CommandFailure('That is the last owner: make another account owner first.');
+    }
+    throw error;
+  }
+}
+
+const article = (role: Role) => (role === 'owner' || role === 'editor' || role === 'author' ? 'an' : 'a');
+
 function noAccount(email: string): CommandFailure {
   return new CommandFailure(`No account with email ${email}.`);
 }
@@ -90,10 +106,11 @@ export const commands: Record<CommandName, Command> = {
       users.length === 0
         ? 'No accounts.'
         : table([
-            ['EMAIL', 'UID', 'STATUS', 'CREATED', 'LAST SIGN-IN'],
+            ['EMAIL', 'UID', 'ROLE', 'STATUS', 'CREATED', 'LAST SIGN-IN'],
             ...users.map((u) => [
               u.email,
               u.uid,
+              u.role,
               u.disabled ? 'disabled' : 'active',
               iso(u.createdAt)!,
               iso(u.lastLoginAt) ?? 'never',
@@ -114,7 +131,7 @@ export const commands: Record<CommandName, Command> = {
     };
   },
   'users disable': async (context, email) => {
-    const user = await (await services(context)).identity.admin.disableUser(email);
+    const user = await lastOwnerKept((await services(context)).identity.admin.disableUser(email));
     if (!user) throw noAccount(email);
     return {
       text: `Disabled ${user.email}: its tokens no longer work and it cannot sign in.`,
@@ -141,6 +158,16 @@ export const commands: Record<CommandName, Command> = {
         ? `Turned two-step verification off for ${user.email} and signed it out everywhere; it signs in with its password alone until it turns two-step on again.`
         : `Two-step verification was not on for ${user.email}; nothing changed.`,
       json: { user: userJson(user), reset: removed },
+    };
+  },
+  'users role': async (context, argument) => {
+    const [email = '', role] = argument.split(' ');
+    if (!isRole(role)) throw new CommandFailure(`Unknown role "${role}".`);
+    const user = await lastOwnerKept((await services(context)).identity.admin.setRole(email, role));
+    if (!user) throw noAccount(email);
+    return {
+      text: `${user.email} is now ${article(role)} ${roleLabels[role].toLowerCase()}; this takes effect at once.`,
+      json: { user: userJson(user) },
     };
   },
   'keys rotate': async (context) => {
@@ -185,6 +212,8 @@ export const commands: Record<CommandName, Command> = {
       },
       {
         now: Date.now(),
+        // Checked by the command line parser.
+        role: (context.options['--role'] as Role | undefined) ?? context.config.newAccountRole,
         progress: terminalProgress(process.stderr),
         accounts: async () => (await services(context)).identity.admin,
       },

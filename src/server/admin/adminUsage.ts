@@ -3,6 +3,7 @@ export const VALUE_OPTIONS = {
   '--users': 'import-firebase',
   '--hash-config': 'import-firebase',
   '--articles': 'import-firebase',
+  '--role': 'import-firebase',
 } as const satisfies Record<string, CommandName>;
 
 export type ValueOption = keyof typeof VALUE_OPTIONS;
@@ -15,11 +16,12 @@ export const COMMAND_NAMES = {
   'users enable': 'EMAIL',
   'users delete': 'EMAIL',
   'users reset-two-step': 'EMAIL',
+  'users role': 'EMAIL ROLE',
   'keys rotate': undefined,
   backup: 'FILE',
   migrate: undefined,
   'import-firebase': undefined,
-} as const satisfies Record<string, 'EMAIL' | 'FILE' | undefined>;
+} as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
 
@@ -30,7 +32,10 @@ server (DATABASE_URL, DATA_DIR, ...) and may run while the server is running.
 
 Commands:
   users list              List every account.
-  users show EMAIL        Show one account.
+  users show EMAIL        Show one account (its role too).
+  users role EMAIL ROLE   Give an account a role: reader, contributor, author, editor
+                          or owner (this is how a new site names its first owner). The
+                          last owner cannot be demoted. Takes effect at once.
   users disable EMAIL     Disable an account: its tokens stop working at once, sign-in
                           and refresh answer USER_DISABLED.
   users enable EMAIL      Enable a disabled account (it signs in again).
@@ -44,11 +49,12 @@ Commands:
   backup FILE             SQLite: write a consistent copy of the database to FILE (safe
                           while the server runs). PostgreSQL: print the pg_dump command.
   migrate                 Apply pending database migrations.
-  import-firebase --users USERS.json --hash-config HASH.json [--articles ARTICLES.json]
+  import-firebase --users USERS.json --hash-config HASH.json [--articles ARTICLES.json] [--role ROLE]
                           Move in from Firebase: accounts from "firebase auth:export
                           --format=json" keep their uid and password (verified at first
                           sign-in, then re-hashed), articles keep their id and date.
-                          A re-run skips what is there. See docs/migrating-from-firebase.md.
+                          A re-run skips what is there. Accounts get NEW_ACCOUNT_ROLE
+                          (author by default) or --role. See docs/migrating-from-firebase.md.
 
 Options:
   --json                  Print the result as JSON (for scripts).

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
-import { callerOf, registerCallerAuthentication, sendInvalidToken, type VerifyIdToken } from '../http/callerAuth.ts';
+import {
+  callerOf,
+  registerCallerAuthentication,
+  sendInvalidToken,
+  type Caller,
+  type VerifyIdToken,
+} from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { queryValidation } from '../http/queryValidation.ts';
 import { toArticleDetailJson, type ArticleReads } from './articleReads.ts';
@@ -14,6 +20,7 @@ import {
   type ListFilter,
 } from './articlesRepository.ts';
 import { oneRequestFinisher, sendJsonResource } from '../http/cachedResource.ts';
+import { can } from '../roles/permissions.ts';
 
 export interface CreateRateLimit {
   /** Returns the seconds to wait when `uid` has created too many articles lately. */
@@ -73,6 +80,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
 
     app.post('/articles', signedIn, async (request, reply) => {
       const caller = callerOf(request);
+      if (!mayPublish(caller)) return sendProblem(reply, 403, NOT_PUBLISHER);
       // Validated first: the limit is on articles created, and a rejected body creates none.
       const input = readArticleInput(request, reply);
       if (!input) return reply;
@@ -94,6 +102,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
 
     app.put<{ Params: { id: string } }>('/articles/:id', signedIn, async (request, reply) => {
       const caller = callerOf(request);
+      if (!mayPublish(caller)) return sendProblem(reply, 403, NOT_PUBLISHER);
       const input = readArticleInput(request, reply);
       if (!input) return reply;
       const id = request.params.id;
@@ -104,12 +113,23 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
 
     app.delete<{ Params: { id: string } }>('/articles/:id', signedIn, async (request, reply) => {
       const caller = callerOf(request);
+      if (!mayPublish(caller)) return sendProblem(reply, 403, NOT_PUBLISHER);
       const id = request.params.id;
       const outcome = isArticleId(id) ? await repository.delete(id, caller.uid) : 'not-found';
       if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
       return reply.code(204).send();
     });
   };
+}
+
+const NOT_PUBLISHER = 'Your role does not allow writing articles.';
+
+/**
+ * Every article is published until drafts exist (docs/product.md, Roles): each write needs
+ * the right to publish, which readers and contributors lack.
+ */
+function mayPublish(caller: Caller): boolean {
+  return can(caller.role, 'article:write') && can(caller.role, 'article:publish');
 }
 
 function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<AuthorWriteOutcome, 'done'>) {

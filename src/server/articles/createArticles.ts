@@ -27,6 +27,8 @@ export interface Articles {
   pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
   reader: ArticleReader;
+  /** How many articles each of these accounts has (the members list); 0s are left out. */
+  countByAuthors(uids: readonly string[]): Promise<Map<string, number>>;
 }
 
 /** A link to one article: its id and creation time (ISO 8601). */
@@ -87,6 +89,17 @@ export function createArticles(deps: ArticlesDeps): Articles {
   return {
     routes: articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }),
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
+    async countByAuthors(uids) {
+      if (uids.length === 0) return new Map();
+      const rows = await deps.database.db
+        .selectFrom('articles')
+        .select((eb) => ['author_id', eb.fn.countAll<number | string>().as('count')])
+        .where('author_id', 'in', uids)
+        .groupBy('author_id')
+        .execute();
+      // PostgreSQL's count is a bigint, which pg returns as a string.
+      return new Map(rows.map((row) => [row.author_id, Number(row.count)]));
+    },
     onWritten: (listener) => {
       writtenListeners.push(listener);
     },

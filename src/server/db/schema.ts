@@ -4,10 +4,11 @@ import type { ImagesTables } from '../images/imagesTables.ts';
 import type { PasskeysTables } from '../passkeys/passkeysTables.ts';
 import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
 import type { TwoStepTables } from '../identity/twoStep/twoStepTables.ts';
+import type { RolesTables } from '../roles/invitationsTables.ts';
 
 /**
  * The whole database as Kysely sees it: one interface per feature, composed here.
  * Each feature declares its own tables next to its repository and only queries those.
  */
 export interface DatabaseSchema
-  extends IdentityTables, RateLimitTables, ArticlesTables, ImagesTables, PasskeysTables, TwoStepTables {}
+  extends IdentityTables, RateLimitTables, ArticlesTables, ImagesTables, PasskeysTables, TwoStepTables, RolesTables {}

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.ts';
+import type { Role } from '../../shared/roles.ts';
 import type { Identity } from '../identity/createIdentity.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { readArticlesFile } from './articlesFile.ts';
@@ -28,6 +29,8 @@ export async function runFirebaseImport(
   files: ImportFiles,
   options: {
     now: number;
+    /** Every imported account's role (NEW_ACCOUNT_ROLE, or --role). */
+    role: Role;
     progress?: (what: string) => Progress;
     /** Identity's operator operations, made once the schema is up to date. */
     accounts: () => Promise<Pick<Identity['admin'], 'importAccounts'>>;
@@ -42,7 +45,11 @@ export async function runFirebaseImport(
   // Accounts go in through identity's core, which owns the users table and the password hashes.
   const users = await (
     await options.accounts()
-  ).importAccounts(usersFile.users, { hashParameters, progress: options.progress?.('Users') ?? quiet });
+  ).importAccounts(usersFile.users, {
+    hashParameters,
+    role: options.role,
+    progress: options.progress?.('Users') ?? quiet,
+  });
   const articles =
     articlesFile.articles.length > 0
       ? await importArticles(database.db, articlesFile.articles, options.progress?.('Articles') ?? quiet)

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IdTokenError } from '../identity/createIdentity.ts';
+import type { Role } from '../../shared/roles.ts';
 import { sendProblem } from './problem.ts';
 
 /** What the features behind a Bearer token (articles, pictures) know about a signed-in caller. */
 export interface Caller {
   uid: string;
+  /** The account's role as the database holds it at this request. */
+  role: Role;
 }
 
 export type VerifyIdToken = (idToken: string) => Promise<Caller>;
@@ -33,7 +36,7 @@ export function callerAuthentication(verifyIdToken: VerifyIdToken) {
     if (match) {
       try {
         const user = await verifyIdToken(match[1]!);
-        request.caller = { uid: user.uid };
+        request.caller = { uid: user.uid, role: user.role };
         return undefined;
       } catch (error) {
         // IdTokenError is a refused token (bad, expired, revoked, user gone or disabled); any

@@ -12,6 +12,7 @@ import {
   type SignInOutcome,
   type UserDeletingListener,
   type VerifiedUser,
+  type SignUpGate,
 } from './core/identityCore.ts';
 import { passwordHasher } from './core/passwordHashing.ts';
 import { toVerifiedUser } from './core/verifyIdToken.ts';
@@ -19,6 +20,14 @@ import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
 import { createSignInDoor, type SignInDoor } from './protocol/signInDoor.ts';
 
+export type { SignUpAdmission, SignUpGate } from './core/identityCore.ts';
+export {
+  IdentityError,
+  LastOwnerError,
+  type MemberRow,
+  type MemberCursor,
+  type MemberChange,
+} from './core/identityCore.ts';
 export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SignInDoor };
 export type {
   SecondStepPolicy,
@@ -49,6 +58,8 @@ export interface Identity {
     /** Turns two-step off for someone who lost the device and the codes; ends their sessions. */
     resetTwoStep: IdentityCore['twoStep']['reset'];
   };
+  /** Accounts as the site's members (roles, disabling); the roles feature decides who may. */
+  members: IdentityCore['members'];
   /** For sign-in doors besides the password (passkeys): tokens, and sign-in attempts by identity's rules. */
   signInDoor: SignInDoor;
   /** Adds another feature's sign-in routes inside the `/identity` scope (before `routes` is registered). */
@@ -63,6 +74,7 @@ export function createIdentity(deps: {
   mailer: Mailer;
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
+  signUpGate?: SignUpGate | undefined;
 }): Identity {
   const now = deps.clock ?? Date.now;
   const core = createIdentityCore({ ...deps, passwords: passwordHasher, now });
@@ -74,6 +86,7 @@ export function createIdentity(deps: {
     onUserDeleting: core.onUserDeleting,
     onSignIn: core.onSignIn,
     admin: { ...core.operator, twoStepStatus: core.twoStep.status, resetTwoStep: core.twoStep.reset },
+    members: core.members,
     signInDoor: createSignInDoor({ core, config: deps.config, delivery, now }),
     addDoor: (routes) => void doors.push(routes),
     useSecondStep: core.signIns.useSecondStep,

@@ -57,7 +57,11 @@ describe.each(dialectCases())('the site’s name and its author pages on $dialec
     expect(home.siteName).toEqual([SITE_TITLE]);
     // The data block cannot close its <script>: the title's "<" is escaped inside the JSON.
     expect(home.identity).not.toContain('<');
-    expect(readSiteIdentity(home.identity)).toEqual({ title: SITE_TITLE, description: SITE_DESCRIPTION });
+    expect(readSiteIdentity(home.identity)).toEqual({
+      title: SITE_TITLE,
+      description: SITE_DESCRIPTION,
+      signup: 'open',
+    });
   });
 
   it.each(['/login', '/signup', '/profile', '/no/such/page'])(

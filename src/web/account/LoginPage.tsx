@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, type Location } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
+import { siteInfo } from '../components/siteInfo.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
@@ -196,11 +197,14 @@ export function LoginPage() {
           {passkeyMessages.signInWithPasskey}
         </SubmitButton>
       </div>
-      <p className="mt-6 text-center text-sm">
-        <Link to={paths.signup} className={linkClass}>
-          {labels.createAnAccount}
-        </Link>
-      </p>
+      {/* docs/product.md, Sign-up policy: with sign-up closed there is no account to create. */}
+      {siteInfo().signup !== 'closed' && (
+        <p className="mt-6 text-center text-sm">
+          <Link to={paths.signup} className={linkClass}>
+            {labels.createAnAccount}
+          </Link>
+        </p>
+      )}
     </AccountCard>
   );
 }

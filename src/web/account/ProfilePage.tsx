@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
 import { accountMessages } from '../../shared/accountMessages.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { isOnlySpaces } from '../../shared/passwordRules.ts';
 import { paths } from '../../shared/routes.ts';
+import { rolesMessages } from '../../shared/invitations.ts';
+import { can } from '../../shared/roles.ts';
+import { useRole } from '../admin/useRole.ts';
 import type { AuthUser } from '../auth/authTypes.ts';
 import { hasCode } from '../auth/errorCodes.ts';
 import { useAuth } from '../auth/useAuth.ts';
@@ -35,6 +38,7 @@ type Outcome = { message: string; tone: 'error' | 'success' } | null;
 export function ProfilePage() {
   useDocumentTitle('Profile');
   const { state } = useAuth();
+  const role = useRole();
   // RequireAuth renders this screen only for a signed-in user.
   const user = state.user as AuthUser;
   const session = useAuthSession();
@@ -204,6 +208,11 @@ export function ProfilePage() {
             </dd>
           </dl>
           <EmailVerification email={user.email} />
+          {role && can(role, 'members:manage') && (
+            <Link to={paths.admin} className={`${secondaryButtonClass} no-underline`} data-testid="admin-link">
+              {rolesMessages.admin}
+            </Link>
+          )}
           <button type="button" className={primaryButtonClass} onClick={startEditing}>
             {labels.updateProfile}
           </button>

@@ -1,9 +1,14 @@
 import { useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
 import { accountMessages } from '../../shared/accountMessages.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { paths } from '../../shared/routes.ts';
+import { rolesMessages, SIGNUP_REFUSALS, signupRefusalMessages, type SignupRefusal } from '../../shared/invitations.ts';
+import { roleLabels } from '../../shared/roles.ts';
+import { AuthError } from '../auth/errorCodes.ts';
+import { siteInfo } from '../components/siteInfo.ts';
+import { useInvitation } from './useInvitation.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
@@ -24,15 +29,21 @@ export function SignupPage() {
   const { state: auth } = useAuth();
   const [signedInOnArrival] = useState(auth.status === 'signedIn');
   const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
+  const [typedEmail, setEmail] = useState('');
+  const inviteCode = useSearchParams()[0].get('invite');
+  const invitation = useInvitation(inviteCode);
+  const { signup: policy } = siteInfo();
+  // An invitation for one address: that address, not to be changed.
+  const boundEmail = invitation.status === 'checked' && invitation.valid ? invitation.email : null;
+  const email = boundEmail ?? typedEmail;
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const { error, busy, submitHandler } = useFormSubmit();
 
   const handleSubmit = submitHandler({
     passwords: { password, confirmation },
-    attempt: () => session.createUser(email, password),
-    onFailure: () => messages.signupFailed,
+    attempt: () => session.createUser(email, password, inviteCode ?? undefined),
+    onFailure: (caught) => refusalMessage(caught) ?? messages.signupFailed,
     // docs/product.md: signup signs the user in, then sets the display name.
     async onSuccess() {
       try {
@@ -48,9 +59,61 @@ export function SignupPage() {
 
   if (signedInOnArrival) return <Navigate to={paths.home} replace />;
 
+  const alreadyHaveAccount = (
+    <p className="mt-6 text-center text-sm">
+      {accountMessages.alreadyHaveAccount}{' '}
+      <Link to={paths.login} className={linkClass}>
+        {labels.login}
+      </Link>
+    </p>
+  );
+  // docs/product.md, Sign-up policy: the door says it is shut before anyone fills the form in.
+  const shut =
+    policy === 'closed'
+      ? signupRefusalMessages.SIGNUP_CLOSED
+      : policy === 'invite' && !inviteCode
+        ? signupRefusalMessages.INVITATION_REQUIRED
+        : invitation.status === 'checked' && !invitation.valid
+          ? signupRefusalMessages[invitation.reason]
+          : invitation.status === 'failed'
+            ? rolesMessages.loadFailed
+            : null;
+  if (shut !== null) {
+    return (
+      <AccountCard title={labels.signUp}>
+        <p role="status" className="text-base" data-testid="signup-closed">
+          {shut}
+        </p>
+        {policy === 'open' && inviteCode && (
+          <p className="mt-4 text-sm">
+            <Link to={paths.signup} className={linkClass}>
+              {rolesMessages.signUpWithoutInvitation}
+            </Link>
+          </p>
+        )}
+        {alreadyHaveAccount}
+      </AccountCard>
+    );
+  }
+  if (invitation.status === 'checking') {
+    return (
+      <AccountCard title={labels.signUp}>
+        <p role="status">{rolesMessages.checkingInvitation}</p>
+      </AccountCard>
+    );
+  }
+
   return (
     <AccountCard title={labels.signUp}>
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
+        {invitation.status === 'checked' && invitation.valid && (
+          <p
+            className="rounded-md border border-blue-300 bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100"
+            data-testid="invitation-role"
+          >
+            {rolesMessages.invitedAs(roleLabels[invitation.role])}
+          </p>
+        )}
         <FormAlert message={error} tone="error" />
         <FormField
           label={labels.yourName}
@@ -68,6 +131,7 @@ export function SignupPage() {
           autoComplete="email"
           required
           value={email}
+          readOnly={boundEmail !== null}
           onChange={(event) => setEmail(event.target.value)}
         />
         <FormField
@@ -91,12 +155,14 @@ export function SignupPage() {
         />
         <SubmitButton busy={busy}>{labels.signUp}</SubmitButton>
       </form>
-      <p className="mt-6 text-center text-sm">
-        {accountMessages.alreadyHaveAccount}{' '}
-        <Link to={paths.login} className={linkClass}>
-          {labels.login}
-        </Link>
-      </p>
+      {alreadyHaveAccount}
     </AccountCard>
   );
+}
+
+/** The sign-up policy's refusal (sign-up closed, an invitation used meanwhile...) in words; null for other failures. */
+function refusalMessage(caught: unknown): string | null {
+  if (!(caught instanceof AuthError) || caught.code !== 'admin-restricted-operation') return null;
+  const reason = SIGNUP_REFUSALS.find((known) => known === caught.detail);
+  return signupRefusalMessages[reason ?? ('SIGNUP_CLOSED' satisfies SignupRefusal)];
 }

@@ -132,8 +132,9 @@ export class AuthSession {
     }
   }
 
-  async createUser(email: string, password: string): Promise<AuthUser> {
-    const answer = await this.#client.signUp(email, password);
+  /** `inviteCode`: an invitation's code (`/signup?invite=CODE`). */
+  async createUser(email: string, password: string, inviteCode?: string): Promise<AuthUser> {
+    const answer = await this.#client.signUp(email, password, inviteCode);
     return this.#acceptSignIn(answer);
   }
 

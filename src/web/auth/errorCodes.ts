@@ -28,6 +28,8 @@ export const serverToClientCode: Readonly<Record<string, AuthErrorCode>> = {
   MFA_ENROLLMENT_NOT_FOUND: 'multi-factor-info-not-found',
   SESSION_EXPIRED: 'code-expired',
   INVALID_SESSION_INFO: 'code-expired',
+  // Sign-up closed, or by invitation and none valid; the detail says which (src/shared/invitations.ts).
+  ADMIN_ONLY_OPERATION: 'admin-restricted-operation',
 };
 
 export type AuthErrorCode =
@@ -51,6 +53,7 @@ export type AuthErrorCode =
   | 'second-factor-already-in-use'
   | 'multi-factor-info-not-found'
   | 'code-expired'
+  | 'admin-restricted-operation'
   | 'network-request-failed'
   | 'user-mismatch'
   | 'no-current-user'
@@ -61,18 +64,23 @@ export class AuthError extends Error {
   readonly code: AuthErrorCode;
   /** The server's code, when the error came from the server (for logs; never shown to people). */
   readonly serverCode: string | undefined;
+  /** The text after the server's code (`CODE : detail`), if any. */
+  readonly detail: string | undefined;
 
-  constructor(code: AuthErrorCode, serverCode?: string) {
+  constructor(code: AuthErrorCode, serverCode?: string, detail?: string) {
     super(serverCode === undefined ? code : `${code} (${serverCode})`);
     this.code = code;
     this.serverCode = serverCode;
+    this.detail = detail;
   }
 }
 
 /** Reads `error.message` as the protocol defines it: `"CODE"` or `"CODE : detail"`. */
 export function errorFromServerMessage(message: string): AuthError {
-  const serverCode = message.split(' : ')[0]!.trim();
-  return new AuthError(serverToClientCode[serverCode] ?? 'internal-error', serverCode);
+  const [code = '', ...rest] = message.split(' : ');
+  const serverCode = code.trim();
+  const detail = rest.length > 0 ? rest.join(' : ').trim() : undefined;
+  return new AuthError(serverToClientCode[serverCode] ?? 'internal-error', serverCode, detail);
 }
 
 /** Errors after which the session is dead: the client signs the user out (as the SDK does). */

@@ -1,5 +1,5 @@
 /** Reads the claims of a JWT without verifying it: the server verifies; the client only needs timing. */
-export function readTokenClaims(jwt: string): { exp?: number; iat?: number; sub?: string } {
+export function readTokenClaims(jwt: string): { exp?: number; iat?: number; sub?: string; role?: unknown } {
   const payload = jwt.split('.')[1];
   if (payload === undefined) return {};
   try {

@@ -40,7 +40,7 @@ export type {
 export type UpdateRequest = Pick<UpdateAccountRequest, 'idToken' | 'displayName' | 'email' | 'password'>;
 
 export interface IdentityClient {
-  signUp(email: string, password: string): Promise<SignInResponse>;
+  signUp(email: string, password: string, inviteCode?: string): Promise<SignInResponse>;
   /** Tokens, or (two-step on) what the second step needs. */
   signInWithPassword(email: string, password: string): Promise<SignInResponse | SecondStepRequired>;
   lookup(idToken: string): Promise<LookupUser>;
@@ -103,8 +103,13 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
   const post = <T>(path: string, body: object) => call<T>(path, JSON.stringify(body), 'application/json');
 
   return {
-    signUp: (email, password) =>
-      post<SignInResponse>('v1/accounts:signUp', { email, password, returnSecureToken: true }),
+    signUp: (email, password, inviteCode) =>
+      post<SignInResponse>('v1/accounts:signUp', {
+        email,
+        password,
+        ...(inviteCode ? { inviteCode } : {}),
+        returnSecureToken: true,
+      }),
     signInWithPassword: (email, password) =>
       post<SignInResponse | SecondStepRequired>('v1/accounts:signInWithPassword', {
         email,

@@ -10,6 +10,7 @@ import { identityCoreMigration } from './0012_identity_core.ts';
 import { passkeysMigration } from './0020_passkeys.ts';
 import { pendingSecondStepsMigration } from './0240_pending_second_steps.ts';
 import { twoStepMigration } from './0320_two_step.ts';
+import { rolesAndInvitationsMigration } from './0260_roles_and_invitations.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   '0012_identity_core': identityCoreMigration,
   '0020_passkeys': passkeysMigration,
   '0240_pending_second_steps': pendingSecondStepsMigration,
+  '0260_roles_and_invitations': rolesAndInvitationsMigration,
   '0320_two_step': twoStepMigration,
 };

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import type { Role } from '../../../shared/roles.ts';
 import { encodeFirebaseHash, type FirebaseHashParameters } from './firebaseScrypt.ts';
 import type { UserRow } from './identityTables.ts';
 import { initialValidSince } from './validSince.ts';
@@ -23,8 +24,8 @@ export interface AccountImportCount {
   skipped: { id: string; reason: string }[];
 }
 
-// 90 rows x 11 values stays under SQLite's historical 999-parameter limit and PostgreSQL's 65535.
-const BATCH = 90;
+// 80 rows x 12 values stays under SQLite's historical 999-parameter limit and PostgreSQL's 65535.
+const BATCH = 80;
 
 /**
  * Inserts imported accounts in one transaction, keeping their uids. A uid already present is
@@ -35,7 +36,13 @@ const BATCH = 90;
 export async function importAccounts(
   database: Database,
   accounts: ImportedAccount[],
-  options: { hashParameters: FirebaseHashParameters; now: number; progress: (done: number, total: number) => void },
+  options: {
+    hashParameters: FirebaseHashParameters;
+    now: number;
+    /** Every imported account's role (NEW_ACCOUNT_ROLE, or the command's --role). */
+    role: Role;
+    progress: (done: number, total: number) => void;
+  },
 ): Promise<AccountImportCount> {
   const skipped: AccountImportCount['skipped'] = [];
   let imported = 0;
@@ -77,7 +84,7 @@ export async function importAccounts(
         } else {
           seenIds.add(account.uid);
           seenEmails.add(account.email);
-          rows.push(userRow(account, options.hashParameters, options.now));
+          rows.push(userRow(account, options.hashParameters, options.now, options.role));
         }
       }
       if (rows.length > 0) await trx.insertInto('users').values(rows).execute();
@@ -88,7 +95,7 @@ export async function importAccounts(
   return { imported, skipped };
 }
 
-function userRow(account: ImportedAccount, hashParameters: FirebaseHashParameters, now: number): UserRow {
+function userRow(account: ImportedAccount, hashParameters: FirebaseHashParameters, now: number, role: Role): UserRow {
   const password = account.firebasePassword;
   return {
     id: account.uid,
@@ -102,6 +109,7 @@ function userRow(account: ImportedAccount, hashParameters: FirebaseHashParameter
     created_at: account.createdAt,
     last_login_at: account.lastLoginAt,
     password_updated_at: account.createdAt,
+    role,
     valid_since: initialValidSince(now),
   };
 }

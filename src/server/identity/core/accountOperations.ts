@@ -17,6 +17,7 @@ import { checkPasswordStrength } from './passwordRules.ts';
 import { requireRecentSignIn as requireRecentSignInAt } from './recentSignIn.ts';
 import type { IssuedSession, SessionIssuer } from './sessionIssuer.ts';
 import type { SessionsStore } from './sessionsStore.ts';
+import type { SignUpGate } from './signUpGate.ts';
 import type { SignInAttempts, SignInResult } from './signInAttempt.ts';
 import { EmailTakenError, type UsersStore } from './usersStore.ts';
 import { initialValidSince, validSinceAfterChange } from './validSince.ts';
@@ -48,6 +49,7 @@ export function createAccountOperations(deps: {
   now: () => number;
   userDeletingListeners: UserDeletingListener[];
   signIns: SignInAttempts;
+  signUpGate: SignUpGate;
 }) {
   const { config, users, sessions, oobCodes, issuer, passwords, rateLimiter, rules } = deps;
 
@@ -56,11 +58,19 @@ export function createAccountOperations(deps: {
 
   return {
     async signUp(
-      input: { email: string; password: string; displayName?: string | undefined; replaces?: string | undefined },
+      input: {
+        email: string;
+        password: string;
+        displayName?: string | undefined;
+        inviteCode?: string | undefined;
+        replaces?: string | undefined;
+      },
       origin: Origin,
     ): Promise<IssuedSession> {
       checkPasswordStrength(input.password, config.passwordMinLength);
+      // Counted before the policy looks at an invitation code: codes are tried at this limit's pace.
       await consumeOrThrow(rateLimiter, [[rules.signUpPerIp, origin.ip]]);
+      const admission = await deps.signUpGate.admit({ email: input.email, inviteCode: input.inviteCode });
       const now = deps.now();
       const user: UserRow = {
         id: newId(21),
@@ -73,6 +83,7 @@ export function createAccountOperations(deps: {
         created_at: now,
         last_login_at: now,
         password_updated_at: now,
+        role: admission.role,
         valid_since: initialValidSince(now),
       };
       let issued: IssuedSession;
@@ -80,7 +91,12 @@ export function createAccountOperations(deps: {
         issued = await issuer.issue(
           user,
           { authTime: now, provider: 'password', replaces: input.replaces },
-          { first: (trx) => users.insert(user, trx) },
+          {
+            first: async (trx) => {
+              await users.insert(user, trx);
+              if (admission.claim) await admission.claim(user.id, trx);
+            },
+          },
         );
       } catch (error) {
         if (error instanceof EmailTakenError) throw new IdentityError('EMAIL_EXISTS');

@@ -10,6 +10,7 @@ import { emailChangedNotice, verifyAndChangeEmailMessage, verifyEmailMessage } f
 import { emailDeliveryFailed, IdentityError } from './identityErrors.ts';
 import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { UserRow } from './identityTables.ts';
+import { verifiedAddressChanges } from './ownerEmail.ts';
 import { RECOVER_EMAIL_CODE_LIFETIME_MS, VERIFY_EMAIL_CODE_LIFETIME_MS } from './lifetimes.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import type { Origin } from './origin.ts';
@@ -151,12 +152,15 @@ export function createEmailActions(deps: {
         updated = await deps.database.db.transaction().execute(async (trx) => {
           if (!(await oobCodes.markUsed(code, now, trx))) throw new IdentityError('INVALID_OOB_CODE');
           switch (row.request_type) {
-            case 'VERIFY_EMAIL':
-              await users.update(user.id, { email_verified: 1 }, trx);
-              return { ...user, email_verified: 1 };
+            case 'VERIFY_EMAIL': {
+              const verified = verifiedAddressChanges(config.ownerEmail, user.email);
+              await users.update(user.id, verified, trx);
+              return { ...user, ...verified };
+            }
             case 'VERIFY_AND_CHANGE_EMAIL': {
               const email = row.new_email!;
-              await users.update(user.id, { email, email_verified: 1 }, trx);
+              const verified = verifiedAddressChanges(config.ownerEmail, email);
+              await users.update(user.id, { email, ...verified }, trx);
               await sessions.revokeAllOfUser(user.id, trx);
               await oobCodes.revokeAllOfUser(user.id, trx, ['RECOVER_EMAIL']);
               const recover = await oobCodes.issue(
@@ -171,14 +175,15 @@ export function createEmailActions(deps: {
                 trx,
               );
               notices = [emailChangedNotice({ to: user.email, newEmail: email, publicUrl, code: recover })];
-              return { ...user, email, email_verified: 1 };
+              return { ...user, email, ...verified };
             }
             case 'RECOVER_EMAIL': {
               // Opening the link at the old address proves it is the owner's.
-              await users.update(user.id, { email: row.email, email_verified: 1 }, trx);
+              const verified = verifiedAddressChanges(config.ownerEmail, row.email);
+              await users.update(user.id, { email: row.email, ...verified }, trx);
               await sessions.revokeAllOfUser(user.id, trx);
               await oobCodes.revokeAllOfUser(user.id, trx);
-              return { ...user, email: row.email, email_verified: 1 };
+              return { ...user, email: row.email, ...verified };
             }
             default:
               throw new IdentityError('INVALID_OOB_CODE');

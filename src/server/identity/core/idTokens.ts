@@ -40,6 +40,8 @@ export async function signIdToken(
     email_verified: user.email_verified === 1,
     ...(user.display_name !== null ? { name: user.display_name } : {}),
     ...(user.photo_url !== null ? { picture: user.photo_url } : {}),
+    // A custom claim, as Firebase puts them: top level. A picture for clients; the server reads the database.
+    role: user.role,
     firebase: {
       identities: { email: [user.email] },
       sign_in_provider: options.provider,

@@ -8,6 +8,7 @@ import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
 import { createEmailActions } from './emailActions.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
 import { tokenIssuer } from './idTokens.ts';
+import { createMemberOperations } from './memberOperations.ts';
 import { createOobCodesStore } from './oobCodesStore.ts';
 import { createOperatorOperations } from './operatorOperations.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
@@ -15,6 +16,7 @@ import { createPendingSecondStepsStore } from './pendingSecondSteps.ts';
 import { createSessionIssuer } from './sessionIssuer.ts';
 import { createSessionsStore } from './sessionsStore.ts';
 import { createSigningKeys } from './signingKeys.ts';
+import { openSignUp, type SignUpGate } from './signUpGate.ts';
 import { createSignInAttempts } from './signInAttempt.ts';
 import { createUsersStore } from './usersStore.ts';
 import { createTwoStep } from '../twoStep/twoStep.ts';
@@ -33,6 +35,8 @@ export function createIdentityCore(deps: {
   rateLimiter: RateLimiter;
   passwords: PasswordHasher;
   now: () => number;
+  /** Who may sign up with which role; default: anyone, as an author. */
+  signUpGate?: SignUpGate | undefined;
 }) {
   const { config, database, now } = deps;
   const users = createUsersStore(database.db);
@@ -81,8 +85,10 @@ export function createIdentityCore(deps: {
     rules,
     userDeletingListeners,
     signIns,
+    signUpGate: deps.signUpGate ?? openSignUp,
   });
-  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys });
+  const members = createMemberOperations({ database, users, sessions, now });
+  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys, members });
 
   return {
     /** The ID token check: rejects with IdTokenError (its code is the protocol's). */
@@ -98,6 +104,8 @@ export function createIdentityCore(deps: {
     emailActions,
     operator,
     twoStep,
+    /** Accounts as the site's members: roles and disabling (the members API and the admin command). */
+    members,
     sessions: { refresh: issuer.refresh, signOut: issuer.signOut },
     /** The public signing keys (JWKS) and the start-up key check. */
     keys: { jwks: () => keys.jwks(), ready: async () => void (await keys.current()) },
@@ -132,6 +140,8 @@ export type { IssuedSession } from './sessionIssuer.ts';
 export type { UserDeletingListener } from './accountOperations.ts';
 export type { SecondFactorInfo, SecondStepPolicy, SignInOutcome, SignInResult } from './signInAttempt.ts';
 export type { AdminUserView } from './operatorOperations.ts';
+export { LastOwnerError, type MemberChange, type MemberCursor, type MemberRow } from './memberOperations.ts';
+export type { SignUpAdmission, SignUpGate } from './signUpGate.ts';
 export type { ImportedAccount, AccountImportCount } from './accountImport.ts';
 export { checkBounds as checkFirebaseHashBounds, type FirebaseHashParameters } from './firebaseScrypt.ts';
 export { IdentityError } from './identityErrors.ts';

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { Role } from '../../../shared/roles.ts';
 
 /** The identity feature's tables. Times are epoch milliseconds; flags are 0/1 on both dialects. */
 export interface UsersTable {
@@ -14,6 +15,8 @@ export interface UsersTable {
   created_at: number;
   last_login_at: number | null;
   password_updated_at: number;
+  /** What the account may do (docs/product.md, Roles); read from here on every request. */
+  role: Role;
   /** Reported as the protocol's `validSince`; ID tokens are judged by their session (decision 0020). */
   valid_since: number;
 }

@@ -1,5 +1,7 @@
 import type { Database } from '../../db/database.ts';
+import type { Role } from '../../../shared/roles.ts';
 import type { AccountOperations } from './accountOperations.ts';
+import type { MemberChange, MemberOperations } from './memberOperations.ts';
 import { importAccounts, type ImportedAccount } from './accountImport.ts';
 import type { FirebaseHashParameters } from './firebaseScrypt.ts';
 import type { UserRow } from './identityTables.ts';
@@ -7,7 +9,6 @@ import type { PasswordHasher } from './passwordHashing.ts';
 import type { SessionsStore } from './sessionsStore.ts';
 import type { SigningKeys } from './signingKeys.ts';
 import type { UsersStore } from './usersStore.ts';
-import { validSinceAfterChange } from './validSince.ts';
 
 /** An account as an operator sees it: never the password hash. Times are epoch milliseconds. */
 export interface AdminUserView {
@@ -16,6 +17,7 @@ export interface AdminUserView {
   displayName: string | null;
   emailVerified: boolean;
   disabled: boolean;
+  role: Role;
   createdAt: number;
   lastLoginAt: number | null;
   /** 'argon2id', 'firebase-scrypt'; null: no password yet (imported from a federated-only Firebase account; set one through reset). */
@@ -29,6 +31,7 @@ export function createOperatorOperations(deps: {
   sessions: SessionsStore;
   accounts: AccountOperations;
   keys: SigningKeys;
+  members: MemberOperations;
   passwords: PasswordHasher;
   now: () => number;
 }) {
@@ -39,10 +42,19 @@ export function createOperatorOperations(deps: {
     displayName: user.display_name,
     emailVerified: user.email_verified === 1,
     disabled: user.disabled === 1,
+    role: user.role,
     createdAt: user.created_at,
     lastLoginAt: user.last_login_at,
     passwordAlgorithm: deps.passwords.algorithm(user.password_hash),
   });
+
+  async function changeByEmail(email: string, change: MemberChange): Promise<AdminUserView | undefined> {
+    const user = await users.findByEmail(email);
+    if (!user) return undefined;
+    if (!(await deps.members.change(user.id, change))) return undefined;
+    const changed = await users.findById(user.id);
+    return changed && view(changed);
+  }
 
   return {
     listUsers: async (): Promise<AdminUserView[]> => (await users.list()).map(view),
@@ -56,24 +68,15 @@ export function createOperatorOperations(deps: {
     /**
      * Tokens die at once; sign-in and refresh answer USER_DISABLED. Its sessions stay, so a
      * refresh answers USER_DISABLED rather than a vaguer TOKEN_EXPIRED; enabling ends them.
+     * LastOwnerError for the last enabled owner.
      */
-    async disableUser(email: string): Promise<AdminUserView | undefined> {
-      const user = await users.findByEmail(email);
-      if (!user) return undefined;
-      await users.update(user.id, { disabled: 1, valid_since: validSinceAfterChange(deps.now(), user.valid_since) });
-      return view({ ...user, disabled: 1 });
-    },
+    disableUser: (email: string) => changeByEmail(email, { disabled: true }),
 
     /** Enables the account again; sessions from before the disable stay dead (sign in again). */
-    async enableUser(email: string): Promise<AdminUserView | undefined> {
-      const user = await users.findByEmail(email);
-      if (!user) return undefined;
-      await deps.database.db.transaction().execute(async (trx) => {
-        await users.update(user.id, { disabled: 0 }, trx);
-        await deps.sessions.revokeAllOfUser(user.id, trx);
-      });
-      return view({ ...user, disabled: 0 });
-    },
+    enableUser: (email: string) => changeByEmail(email, { disabled: false }),
+
+    /** Gives the account `role` (naming the first owner); LastOwnerError for the last enabled owner. */
+    setRole: (email: string, role: Role) => changeByEmail(email, { role }),
 
     /** Deletes the account and, through the deletion listeners, everything it owns. */
     async deleteUser(email: string): Promise<AdminUserView | undefined> {
@@ -89,7 +92,7 @@ export function createOperatorOperations(deps: {
     /** Accounts exported from Firebase, with their uids and password hashes (accountImport.ts). */
     importAccounts: (
       accounts: ImportedAccount[],
-      options: { hashParameters: FirebaseHashParameters; progress: (done: number, total: number) => void },
+      options: { hashParameters: FirebaseHashParameters; role: Role; progress: (done: number, total: number) => void },
     ) => importAccounts(deps.database, accounts, { ...options, now: deps.now() }),
   };
 }

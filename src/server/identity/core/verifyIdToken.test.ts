@@ -95,6 +95,7 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
       email,
       displayName: 'Ada',
       emailVerified: false,
+      role: 'author',
     });
   });
 

@@ -1,4 +1,5 @@
 import { errors as joseErrors, jwtVerify } from 'jose';
+import type { Role } from '../../../shared/roles.ts';
 import type { UserRow } from './identityTables.ts';
 import type { SessionsStore } from './sessionsStore.ts';
 import type { SigningKeys } from './signingKeys.ts';
@@ -20,6 +21,8 @@ export interface VerifiedUser {
   email: string;
   displayName: string | null;
   emailVerified: boolean;
+  /** The account's role now (the database's, not the token's claim). */
+  role: Role;
 }
 
 export interface VerifiedToken {
@@ -100,5 +103,11 @@ export function createIdTokenVerifier(deps: {
 }
 
 export function toVerifiedUser(user: UserRow): VerifiedUser {
-  return { uid: user.id, email: user.email, displayName: user.display_name, emailVerified: user.email_verified === 1 };
+  return {
+    uid: user.id,
+    email: user.email,
+    displayName: user.display_name,
+    emailVerified: user.email_verified === 1,
+    role: user.role,
+  };
 }

@@ -27,5 +27,7 @@ export function lookupUser(user: UserRow): LookupUser {
     validSince: String(Math.floor(user.valid_since / 1000)),
     createdAt: String(user.created_at),
     lastLoginAt: String(user.last_login_at ?? user.created_at),
+    // Custom claims as Firebase reports them: a JSON string.
+    customAttributes: JSON.stringify({ role: user.role }),
   };
 }

@@ -1,0 +1,145 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { Role } from '../../../shared/roles.ts';
+import type { UserRow } from './identityTables.ts';
+import type { SessionsStore } from './sessionsStore.ts';
+import type { UsersStore } from './usersStore.ts';
+import { validSinceAfterChange } from './validSince.ts';
+
+/** The change would leave the site without an enabled owner. */
+export class LastOwnerError extends Error {
+  override name = 'LastOwnerError';
+  constructor() {
+    super('The last owner cannot be demoted or disabled.');
+  }
+}
+
+/** A member as the members list shows one (times epoch ms). */
+export interface MemberRow {
+  uid: string;
+  displayName: string | null;
+  email: string;
+  role: Role;
+  disabled: boolean;
+  emailVerified: boolean;
+  createdAt: number;
+}
+
+export interface MemberChange {
+  role?: Role | undefined;
+  disabled?: boolean | undefined;
+}
+
+const toMember = (user: UserRow): MemberRow => ({
+  uid: user.id,
+  displayName: user.display_name,
+  email: user.email,
+  role: user.role,
+  disabled: user.disabled === 1,
+  emailVerified: user.email_verified === 1,
+  createdAt: user.created_at,
+});
+
+/** Where a page of members ends: the last one's creation time and uid (oldest first). */
+export interface MemberCursor {
+  createdAt: number;
+  uid: string;
+}
+
+/**
+ * Accounts as members of the site: listing, roles, disabling. Whoever calls decides who may
+ * (the roles feature's permission table, or an operator); the core keeps one rule of its own:
+ * there is always an enabled owner once there has been one.
+ */
+export function createMemberOperations(deps: {
+  database: Database;
+  users: UsersStore;
+  sessions: SessionsStore;
+  now: () => number;
+}) {
+  const { db, dialect } = deps.database;
+
+  return {
+    /**
+     * Members oldest first, `q` matching the name or the address (case-insensitive); at most
+     * `limit` after `after`.
+     */
+    async search(options: { q?: string | undefined; after?: MemberCursor | undefined; limit: number }) {
+      let query = db.selectFrom('users').selectAll();
+      const q = options.q?.trim().toLowerCase();
+      if (q) {
+        // LIKE's own wildcards in the text are matched as themselves.
+        const pattern = `%${q.replace(/[\\%_]/g, (sign) => `\\${sign}`)}%`;
+        query = query.where((eb) =>
+          eb.or([
+            eb('email', 'like', sql<string>`${pattern} escape '\\'`),
+            eb(sql`lower(display_name)`, 'like', sql<string>`${pattern} escape '\\'`),
+          ]),
+        );
+      }
+      const after = options.after;
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '>', after.createdAt),
+            eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.uid)]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy('created_at').orderBy('id').limit(options.limit).execute();
+      return rows.map(toMember);
+    },
+
+    async find(uid: string): Promise<MemberRow | undefined> {
+      const user = await deps.users.findById(uid);
+      return user && toMember(user);
+    },
+
+    /**
+     * Changes a member's role and/or disabled flag in one transaction. `authorise` sees the
+     * member as the database holds it now and throws to refuse. Disabling ends the account's
+     * tokens at once (sign-in and refresh answer USER_DISABLED); enabling ends the sessions
+     * from before (sign in again). undefined: no such account. LastOwnerError: the change
+     * would leave no enabled owner.
+     */
+    async change(
+      uid: string,
+      change: MemberChange,
+      authorise: (current: MemberRow) => void = () => {},
+    ): Promise<MemberRow | undefined> {
+      return db.transaction().execute(async (trx) => {
+        // PostgreSQL: two owners demoting each other at once must not both see the other
+        // still there: the enabled owners' rows are locked first (SQLite runs one write
+        // transaction at a time anyway).
+        const ownersQuery = trx
+          .selectFrom('users')
+          .select('id')
+          .where('role', '=', 'owner')
+          .where('disabled', '=', 0)
+          .orderBy('id');
+        const owners = await (dialect === 'postgres' ? ownersQuery.forUpdate() : ownersQuery).execute();
+        const user = await deps.users.findById(uid, trx);
+        if (!user) return undefined;
+        authorise(toMember(user));
+        const row: Partial<UserRow> = {};
+        if (change.role !== undefined && change.role !== user.role) row.role = change.role;
+        if (change.disabled === true && user.disabled === 0) {
+          row.disabled = 1;
+          row.valid_since = validSinceAfterChange(deps.now(), user.valid_since);
+        }
+        if (change.disabled === false && user.disabled === 1) row.disabled = 0;
+        const updated: UserRow = { ...user, ...row };
+        const wasEnabledOwner = user.role === 'owner' && user.disabled === 0;
+        const isEnabledOwner = updated.role === 'owner' && updated.disabled === 0;
+        if (wasEnabledOwner && !isEnabledOwner && owners.every((owner) => owner.id === uid)) {
+          throw new LastOwnerError();
+        }
+        if (Object.keys(row).length > 0) await deps.users.update(uid, row, trx);
+        if (row.disabled === 0) await deps.sessions.revokeAllOfUser(uid, trx);
+        return toMember(updated);
+      });
+    },
+  };
+}
+
+export type MemberOperations = ReturnType<typeof createMemberOperations>;

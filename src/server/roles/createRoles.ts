@@ -1,0 +1,49 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { VerifyIdToken } from '../http/callerAuth.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { Identity, SignUpGate } from '../identity/createIdentity.ts';
+import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
+import { createInvitations } from './invitations.ts';
+import { rolesRoutes } from './rolesRoutes.ts';
+import { signUpPolicy } from './signUpPolicy.ts';
+
+export interface Roles {
+  /** Identity's sign-up gate: SIGNUP, NEW_ACCOUNT_ROLE and invitations. */
+  signUpGate: SignUpGate;
+  /** The invitations and members APIs; made once identity and articles exist. */
+  routes(deps: {
+    members: Identity['members'];
+    verifyIdToken: VerifyIdToken;
+    countArticles: (uids: readonly string[]) => Promise<Map<string, number>>;
+  }): FastifyPluginAsync;
+}
+
+const CHECK_WINDOW_MS = 15 * 60 * 1000;
+
+/** Roles, the sign-up policy and invitations (docs/product.md, Roles). */
+export function createRoles(deps: {
+  config: Config;
+  database: Database;
+  rateLimiter: RateLimiter;
+  clock?: (() => number) | undefined;
+}): Roles {
+  const now = deps.clock ?? Date.now;
+  const invitations = createInvitations({ database: deps.database, now });
+  return {
+    signUpGate: signUpPolicy({
+      policy: deps.config.signup,
+      newAccountRole: deps.config.newAccountRole,
+      invitations,
+      now,
+    }),
+    routes: (wiring) =>
+      rolesRoutes({
+        ...wiring,
+        publicUrl: deps.config.publicUrl,
+        invitations,
+        rateLimiter: deps.rateLimiter,
+        checkRule: { name: 'invitations:check', limit: 60, windowMs: CHECK_WINDOW_MS },
+      }),
+  };
+}

@@ -1,0 +1,178 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  CreatedInvitationJson,
+  InvitationCheckJson,
+  InvitationJson,
+  MemberJson,
+} from '../../shared/invitations.ts';
+import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import { sendProblem } from '../http/problem.ts';
+import { LastOwnerError, type Identity, type MemberRow } from '../identity/createIdentity.ts';
+import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
+import type { Invitations } from './invitations.ts';
+import type { InvitationRow } from './invitationsTables.ts';
+import { decodeMemberCursor, encodeMemberCursor } from './memberCursor.ts';
+import { can, mayGrant, mayManage } from './permissions.ts';
+import { createInvitationBody, invitationCheckBody, memberChangeBody, parseBody } from './requestBodies.ts';
+
+export const MEMBERS_PAGE_SIZE = 50;
+
+const NOT_ALLOWED = 'Your role does not allow this.';
+const iso = (ms: number) => new Date(ms).toISOString();
+
+class Forbidden extends Error {}
+
+/** The invitations and members APIs (docs/product.md, Roles). Register with { prefix: '/api' }. */
+export function rolesRoutes(deps: {
+  publicUrl: string;
+  invitations: Invitations;
+  members: Identity['members'];
+  verifyIdToken: VerifyIdToken;
+  countArticles: (uids: readonly string[]) => Promise<Map<string, number>>;
+  rateLimiter: RateLimiter;
+  checkRule: RateLimitRule;
+}): FastifyPluginAsync {
+  const { invitations, members } = deps;
+
+  /** A preHandler after caller authentication: editors and owners only (else 403). */
+  async function requireManager(request: FastifyRequest, reply: FastifyReply) {
+    if (!can(callerOf(request).role, 'members:manage')) return sendProblem(reply, 403, NOT_ALLOWED);
+    return undefined;
+  }
+
+  const invitationJson = (row: InvitationRow): InvitationJson => ({
+    id: row.id,
+    role: row.role,
+    email: row.email,
+    createdAt: iso(row.created_at),
+    expiresAt: iso(row.expires_at),
+  });
+
+  async function membersJson(rows: MemberRow[]): Promise<MemberJson[]> {
+    const counts = await deps.countArticles(rows.map((row) => row.uid));
+    return rows.map((row) => ({
+      uid: row.uid,
+      displayName: row.displayName,
+      email: row.email,
+      role: row.role,
+      disabled: row.disabled,
+      emailVerified: row.emailVerified,
+      articleCount: counts.get(row.uid) ?? 0,
+      createdAt: iso(row.createdAt),
+    }));
+  }
+
+  return async (app) => {
+    const managers = { preHandler: [registerCallerAuthentication(app, deps.verifyIdToken), requireManager] };
+    app.post('/invitations', managers, async (request, reply) => {
+      const caller = callerOf(request);
+      const body = parseBody(createInvitationBody, request.body);
+      if (!body.success) return sendProblem(reply, 400, 'The invitation is not valid.', body.errors);
+      if (!mayGrant(caller.role, body.data.role)) return sendProblem(reply, 403, NOT_ALLOWED);
+      const { invitation, code } = await invitations.create({
+        role: body.data.role,
+        email: body.data.email ?? null,
+        createdBy: caller.uid,
+      });
+      const created: CreatedInvitationJson = {
+        id: invitation.id,
+        url: `${deps.publicUrl}/signup?invite=${code}`,
+        role: invitation.role,
+        email: invitation.email,
+        expiresAt: iso(invitation.expires_at),
+      };
+      return reply.code(201).header('cache-control', 'no-store').send(created);
+    });
+
+    app.get('/invitations', managers, async (request, reply) => {
+      const caller = callerOf(request);
+      const pending = await invitations.listPending();
+      return reply.header('cache-control', 'no-store').send({ invitations: pending.map(invitationJson) });
+    });
+
+    app.delete<{ Params: { id: string } }>('/invitations/:id', managers, async (request, reply) => {
+      const caller = callerOf(request);
+      const found = await invitations.store.findById(request.params.id);
+      if (!found || found.used_at !== null || found.revoked_at !== null) {
+        return sendProblem(reply, 404, 'There is no pending invitation with this id.');
+      }
+      // Whoever may make an invitation for a role may take one back.
+      if (!mayGrant(caller.role, found.role)) return sendProblem(reply, 403, NOT_ALLOWED);
+      if (!(await invitations.revoke(found.id))) {
+        return sendProblem(reply, 404, 'There is no pending invitation with this id.');
+      }
+      return reply.code(204).send();
+    });
+
+    // Anonymous: what an invitation link grants, before signing up. The code travels in the
+    // body so that it is in no access log line; tries are limited per client address.
+    app.post('/invitations/check', async (request, reply) => {
+      const limited = await deps.rateLimiter.consume(deps.checkRule, request.ip);
+      if (!limited.allowed) {
+        reply.header('retry-after', String(limited.retryAfterSeconds));
+        return sendProblem(reply, 429, 'Too many invitation checks from your address. Please wait and try again.');
+      }
+      const body = parseBody(invitationCheckBody, request.body);
+      if (!body.success) return sendProblem(reply, 400, 'The request is not valid.', body.errors);
+      const found = await invitations.lookUp(body.data.code);
+      const answer: InvitationCheckJson = found.ok
+        ? {
+            valid: true,
+            role: found.invitation.role,
+            email: found.invitation.email,
+            expiresAt: iso(found.invitation.expires_at),
+          }
+        : { valid: false, reason: found.reason };
+      return reply.header('cache-control', 'no-store').send(answer);
+    });
+
+    app.get<{ Querystring: Record<string, unknown> }>('/members', managers, async (request, reply) => {
+      const caller = callerOf(request);
+      const { q, cursor } = request.query;
+      if (q !== undefined && (typeof q !== 'string' || q.length > 200)) {
+        return sendProblem(reply, 400, 'The search is not valid.', [
+          { field: 'q', message: 'At most 200 characters.' },
+        ]);
+      }
+      const after =
+        cursor === undefined ? undefined : typeof cursor === 'string' ? decodeMemberCursor(cursor) : undefined;
+      if (cursor !== undefined && after === undefined) {
+        return sendProblem(reply, 400, 'The cursor is not valid.', [
+          { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
+        ]);
+      }
+      // One more than a page tells whether another page follows.
+      const rows = await members.search({ q, after, limit: MEMBERS_PAGE_SIZE + 1 });
+      const page = rows.slice(0, MEMBERS_PAGE_SIZE);
+      const last = page.at(-1);
+      const nextCursor =
+        rows.length > MEMBERS_PAGE_SIZE && last
+          ? encodeMemberCursor({ createdAt: last.createdAt, uid: last.uid })
+          : null;
+      return reply.header('cache-control', 'no-store').send({ members: await membersJson(page), nextCursor });
+    });
+
+    app.patch<{ Params: { uid: string } }>('/members/:uid', managers, async (request, reply) => {
+      const caller = callerOf(request);
+      const body = parseBody(memberChangeBody, request.body);
+      if (!body.success) return sendProblem(reply, 400, 'The change is not valid.', body.errors);
+      const change = body.data;
+      if (change.role !== undefined && !mayGrant(caller.role, change.role)) return sendProblem(reply, 403, NOT_ALLOWED);
+      let changed: MemberRow | undefined;
+      try {
+        changed = await members.change(request.params.uid, change, (current) => {
+          if (!mayManage(caller.role, current.role)) throw new Forbidden();
+        });
+      } catch (error) {
+        if (error instanceof Forbidden) return sendProblem(reply, 403, NOT_ALLOWED);
+        if (error instanceof LastOwnerError) {
+          return sendProblem(reply, 409, 'This is the last owner: make another member owner first.');
+        }
+        throw error;
+      }
+      if (!changed) return sendProblem(reply, 404, 'There is no member with this id.');
+      const [json] = await membersJson([changed]);
+      return reply.header('cache-control', 'no-store').send(json);
+    });
+  };
+}

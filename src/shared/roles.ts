@@ -1,0 +1,80 @@
+/**
+ * Roles, least to most (docs/product.md, Roles). The server decides what each may do
+ * (src/server/roles/permissions.ts); the web app only uses this to show or hide what the
+ * server would refuse anyway.
+ */
+export const ROLES = ['reader', 'contributor', 'author', 'editor', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles an account may get by signing up without an invitation (NEW_ACCOUNT_ROLE). */
+export const NEW_ACCOUNT_ROLES = ['author', 'contributor', 'reader'] as const satisfies readonly Role[];
+
+/** What sign-up needs (SIGNUP). */
+export const SIGNUP_POLICIES = ['open', 'invite', 'closed'] as const;
+export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** 0 for reader … 4 for owner. */
+export function roleRank(role: Role): number {
+  return ROLES.indexOf(role);
+}
+
+/** Whether `role` is `least` or above it. */
+export function roleAtLeast(role: Role, least: Role): boolean {
+  return roleRank(role) >= roleRank(least);
+}
+
+/** The role's name as people read it. */
+export const roleLabels: Record<Role, string> = {
+  reader: 'Reader',
+  contributor: 'Contributor',
+  author: 'Author',
+  editor: 'Editor',
+  owner: 'Owner',
+};
+
+/**
+ * The highest role `actor` may give, by an invitation or a change of role (docs/product.md,
+ * Roles): editors up to author, owners any; undefined: none.
+ */
+export function highestRoleGrantable(actor: Role): Role | undefined {
+  if (actor === 'owner') return 'owner';
+  if (actor === 'editor') return 'author';
+  return undefined;
+}
+
+/** Whether `actor` may give `role` (an invitation, or a member's new role). */
+export function mayGrant(actor: Role, role: Role): boolean {
+  const highest = highestRoleGrantable(actor);
+  return highest !== undefined && roleRank(role) <= roleRank(highest);
+}
+
+/**
+ * Whether `actor` may change a member who has the role `target` now (role, disable, enable):
+ * editors manage readers, contributors and authors; owners everyone.
+ */
+export function mayManage(actor: Role, target: Role): boolean {
+  return mayGrant(actor, target);
+}
+
+/** Things a role may or may not do (src/server/roles/permissions.ts). */
+export type Action =
+  /** Create, edit or delete one's own article. */
+  | 'article:write'
+  /** Publish (as opposed to saving a draft). */
+  | 'article:publish'
+  /** See and manage members, make and revoke invitations. */
+  | 'members:manage';
+
+const LEAST_ROLE_FOR: Record<Action, Role> = {
+  'article:write': 'contributor',
+  'article:publish': 'author',
+  'members:manage': 'editor',
+};
+
+export function can(role: Role, action: Action): boolean {
+  return roleAtLeast(role, LEAST_ROLE_FOR[action]);
+}

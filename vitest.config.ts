@@ -11,8 +11,9 @@ export default defineConfig({
     // finish sooner; three made the tests that start Node processes (admin, import, backup)
     // miss their 30 s on a loaded 2-core machine. VITEST_MAX_WORKERS overrides.
     maxWorkers: 2,
-    // API tests hash real passwords and open real databases: give them room on 2 cores.
-    testTimeout: 30_000,
+    // API tests hash real passwords and open real databases, and some start Node processes
+    // (admin, import, backup) several times: give them room on 2 cores shared by 2 workers.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

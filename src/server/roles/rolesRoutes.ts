@@ -84,8 +84,7 @@ export function rolesRoutes(deps: {
       return reply.code(201).header('cache-control', 'no-store').send(created);
     });
 
-    app.get('/invitations', managers, async (request, reply) => {
-      const caller = callerOf(request);
+    app.get('/invitations', managers, async (_request, reply) => {
       const pending = await invitations.listPending();
       return reply.header('cache-control', 'no-store').send({ invitations: pending.map(invitationJson) });
     });
@@ -127,7 +126,6 @@ export function rolesRoutes(deps: {
     });
 
     app.get<{ Querystring: Record<string, unknown> }>('/members', managers, async (request, reply) => {
-      const caller = callerOf(request);
       const { q, cursor } = request.query;
       if (q !== undefined && (typeof q !== 'string' || q.length > 200)) {
         return sendProblem(reply, 400, 'The search is not valid.', [

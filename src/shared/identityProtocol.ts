@@ -23,6 +23,12 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_REFRESH_TOKEN',
   'MISSING_REFRESH_TOKEN',
   'INVALID_GRANT_TYPE',
+  // Signing in with OpenID Connect providers (accounts:signInWithIdp, deleteProvider).
+  'OPERATION_NOT_ALLOWED',
+  'INVALID_IDP_RESPONSE',
+  'FEDERATED_USER_ID_ALREADY_LINKED',
+  'PROVIDER_ALREADY_LINKED',
+  'LAST_SIGN_IN_METHOD',
   // Beyond the protocol's own codes: malformed requests and infrastructure failures.
   'INVALID_REQUEST',
   'INVALID_DISPLAY_NAME',
@@ -88,11 +94,12 @@ export interface SignInResponse {
   registered?: boolean;
 }
 
+/** One way to sign in to an account: `password`, or a provider (`google.com`, `oidc.<id>`). */
 export interface ProviderUserInfo {
-  providerId: 'password';
+  providerId: string;
   rawId: string;
   federatedId: string;
-  email: string;
+  email?: string;
   displayName?: string;
   photoUrl?: string;
 }

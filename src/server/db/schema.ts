@@ -1,5 +1,6 @@
 import type { ArticlesTables } from '../articles/articlesTables.ts';
 import type { IdentityTables } from '../identity/core/identityTables.ts';
+import type { ProvidersTables } from '../identity/providers/providersTables.ts';
 import type { ImagesTables } from '../images/imagesTables.ts';
 import type { PasskeysTables } from '../passkeys/passkeysTables.ts';
 import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
@@ -8,4 +9,5 @@ import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
  * The whole database as Kysely sees it: one interface per feature, composed here.
  * Each feature declares its own tables next to its repository and only queries those.
  */
-export interface DatabaseSchema extends IdentityTables, RateLimitTables, ArticlesTables, ImagesTables, PasskeysTables {}
+export interface DatabaseSchema
+  extends IdentityTables, ProvidersTables, RateLimitTables, ArticlesTables, ImagesTables, PasskeysTables {}

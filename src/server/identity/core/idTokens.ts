@@ -24,6 +24,8 @@ export async function signIdToken(
     authTime: number;
     /** `firebase.sign_in_provider`: how the session was started ('password', 'passkey'). */
     provider: string;
+    /** The provider identities linked to the account (`firebase.identities`, beside the email). */
+    links: readonly { provider_id: string; subject: string }[];
     now: number;
   },
 ): Promise<string> {
@@ -38,7 +40,7 @@ export async function signIdToken(
     email_verified: user.email_verified === 1,
     ...(user.display_name !== null ? { name: user.display_name } : {}),
     ...(user.photo_url !== null ? { picture: user.photo_url } : {}),
-    firebase: { identities: { email: [user.email] }, sign_in_provider: options.provider },
+    firebase: { identities: identitiesOf(user, options.links), sign_in_provider: options.provider },
   })
     .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
     .setIssuer(options.issuer)
@@ -48,4 +50,11 @@ export async function signIdToken(
     .setExpirationTime(iat + ID_TOKEN_LIFETIME_SECONDS)
     .setJti(randomUUID())
     .sign(key.privateKey);
+}
+
+/** `firebase.identities`: each way to be recognised, by provider id (Firebase's shape). */
+function identitiesOf(user: UserRow, links: readonly { provider_id: string; subject: string }[]) {
+  const identities: Record<string, string[]> = { email: [user.email] };
+  for (const link of links) identities[link.provider_id] = [link.subject];
+  return identities;
 }

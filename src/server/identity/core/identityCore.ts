@@ -6,6 +6,8 @@ import { createAccountOperations, type SignInOutcome, type UserDeletingListener 
 import { createActionCodes } from './actionCodes.ts';
 import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
 import { createEmailActions } from './emailActions.ts';
+import { createFederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
+import { createFederatedSignIn, type AccountTakeoverListener } from './federatedSignIn.ts';
 import { IdentityError } from './identityErrors.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
 import { tokenIssuer } from './idTokens.ts';
@@ -14,6 +16,7 @@ import { createOperatorOperations } from './operatorOperations.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
 import { createSessionIssuer, type IssuedSession } from './sessionIssuer.ts';
 import { createSessionsStore } from './sessionsStore.ts';
+import { createSignInMethods, type SignInMethodCounter } from './signInMethods.ts';
 import { createSigningKeys } from './signingKeys.ts';
 import { createUsersStore } from './usersStore.ts';
 import { createIdTokenVerifier } from './verifyIdToken.ts';
@@ -37,11 +40,13 @@ export function createIdentityCore(deps: {
   const sessions = createSessionsStore(database.db);
   const oobCodes = createOobCodesStore(database.db);
   const keys = createSigningKeys(database.db, now);
+  const federated = createFederatedIdentitiesStore(database.db);
   const issuer = createSessionIssuer({
     database,
     users,
     sessions,
     keys,
+    federated,
     issuer: tokenIssuer(config.publicUrl),
     audience: config.projectId,
     now,
@@ -63,13 +68,28 @@ export function createIdentityCore(deps: {
     users,
     sessions,
     oobCodes,
+    federated,
     issuer,
     emailActions,
     rules,
     userDeletingListeners,
     signInListeners,
   });
-  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys });
+  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys, federated });
+  const takeoverListeners: AccountTakeoverListener[] = [];
+  const signInMethodCounters: SignInMethodCounter[] = [];
+  const federatedSignIn = createFederatedSignIn({
+    ...deps,
+    users,
+    sessions,
+    oobCodes,
+    federated,
+    issuer,
+    rules,
+    requireRecentSignIn: accounts.requireRecentSignIn,
+    takeoverListeners,
+  });
+  const signInMethods = createSignInMethods({ database, users, federated, counters: signInMethodCounters });
 
   return {
     /** The ID token check: rejects with IdTokenError (its code is the protocol's). */
@@ -84,6 +104,10 @@ export function createIdentityCore(deps: {
     actionCodes,
     emailActions,
     operator,
+    /** Signing in with OpenID Connect providers: the matching rules (federatedSignIn.ts). */
+    federated: federatedSignIn,
+    /** The ways into an account: linked providers, and removing one (never the last). */
+    signInMethods,
     sessions: { refresh: issuer.refresh, signOut: issuer.signOut },
     /** The public signing keys (JWKS) and the start-up key check. */
     keys: { jwks: () => keys.jwks(), ready: async () => void (await keys.current()) },
@@ -123,6 +147,14 @@ export function createIdentityCore(deps: {
     onUserDeleting(listener: UserDeletingListener): void {
       userDeletingListeners.push(listener);
     },
+    /** Runs inside the transaction where a provider takes an unverified account over (its passkeys go). */
+    onAccountTakenOver(listener: AccountTakeoverListener): void {
+      takeoverListeners.push(listener);
+    },
+    /** Counts ways into an account held by another feature (passkeys), so the last one is never removed. */
+    onCountingSignInMethods(counter: SignInMethodCounter): void {
+      signInMethodCounters.push(counter);
+    },
     /** Called after every password sign-in attempt (metrics); must not throw. */
     onSignIn(listener: (outcome: SignInOutcome) => void): void {
       signInListeners.push(listener);
@@ -134,5 +166,7 @@ export type IdentityCore = ReturnType<typeof createIdentityCore>;
 export type { IssuedSession } from './sessionIssuer.ts';
 export type { SignInOutcome, UserDeletingListener } from './accountOperations.ts';
 export type { AdminUserView } from './operatorOperations.ts';
+export type { ProviderIdentity, FederatedSignInOutcome, AccountTakeoverListener } from './federatedSignIn.ts';
+export type { FederatedIdentityRow } from './identityTables.ts';
 export { IdentityError } from './identityErrors.ts';
 export { IdTokenError, type VerifiedToken, type VerifiedUser } from './verifyIdToken.ts';

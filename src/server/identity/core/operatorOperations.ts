@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { AccountOperations } from './accountOperations.ts';
+import type { FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
 import type { UserRow } from './identityTables.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
 import type { SessionsStore } from './sessionsStore.ts';
@@ -18,6 +19,8 @@ export interface AdminUserView {
   lastLoginAt: number | null;
   /** 'argon2id', 'firebase-scrypt'; null: no password yet (imported from a federated-only Firebase account; set one through reset). */
   passwordAlgorithm: string | null;
+  /** The providers linked to the account: id and the provider's `sub` (and the address it gave). */
+  providers: { providerId: string; rawId: string; email: string | null }[];
 }
 
 /** Operator actions on accounts and keys (the admin command is their door); each finds the account by email. */
@@ -27,11 +30,12 @@ export function createOperatorOperations(deps: {
   sessions: SessionsStore;
   accounts: AccountOperations;
   keys: SigningKeys;
+  federated: FederatedIdentitiesStore;
   passwords: PasswordHasher;
   now: () => number;
 }) {
   const { users } = deps;
-  const view = (user: UserRow): AdminUserView => ({
+  const view = async (user: UserRow): Promise<AdminUserView> => ({
     uid: user.id,
     email: user.email,
     displayName: user.display_name,
@@ -40,10 +44,15 @@ export function createOperatorOperations(deps: {
     createdAt: user.created_at,
     lastLoginAt: user.last_login_at,
     passwordAlgorithm: deps.passwords.algorithm(user.password_hash),
+    providers: (await deps.federated.ofUser(user.id)).map((link) => ({
+      providerId: link.provider_id,
+      rawId: link.subject,
+      email: link.email,
+    })),
   });
 
   return {
-    listUsers: async (): Promise<AdminUserView[]> => (await users.list()).map(view),
+    listUsers: async (): Promise<AdminUserView[]> => Promise.all((await users.list()).map(view)),
 
     /** undefined: no such account. */
     async findUser(email: string): Promise<AdminUserView | undefined> {

@@ -1,0 +1,250 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { DatabaseSchema } from '../../db/schema.ts';
+import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts';
+import { LinkTakenError, type FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
+import { IdentityError } from './identityErrors.ts';
+import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
+import type { FederatedIdentityRow, UserRow } from './identityTables.ts';
+import type { OobCodesStore } from './oobCodesStore.ts';
+import { newId } from './opaqueSecrets.ts';
+import type { Origin } from './origin.ts';
+import type { IssuedSession, SessionIssuer } from './sessionIssuer.ts';
+import type { SessionsStore } from './sessionsStore.ts';
+import { EmailTakenError, type UsersStore } from './usersStore.ts';
+import { initialValidSince, validSinceAfterChange } from './validSince.ts';
+import type { VerifiedToken } from './verifyIdToken.ts';
+
+/** A person as an OpenID provider vouched for them in a verified ID token. */
+export interface ProviderIdentity {
+  providerId: string;
+  /** The token's `sub`. */
+  subject: string;
+  /** Normalised; undefined when the provider shared none. */
+  email: string | undefined;
+  /** The provider asserts the address is theirs (`email_verified: true`). */
+  emailVerified: boolean;
+  displayName: string | null;
+  photoUrl: string | null;
+}
+
+/** Runs inside the transaction that takes an unverified account over (other features' credentials: passkeys). */
+export type AccountTakeoverListener = (uid: string, trx: Transaction<DatabaseSchema>) => Promise<void>;
+
+export type FederatedSignInOutcome =
+  | { kind: 'session'; session: IssuedSession; identity: ProviderIdentity; isNewUser: boolean }
+  /** An account holds the address and the provider may not take it over: sign in there first, then link. */
+  | { kind: 'needConfirmation'; identity: ProviderIdentity; email: string };
+
+export interface FederatedSignInRequest {
+  /** Verifies the provider's answer (its ID token); called after the attempt is counted. */
+  verify: () => Promise<ProviderIdentity>;
+  /** Rule 2: link to this signed-in account (accounts:signInWithIdp with `idToken`, Connect on the profile). */
+  linkTo?: VerifiedToken | undefined;
+  /** false (a re-authentication): never creates an account; no match answers USER_NOT_FOUND. */
+  autoCreate: boolean;
+  /** The refresh token of the browser session this one replaces, if any. */
+  replaces?: string | undefined;
+}
+
+/**
+ * Signing in with an OpenID Connect provider: the matching rules of docs/architecture.md
+ * (Signing in with a provider), in order: (1) a linked identity signs in to its account; (2) with
+ * a signed-in account, the identity is linked to it; (3) an account with the same address is
+ * taken over when the provider verified the address and the account never did, else the answer
+ * is needConfirmation; (4) else a new account (createAccountFromProvider, the one place).
+ */
+export function createFederatedSignIn(deps: {
+  database: Database;
+  users: UsersStore;
+  sessions: SessionsStore;
+  oobCodes: OobCodesStore;
+  federated: FederatedIdentitiesStore;
+  issuer: SessionIssuer;
+  rateLimiter: RateLimiter;
+  rules: IdentityRateLimitRules;
+  requireRecentSignIn: (token: VerifiedToken) => void;
+  takeoverListeners: AccountTakeoverListener[];
+  now: () => number;
+}) {
+  const { users, sessions, federated, issuer, rateLimiter, rules } = deps;
+
+  const linkRow = (identity: ProviderIdentity, uid: string, at: number): FederatedIdentityRow => ({
+    provider_id: identity.providerId,
+    subject: identity.subject,
+    user_id: uid,
+    email: identity.email ?? null,
+    display_name: identity.displayName,
+    photo_url: identity.photoUrl,
+    created_at: at,
+  });
+
+  const start = (identity: ProviderIdentity, at: number, replaces: string | undefined) => ({
+    authTime: at,
+    provider: identity.providerId,
+    replaces,
+  });
+
+  /** Rule 1: the linked account signs in (a disabled one is refused). */
+  async function signInLinked(
+    user: UserRow,
+    identity: ProviderIdentity,
+    replaces: string | undefined,
+  ): Promise<IssuedSession> {
+    if (user.disabled === 1) throw new IdentityError('USER_DISABLED');
+    const at = deps.now();
+    return issuer.issue({ ...user, last_login_at: at }, start(identity, at, replaces), {
+      first: async (trx) => {
+        await users.update(user.id, { last_login_at: at }, trx);
+        await federated.refresh(linkRow(identity, user.id, at), trx);
+      },
+    });
+  }
+
+  /** Rule 2: links the identity to the signed-in account and goes on in a new session of it. */
+  async function link(token: VerifiedToken, identity: ProviderIdentity, replaces: string | undefined) {
+    deps.requireRecentSignIn(token);
+    const at = deps.now();
+    try {
+      return await issuer.issue({ ...token.user, last_login_at: at }, start(identity, at, replaces), {
+        first: async (trx) => {
+          await federated.insert(linkRow(identity, token.user.id, at), trx);
+          await users.update(token.user.id, { last_login_at: at }, trx);
+        },
+      });
+    } catch (error) {
+      // The identity itself was free (checked by the caller): the account has another of this provider's.
+      if (error instanceof LinkTakenError) {
+        const raced = await federated.find(identity.providerId, identity.subject);
+        if (raced && raced.user_id !== token.user.id) throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
+        throw new IdentityError('PROVIDER_ALREADY_LINKED');
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Rule 3, first half: the provider verified an address the account never proved. Whoever
+   * registered it first may not be its owner (Firebase's rule): the password and passkeys go,
+   * every session and emailed code ends, the address counts as verified, and the identity is linked.
+   */
+  async function takeOver(user: UserRow, identity: ProviderIdentity, replaces: string | undefined) {
+    if (user.disabled === 1) throw new IdentityError('USER_DISABLED');
+    const at = deps.now();
+    const changes = {
+      password_hash: '',
+      email_verified: 1,
+      valid_since: validSinceAfterChange(at, user.valid_since),
+      last_login_at: at,
+      ...(identity.displayName !== null ? { display_name: identity.displayName } : {}),
+      ...(identity.photoUrl !== null ? { photo_url: identity.photoUrl } : {}),
+    };
+    return issuer.issue({ ...user, ...changes }, start(identity, at, replaces), {
+      first: async (trx) => {
+        await users.update(user.id, changes, trx);
+        await sessions.revokeAllOfUser(user.id, trx);
+        await deps.oobCodes.revokeAllOfUser(user.id, trx);
+        for (const listener of deps.takeoverListeners) await listener(user.id, trx);
+        await federated.insert(linkRow(identity, user.id, at), trx);
+      },
+    });
+  }
+
+  /**
+   * Rule 4: a new account for a person the provider vouched for. THE one place an account is
+   * created through a provider: the sign-up policy (SIGNUP, NEW_ACCOUNT_ROLE, invitations) is
+   * to be applied here, as accounts:signUp applies it to password sign-ups.
+   */
+  async function createAccountFromProvider(
+    identity: ProviderIdentity & { email: string },
+    origin: Origin,
+    replaces: string | undefined,
+  ): Promise<IssuedSession> {
+    await consumeOrThrow(rateLimiter, [[rules.signUpPerIp, origin.ip]]);
+    const at = deps.now();
+    const user: UserRow = {
+      id: newId(21),
+      email: identity.email,
+      // No password: '' lets nothing in (passwordHashing.ts); one can be set through a reset.
+      password_hash: '',
+      display_name: identity.displayName,
+      photo_url: identity.photoUrl,
+      email_verified: identity.emailVerified ? 1 : 0,
+      disabled: 0,
+      created_at: at,
+      last_login_at: at,
+      password_updated_at: at,
+      valid_since: initialValidSince(at),
+    };
+    return issuer.issue(user, start(identity, at, replaces), {
+      first: async (trx) => {
+        await users.insert(user, trx);
+        await federated.insert(linkRow(identity, user.id, at), trx);
+      },
+    });
+  }
+
+  async function match(
+    identity: ProviderIdentity,
+    request: FederatedSignInRequest,
+    origin: Origin,
+  ): Promise<FederatedSignInOutcome> {
+    const session = (made: IssuedSession, isNewUser = false): FederatedSignInOutcome => ({
+      kind: 'session',
+      session: made,
+      identity,
+      isNewUser,
+    });
+    const linked = await federated.find(identity.providerId, identity.subject);
+    if (linked) {
+      if (request.linkTo && request.linkTo.user.id !== linked.user_id) {
+        throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
+      }
+      const owner = await users.findById(linked.user_id);
+      if (!owner) throw new IdentityError('USER_NOT_FOUND');
+      return session(await signInLinked(owner, identity, request.replaces));
+    }
+    if (request.linkTo) return session(await link(request.linkTo, identity, request.replaces));
+    if (identity.email === undefined) {
+      throw new IdentityError('INVALID_IDP_RESPONSE', { detail: 'The provider did not share an email address.' });
+    }
+    const holder = await users.findByEmail(identity.email);
+    if (holder) {
+      if (identity.emailVerified && holder.email_verified === 0) {
+        return session(await takeOver(holder, identity, request.replaces));
+      }
+      return { kind: 'needConfirmation', identity, email: holder.email };
+    }
+    if (!request.autoCreate) throw new IdentityError('USER_NOT_FOUND');
+    return session(
+      await createAccountFromProvider({ ...identity, email: identity.email }, origin, request.replaces),
+      true,
+    );
+  }
+
+  return {
+    async signIn(request: FederatedSignInRequest, origin: Origin): Promise<FederatedSignInOutcome> {
+      // Counted before the token is checked, like a password: a forged or replayed token is a
+      // failed sign-in from this address; a good one gives the failure allowance back.
+      const perIp: [RateLimitRule, string] = [rules.signInPerIp, origin.ip];
+      await consumeOrThrow(rateLimiter, [perIp, [rules.signInAttemptsPerIp, origin.ip]]);
+      const identity = await request.verify();
+      let outcome: FederatedSignInOutcome;
+      try {
+        outcome = await match(identity, request, origin);
+      } catch (error) {
+        // Two first sign-ins of one person at once: the loser finds what the winner made.
+        if (!(error instanceof LinkTakenError || error instanceof EmailTakenError)) throw error;
+        outcome = await match(identity, request, origin).catch((again: unknown) => {
+          if (again instanceof LinkTakenError) throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
+          if (again instanceof EmailTakenError) throw new IdentityError('EMAIL_EXISTS');
+          throw again;
+        });
+      }
+      await rateLimiter.settle({ reset: [], refund: [perIp] });
+      return outcome;
+    },
+  };
+}
+
+export type FederatedSignIn = ReturnType<typeof createFederatedSignIn>;

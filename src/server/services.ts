@@ -26,11 +26,20 @@ export function createServices(deps: {
   database: Database;
   mailer: Mailer;
   clock?: (() => number) | undefined;
+  /** How often a provider's keys may be fetched again for an unknown `kid` (tests shorten it). */
+  providerKeyRefreshCooldownMs?: number | undefined;
 }): Services {
   const { config, database, mailer, clock } = deps;
   const rateLimiter = createRateLimiter(database, clock);
   // Accounts. Other features check ID tokens with identity.verifyIdToken.
-  const identity = createIdentity({ config, database, mailer, rateLimiter, clock });
+  const identity = createIdentity({
+    config,
+    database,
+    mailer,
+    rateLimiter,
+    clock,
+    providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
+  });
   // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
   const articles = createArticles({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter });
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
@@ -47,6 +56,11 @@ export function createServices(deps: {
     clock,
   });
   identity.onUserDeleting((uid, trx) => passkeys.deleteByUser(uid, trx));
+  // A provider that takes over an account whose address was never verified removes its passkeys
+  // (whoever registered the address first may have added them); they count as ways in, so the
+  // last way to sign in is never unlinked.
+  identity.core.onAccountTakenOver((uid, trx) => passkeys.deleteByUser(uid, trx));
+  identity.core.onCountingSignInMethods((uid) => passkeys.countOfUser(uid));
   return { identity, articles, images, passkeys, rateLimiter };
 }
 

@@ -27,6 +27,8 @@ export interface TestAppOptions {
   sitemapPageSize?: number;
   /** How often unused uploads are looked for (default hourly). */
   imageCleanupIntervalMs?: number;
+  /** How often a provider's keys may be fetched again for an unknown `kid` (default 30 s). */
+  providerKeyRefreshCooldownMs?: number;
 }
 
 /**
@@ -51,6 +53,9 @@ export async function startTestApp(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.sitemapPageSize ? { sitemapPageSize: options.sitemapPageSize } : {}),
     ...(options.imageCleanupIntervalMs ? { imageCleanupIntervalMs: options.imageCleanupIntervalMs } : {}),
+    ...(options.providerKeyRefreshCooldownMs
+      ? { providerKeyRefreshCooldownMs: options.providerKeyRefreshCooldownMs }
+      : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -17,6 +17,11 @@ import { passwordHasher } from './passwords.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
 import { createSessionDoor, type SessionDoor } from './protocol/sessionDoor.ts';
+import { oauthRoutes } from './providers/oauthRoutes.ts';
+import { createPendingSignIns } from './providers/pendingSignIns.ts';
+import { createProviderRegistry } from './providers/providerRegistry.ts';
+import { DEFAULT_KEY_REFRESH_COOLDOWN_MS } from './providers/relyingParty.ts';
+import { signInWithIdpRoute } from './providers/signInWithIdpRoute.ts';
 
 export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SessionDoor };
 export type { IssuedSession } from './core/identityCore.ts';
@@ -50,12 +55,31 @@ export function createIdentity(deps: {
   mailer: Mailer;
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
+  /** How often a provider's keys may be fetched again for an unknown `kid` (tests shorten it). */
+  providerKeyRefreshCooldownMs?: number | undefined;
 }): Identity {
   const now = deps.clock ?? Date.now;
   const core = createIdentityCore({ ...deps, passwords: passwordHasher, now });
   const delivery = sessionDelivery(deps.config);
+  // OpenID Connect providers (OIDC_<ID>_*): accounts:signInWithIdp and the browser flow.
+  const providers = createProviderRegistry({
+    providers: deps.config.identityProviders,
+    publicUrl: deps.config.publicUrl,
+    keyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs ?? DEFAULT_KEY_REFRESH_COOLDOWN_MS,
+    now,
+  });
+  const providerRoutes = (routesDelivery: typeof delivery) => [
+    signInWithIdpRoute(core, providers, routesDelivery),
+    oauthRoutes({
+      core,
+      config: deps.config,
+      providers,
+      pending: createPendingSignIns(deps.database.db, now),
+      rateLimiter: deps.rateLimiter,
+    }),
+  ];
   return {
-    routes: identityRoutes(core, deps.config),
+    routes: identityRoutes(core, deps.config, providerRoutes),
     verifyIdToken: async (idToken) => toVerifiedUser((await core.verifyIdToken(idToken)).user),
     onUserDeleting: core.onUserDeleting,
     onSignIn: core.onSignIn,

@@ -39,8 +39,12 @@ export type FederatedSignInOutcome =
 export interface FederatedSignInRequest {
   /** Verifies the provider's answer (its ID token); called after the attempt is counted. */
   verify: () => Promise<ProviderIdentity>;
-  /** Rule 2: link to this signed-in account (accounts:signInWithIdp with `idToken`, Connect on the profile). */
-  linkTo?: VerifiedToken | undefined;
+  /**
+   * Rule 2: link to this signed-in account: accounts:signInWithIdp's `idToken` (its sign-in must be
+   * recent), or the account a browser flow started for (Connect on the profile; the door checked
+   * the recent sign-in when the flow started, minutes ago).
+   */
+  linkTo?: { token: VerifiedToken } | { uid: string } | undefined;
   /** false (a re-authentication): never creates an account; no match answers USER_NOT_FOUND. */
   autoCreate: boolean;
   /** The refresh token of the browser session this one replaces, if any. */
@@ -101,22 +105,33 @@ export function createFederatedSignIn(deps: {
     });
   }
 
+  /** The account rule 2 links to, as it is now. */
+  async function linkTarget(linkTo: NonNullable<FederatedSignInRequest['linkTo']>): Promise<UserRow> {
+    if ('token' in linkTo) {
+      deps.requireRecentSignIn(linkTo.token);
+      return linkTo.token.user;
+    }
+    const user = await users.findById(linkTo.uid);
+    if (!user) throw new IdentityError('USER_NOT_FOUND');
+    if (user.disabled === 1) throw new IdentityError('USER_DISABLED');
+    return user;
+  }
+
   /** Rule 2: links the identity to the signed-in account and goes on in a new session of it. */
-  async function link(token: VerifiedToken, identity: ProviderIdentity, replaces: string | undefined) {
-    deps.requireRecentSignIn(token);
+  async function link(user: UserRow, identity: ProviderIdentity, replaces: string | undefined) {
     const at = deps.now();
     try {
-      return await issuer.issue({ ...token.user, last_login_at: at }, start(identity, at, replaces), {
+      return await issuer.issue({ ...user, last_login_at: at }, start(identity, at, replaces), {
         first: async (trx) => {
-          await federated.insert(linkRow(identity, token.user.id, at), trx);
-          await users.update(token.user.id, { last_login_at: at }, trx);
+          await federated.insert(linkRow(identity, user.id, at), trx);
+          await users.update(user.id, { last_login_at: at }, trx);
         },
       });
     } catch (error) {
       // The identity itself was free (checked by the caller): the account has another of this provider's.
       if (error instanceof LinkTakenError) {
         const raced = await federated.find(identity.providerId, identity.subject);
-        if (raced && raced.user_id !== token.user.id) throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
+        if (raced && raced.user_id !== user.id) throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
         throw new IdentityError('PROVIDER_ALREADY_LINKED');
       }
       throw error;
@@ -195,16 +210,15 @@ export function createFederatedSignIn(deps: {
       identity,
       isNewUser,
     });
+    const target = request.linkTo && (await linkTarget(request.linkTo));
     const linked = await federated.find(identity.providerId, identity.subject);
     if (linked) {
-      if (request.linkTo && request.linkTo.user.id !== linked.user_id) {
-        throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
-      }
+      if (target && target.id !== linked.user_id) throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
       const owner = await users.findById(linked.user_id);
       if (!owner) throw new IdentityError('USER_NOT_FOUND');
       return session(await signInLinked(owner, identity, request.replaces));
     }
-    if (request.linkTo) return session(await link(request.linkTo, identity, request.replaces));
+    if (target) return session(await link(target, identity, request.replaces));
     if (identity.email === undefined) {
       throw new IdentityError('INVALID_IDP_RESPONSE', { detail: 'The provider did not share an email address.' });
     }

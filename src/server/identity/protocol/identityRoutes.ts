@@ -7,7 +7,7 @@ import { accountRoutes } from './accountRoutes.ts';
 import { oobCodeRoutes } from './oobCodeRoutes.ts';
 import { ProtocolError, sendProtocolError, toProtocolError } from './protocolErrors.ts';
 import { publicRoutes } from './publicRoutes.ts';
-import { sessionDelivery } from './sessionDelivery.ts';
+import { sessionDelivery, type SessionDelivery } from './sessionDelivery.ts';
 import { tokenRoutes } from './tokenRoutes.ts';
 
 /** Maps errors Fastify raises while reading a request to protocol errors. */
@@ -27,7 +27,12 @@ function requestProblem(error: FastifyError): ProtocolError | undefined {
  * The Identity Toolkit door over the identity core: the `/identity` scope. Every answer here, including errors Fastify itself raises and
  * unknown paths, is protocol JSON: clients read any other error body as a network failure.
  */
-export function identityRoutes(core: IdentityCore, config: Config): FastifyPluginAsync {
+export function identityRoutes(
+  core: IdentityCore,
+  config: Config,
+  /** Doors beside the protocol's own calls that share its scope (errors, cookies, no-store): providers. */
+  extraRoutes: (delivery: SessionDelivery) => FastifyPluginAsync[] = () => [],
+): FastifyPluginAsync {
   const delivery = sessionDelivery(config);
   return async (app) => {
     // JSON and form bodies only (v1/token is form-encoded); anything else is a 415.
@@ -65,5 +70,6 @@ export function identityRoutes(core: IdentityCore, config: Config): FastifyPlugi
     await app.register(tokenRoutes(core, config, delivery));
     await app.register(oobCodeRoutes(core));
     await app.register(publicRoutes(core, config));
+    for (const routes of extraRoutes(delivery)) await app.register(routes);
   };
 }

@@ -97,7 +97,7 @@ describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect',
       },
       body: JSON.stringify({ grant_type: 'refresh_token' }),
     });
-    const tokens = await restored.json();
+    const tokens = (await restored.json()) as { id_token: string };
     expect(restored.status).toBe(200);
     const claims = decodeJwt(tokens.id_token);
     expect(claims).toMatchObject({
@@ -181,7 +181,7 @@ describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect',
       body: JSON.stringify({ idToken: signedUp.body.idToken, continue: '/profile' }),
     });
     jar.store(server.url, started);
-    const body = await started.json();
+    const body = (await started.json()) as { kind: string; authUri: string };
     expect(body.kind).toBe('inkwell#ProviderLinkStart');
     const login = `connect-${Date.now()}`;
     provider.people.set(login, { email: uniqueEmail('provider-side'), email_verified: true });

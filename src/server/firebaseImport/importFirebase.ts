@@ -3,7 +3,7 @@ import { createArticlesRepository } from '../articles/articlesRepository.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { initialValidSince } from '../identity/core/validSince.ts';
 import type { ImportedArticle } from './articlesFile.ts';
-import type { ImportedUser, Skip } from './usersFile.ts';
+import type { ImportedProviderLink, ImportedUser, Skip } from './usersFile.ts';
 
 export interface ImportCount {
   imported: number;
@@ -61,7 +61,7 @@ export async function importUsers(
       ]);
       const existingIds = new Set(byId.map((row) => row.id));
       const emailOwners = new Map(byEmail.map((row) => [row.email, row.id]));
-      const rows = [];
+      const rows: ReturnType<typeof userRow>[] = [];
       for (const user of batch) {
         if (seenIds.has(user.uid)) {
           skipped.push({ id: user.uid, reason: 'this uid appears earlier in the file' });
@@ -76,11 +76,35 @@ export async function importUsers(
         }
       }
       if (rows.length > 0) await trx.insertInto('users').values(rows).execute();
+      const links = batch
+        .filter((user) => rows.some((row) => row.id === user.uid))
+        .flatMap((user) => user.providers.map((link) => linkRow(user.uid, link, now)));
+      // An identity another account already holds stays there (a re-run, or a second export).
+      if (links.length > 0) {
+        await trx
+          .insertInto('federated_identities')
+          .values(links)
+          .onConflict((conflict) => conflict.doNothing())
+          .execute();
+      }
       imported += rows.length;
       progress(imported + skipped.length, users.length);
     }
   });
   return { imported, skipped };
+}
+
+/** A Firebase providerUserInfo link, kept so the provider, once configured, signs in to the old uid. */
+function linkRow(uid: string, link: ImportedProviderLink, now: number) {
+  return {
+    provider_id: link.providerId,
+    subject: link.rawId,
+    user_id: uid,
+    email: link.email,
+    display_name: link.displayName,
+    photo_url: link.photoUrl,
+    created_at: now,
+  };
 }
 
 function userRow(user: ImportedUser, now: number) {

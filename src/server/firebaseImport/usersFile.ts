@@ -16,6 +16,45 @@ export interface ImportedUser {
   disabled: boolean;
   createdAt: number;
   lastLoginAt: number | null;
+  /** Identity providers linked in Firebase (providerUserInfo besides the password): kept, so they sign in to this uid. */
+  providers: ImportedProviderLink[];
+}
+
+export interface ImportedProviderLink {
+  providerId: string;
+  /** The provider's `sub`. */
+  rawId: string;
+  email: string | null;
+  displayName: string | null;
+  photoUrl: string | null;
+}
+
+/** Ways into a Firebase account that are not OpenID providers (phone, the password itself). */
+const NOT_PROVIDERS = new Set(['password', 'phone', 'anonymous', 'emailLink']);
+const PROVIDER_ID = /^[a-z0-9][a-z0-9.-]{0,99}$/;
+
+/** The provider links of a record; malformed entries are left out (they cannot sign anyone in). */
+function providerLinks(record: Record<string, unknown>): ImportedProviderLink[] {
+  if (!Array.isArray(record.providerUserInfo)) return [];
+  const links: ImportedProviderLink[] = [];
+  for (const entry of record.providerUserInfo as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const info = entry as Record<string, unknown>;
+    if (typeof info.providerId !== 'string' || !PROVIDER_ID.test(info.providerId)) continue;
+    if (NOT_PROVIDERS.has(info.providerId) || links.some((link) => link.providerId === info.providerId)) continue;
+    if (typeof info.rawId !== 'string' || info.rawId.length === 0 || info.rawId.length > 255) continue;
+    const email = emailField.safeParse(info.email);
+    const displayName = displayNameField.safeParse(info.displayName);
+    const photoUrl = photoUrlField.safeParse(info.photoUrl);
+    links.push({
+      providerId: info.providerId,
+      rawId: info.rawId,
+      email: email.success ? email.data : null,
+      displayName: displayName.success && displayName.data !== '' ? displayName.data : null,
+      photoUrl: photoUrl.success && photoUrl.data !== '' ? photoUrl.data : null,
+    });
+  }
+  return links;
 }
 
 export interface Skip {
@@ -101,5 +140,6 @@ function readUser(
     disabled: record.disabled === true,
     createdAt,
     lastLoginAt,
+    providers: providerLinks(record),
   };
 }

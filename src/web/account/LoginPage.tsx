@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate, type Location } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams, type Location } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
+import { providerSignInErrorMessage } from '../../shared/providerSignIn.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
@@ -9,6 +10,7 @@ import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { linkClass, secondaryButtonClass } from './formStyles.ts';
 import { passkeyMessages } from './passkeyMessages.ts';
+import { ProviderButtons } from './ProviderButtons.tsx';
 import { browserOffersPasskeyAutofill, cancelPasskeyRequest, PasskeyError, signInWithPasskey } from './passkeys.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
@@ -32,6 +34,9 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const incoming = (location.state ?? {}) as LoginLocationState;
+  // A sign-in with a provider that failed comes back as /login?error=CODE.
+  const [searchParams] = useSearchParams();
+  const providerError = providerSignInErrorMessage(searchParams.get('error'));
   // Someone already signed in who opens /login has nothing to do here: home, as after a sign-in.
   // Only on arrival: signing in on this screen moves on by itself (to `from` when there is one).
   const { state: auth } = useAuth();
@@ -107,7 +112,7 @@ export function LoginPage() {
         </p>
       )}
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
-        <FormAlert message={error} tone="error" />
+        <FormAlert message={error ?? providerError ?? null} tone="error" />
         <FormField
           label={labels.email}
           type="email"
@@ -145,6 +150,11 @@ export function LoginPage() {
           {passkeyMessages.signInWithPasskey}
         </SubmitButton>
       </div>
+      <ProviderButtons
+        continuePath={
+          incoming.from ? `${incoming.from.pathname}${incoming.from.search}${incoming.from.hash}` : paths.home
+        }
+      />
       <p className="mt-6 text-center text-sm">
         <Link to={paths.signup} className={linkClass}>
           {labels.createAnAccount}

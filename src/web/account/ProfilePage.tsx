@@ -15,6 +15,7 @@ import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
 import { PasskeysSection } from './PasskeysSection.tsx';
+import { SignInMethodsSection } from './SignInMethodsSection.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { ProfileArticles } from './ProfileArticles.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
@@ -209,6 +210,7 @@ export function ProfilePage() {
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
             {labels.logOut}
           </SubmitButton>
+          <SignInMethodsSection />
           <PasskeysSection />
           <button
             type="button"

@@ -9,6 +9,7 @@ import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
+import { ProviderButtons } from './ProviderButtons.tsx';
 import { linkClass } from './formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
@@ -91,6 +92,7 @@ export function SignupPage() {
         />
         <SubmitButton busy={busy}>{labels.signUp}</SubmitButton>
       </form>
+      <ProviderButtons continuePath={paths.home} />
       <p className="mt-6 text-center text-sm">
         {accountMessages.alreadyHaveAccount}{' '}
         <Link to={paths.login} className={linkClass}>

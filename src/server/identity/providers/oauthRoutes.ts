@@ -62,7 +62,8 @@ function errorCodeOf(error: unknown): ProviderSignInError | undefined {
  * with PKCE S256, `state` bound to a short-lived HttpOnly cookie and to a single-use pending row,
  * and a nonce. It ends in the same browser session a password sign-in makes in browser session
  * mode (the `inkwell_session` cookie), then goes to `continue` (a same-origin path). Failures go
- * to `/login?error=CODE`. `POST .../start` starts Connect for a signed-in person (the profile).
+ * to `/login?error=CODE`. `POST .../start` starts Connect for a signed-in person (the profile),
+ * whose failures go back to `/profile?error=CODE`.
  */
 export function oauthRoutes(deps: {
   core: IdentityCore;
@@ -75,9 +76,10 @@ export function oauthRoutes(deps: {
   const secure = config.publicUrl.startsWith('https:');
   const rules = identityRateLimitRules(config.rateLimits);
 
-  const fail = (reply: FastifyReply, code: ProviderSignInError) => {
+  /** Sign-in failures go to /login; a Connect (already signed in) back to the profile, which says the same. */
+  const fail = (reply: FastifyReply, code: ProviderSignInError, connecting = false) => {
     reply.header('cache-control', 'no-store');
-    return reply.redirect(`/login?error=${code}`, 302);
+    return reply.redirect(`${connecting ? '/profile' : '/login'}?error=${code}`, 302);
   };
 
   /** Saves a pending sign-in, sets the state cookie, and answers the provider's authorization URL. */
@@ -166,8 +168,9 @@ export function oauthRoutes(deps: {
         const started = await pending.take(state);
         const party = providers.get(request.params.providerId);
         if (!started || !party || started.provider_id !== party.providerId) return fail(reply, 'state_invalid');
+        const connecting = started.link_user_id !== null;
         if (typeof request.query.error === 'string') {
-          return fail(reply, request.query.error === 'access_denied' ? 'cancelled' : 'provider_refused');
+          return fail(reply, request.query.error === 'access_denied' ? 'cancelled' : 'provider_refused', connecting);
         }
         try {
           const outcome = await core.federated.signIn(
@@ -185,7 +188,7 @@ export function oauthRoutes(deps: {
             },
             originOf(request),
           );
-          if (outcome.kind === 'needConfirmation') return fail(reply, 'account_exists');
+          if (outcome.kind === 'needConfirmation') return fail(reply, 'account_exists', connecting);
           // The same browser session a password sign-in makes in browser session mode.
           setSessionCookie(reply, outcome.session.refreshToken, secure);
           reply.header('cache-control', 'no-store');
@@ -194,9 +197,9 @@ export function oauthRoutes(deps: {
           const code = errorCodeOf(error);
           if (code === undefined) {
             request.log.error({ err: error }, 'provider sign-in failed');
-            return fail(reply, 'server_error');
+            return fail(reply, 'server_error', connecting);
           }
-          return fail(reply, code);
+          return fail(reply, code, connecting);
         }
       },
     );

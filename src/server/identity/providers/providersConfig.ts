@@ -1,7 +1,9 @@
 /**
  * The OpenID Connect providers people may sign in with, configured per provider as
  * `OIDC_<ID>_ISSUER`, `OIDC_<ID>_CLIENT_ID`, `OIDC_<ID>_CLIENT_SECRET` (unset: a public client;
- * PKCE is always used) and `OIDC_<ID>_NAME` (the button's label).
+ * PKCE is always used) and `OIDC_<ID>_NAME` (the button's label); `OIDC_<ID>_PROVIDER_ID`
+ * names the provider id when the default will not do (decision 0340: a Firebase project's
+ * `oidc.my-okta`, or a stand-in for `google.com`).
  */
 export interface IdentityProviderConfig {
   /** The protocol's provider id: `google.com` for Google's issuer, else `oidc.<id in lower case>`. */
@@ -16,9 +18,14 @@ export interface IdentityProviderConfig {
   name: string;
 }
 
+type Field = 'ISSUER' | 'CLIENT_ID' | 'CLIENT_SECRET' | 'NAME' | 'PROVIDER_ID';
+
 export const GOOGLE_ISSUER = 'https://accounts.google.com';
 
-const VARIABLE = /^OIDC_([A-Z0-9]+(?:_[A-Z0-9]+)*?)_(ISSUER|CLIENT_ID|CLIENT_SECRET|NAME)$/;
+const VARIABLE = /^OIDC_([A-Z0-9]+(?:_[A-Z0-9]+)*?)_(ISSUER|CLIENT_ID|CLIENT_SECRET|NAME|PROVIDER_ID)$/;
+/** Firebase's provider id shapes; the ways in that are not providers are reserved. */
+const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9_-]+)+$/;
+const RESERVED_IDS = new Set(['password', 'passkey', 'phone', 'anonymous', 'email']);
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** A refusal naming the variable; config.ts turns it into its ConfigError. */
@@ -28,11 +35,11 @@ export class ProviderConfigProblem extends Error {
 
 /** Every configured provider, in the order of their ids; throws ProviderConfigProblem on a bad one. */
 export function parseIdentityProviders(env: NodeJS.ProcessEnv): IdentityProviderConfig[] {
-  const byId = new Map<string, Partial<Record<'ISSUER' | 'CLIENT_ID' | 'CLIENT_SECRET' | 'NAME', string>>>();
+  const byId = new Map<string, Partial<Record<Field, string>>>();
   for (const [key, value] of Object.entries(env)) {
     const match = VARIABLE.exec(key);
     if (!match || value === undefined || value === '') continue;
-    const [, id, field] = match as unknown as [string, string, 'ISSUER' | 'CLIENT_ID' | 'CLIENT_SECRET' | 'NAME'];
+    const [, id, field] = match as unknown as [string, string, Field];
     byId.set(id, { ...byId.get(id), [field]: value });
   }
   const providers = [...byId.keys()].sort().map((id) => provider(id, byId.get(id)!));
@@ -48,10 +55,7 @@ export function parseIdentityProviders(env: NodeJS.ProcessEnv): IdentityProvider
   return providers;
 }
 
-function provider(
-  id: string,
-  values: Partial<Record<'ISSUER' | 'CLIENT_ID' | 'CLIENT_SECRET' | 'NAME', string>>,
-): IdentityProviderConfig {
+function provider(id: string, values: Partial<Record<Field, string>>): IdentityProviderConfig {
   const variable = (field: string) => `OIDC_${id}_${field}`;
   if (values.ISSUER === undefined) throw new ProviderConfigProblem(`${variable('ISSUER')} must be set`);
   if (values.CLIENT_ID === undefined) throw new ProviderConfigProblem(`${variable('CLIENT_ID')} must be set`);
@@ -75,8 +79,13 @@ function provider(
   if (name.length === 0 || name.length > 40 || /\p{Cc}/u.test(name)) {
     throw new ProviderConfigProblem(`${variable('NAME')} must be 1-40 characters on one line`);
   }
+  const providerId =
+    values.PROVIDER_ID ?? (values.ISSUER === GOOGLE_ISSUER ? 'google.com' : `oidc.${id.toLowerCase()}`);
+  if (!PROVIDER_ID.test(providerId) || providerId.length > 100 || RESERVED_IDS.has(providerId)) {
+    throw new ProviderConfigProblem(`${variable('PROVIDER_ID')} must look like google.com or oidc.name`);
+  }
   return {
-    providerId: values.ISSUER === GOOGLE_ISSUER ? 'google.com' : `oidc.${id.toLowerCase()}`,
+    providerId,
     variableId: id,
     issuer: values.ISSUER,
     clientId: values.CLIENT_ID,

@@ -113,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
 
-  const { identity, articles, images, passkeys } = createServices({
+  const { identity, articles, images } = createServices({
     config,
     database,
     mailer,
@@ -122,7 +122,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
-  await app.register(passkeys.routes, { prefix: '/identity' });
   await app.register(articles.routes, { prefix: '/api' });
   await app.register(images.routes);
   // Unused uploads are looked for while the server runs (not by the admin command's services).

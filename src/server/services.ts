@@ -2,7 +2,6 @@ import { createArticles, type Articles } from './articles/createArticles.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createIdentity, type Identity } from './identity/createIdentity.ts';
-import type { SignInAttempt } from './identity/protocol/sessionDoor.ts';
 import { createImages, type Images } from './images/createImages.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createPasskeys, type PasskeyIdentity, type Passkeys } from './passkeys/createPasskeys.ts';
@@ -48,7 +47,8 @@ export function createServices(deps: {
   const images = createImages({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter, clock });
   identity.onUserDeleting((uid, trx) => images.deleteByOwner(uid, trx));
   articles.onWritten((article, trx) => images.recordUses(article.id, [article.image, article.description], trx));
-  // Passkeys: another way to sign in, through identity's session door; they go with the account.
+  // Passkeys: another way to sign in, through identity's sign-in door and in its /identity
+  // scope; they go with the account.
   const passkeys = createPasskeys({
     database,
     publicUrl: config.publicUrl,
@@ -56,23 +56,24 @@ export function createServices(deps: {
     clock,
   });
   identity.onUserDeleting((uid, trx) => passkeys.deleteByUser(uid, trx));
+  identity.addDoor(passkeys.routes);
   // A provider that takes over an account whose address was never verified removes its passkeys
   // (whoever registered the address first may have added them); they count as ways in, so the
   // last way to sign in is never unlinked.
-  identity.core.onAccountTakenOver((uid, trx) => passkeys.deleteByUser(uid, trx));
-  identity.core.onCountingSignInMethods((uid) => passkeys.countOfUser(uid));
+  identity.onAccountTakenOver((uid, trx) => passkeys.deleteByUser(uid, trx));
+  identity.onCountingSignInMethods((uid) => passkeys.countOfUser(uid));
   return { identity, articles, images, passkeys, rateLimiter };
 }
 
-/** Identity as the passkeys feature sees it: a session door with the provider fixed to "passkey". */
+/** Identity as the passkeys feature sees it: its sign-in door, with the provider fixed to "passkey". */
 function passkeyIdentity(identity: Identity): PasskeyIdentity {
-  const door = identity.sessionDoor;
+  const door = identity.signInDoor;
   return {
-    verifyIdToken: (idToken) => door.verifyIdToken(idToken),
-    isRecentSignIn: (authTime) => door.isRecentSignIn(authTime),
-    findAccount: (uid) => door.findAccount(uid),
-    countSignInAttempt: (request, email) => door.countSignInAttempt(request, email),
-    issueSession: ({ uid, attempt, request, reply }) =>
-      door.issueSession({ uid, provider: 'passkey', attempt: attempt as SignInAttempt, request, reply }),
+    verifyIdToken: door.verifyIdToken,
+    isRecentSignIn: door.isRecentSignIn,
+    findAccount: door.findAccount,
+    signIn: (request, reply, factor) => door.signIn(request, reply, { provider: 'passkey', ...factor }),
+    refusal: door.refusal,
+    parseBody: door.parseBody,
   };
 }

@@ -23,6 +23,8 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_REFRESH_TOKEN',
   'MISSING_REFRESH_TOKEN',
   'INVALID_GRANT_TYPE',
+  // A second step's pending credential is unknown, used or expired (sign in again).
+  'INVALID_MFA_PENDING_CREDENTIAL',
   // Signing in with OpenID Connect providers (accounts:signInWithIdp, deleteProvider).
   'OPERATION_NOT_ALLOWED',
   'INVALID_IDP_RESPONSE',
@@ -69,19 +71,6 @@ export const SESSION_COOKIE_NAME = 'inkwell_session';
 export const MAX_PASSWORD_LENGTH = 4096;
 export const MAX_DISPLAY_NAME_LENGTH = 100;
 
-export interface SignUpRequest {
-  email: string;
-  password: string;
-  displayName?: string;
-  returnSecureToken?: boolean;
-}
-
-export interface SignInWithPasswordRequest {
-  email: string;
-  password: string;
-  returnSecureToken?: boolean;
-}
-
 /** Sign-up and sign-in answers; `refreshToken` is absent in browser session mode. */
 export interface SignInResponse {
   kind: string;
@@ -92,6 +81,29 @@ export interface SignInResponse {
   refreshToken?: string;
   expiresIn: string;
   registered?: boolean;
+}
+
+/** One enrolled second factor, as a pending sign-in offers it (Firebase's `mfaInfo`). */
+export interface MfaEnrollment {
+  mfaEnrollmentId: string;
+  displayName?: string;
+  /** RFC 3339. */
+  enrolledAt: string;
+  totpInfo?: Record<string, never>;
+}
+
+/**
+ * A sign-in (any method) whose account needs a second step: no token yet; the second factor's
+ * call completes it with `mfaPendingCredential` (the identity core's signInAttempt.ts).
+ */
+export interface PendingSecondStepResponse {
+  kind: string;
+  localId: string;
+  email: string;
+  displayName: string;
+  registered: true;
+  mfaPendingCredential: string;
+  mfaInfo: MfaEnrollment[];
 }
 
 /** One way to sign in to an account: `password`, or a provider (`google.com`, `oidc.<id>`). */
@@ -123,18 +135,6 @@ export interface LookupResponse {
   users: LookupUser[];
 }
 
-export type DeletableAttribute = 'DISPLAY_NAME' | 'PHOTO_URL';
-
-export interface UpdateAccountRequest {
-  idToken: string;
-  displayName?: string;
-  photoUrl?: string;
-  email?: string;
-  password?: string;
-  deleteAttribute?: DeletableAttribute[];
-  returnSecureToken?: boolean;
-}
-
 export interface UpdateAccountResponse {
   kind: string;
   localId: string;
@@ -149,31 +149,10 @@ export interface UpdateAccountResponse {
   expiresIn?: string;
 }
 
-export interface SendOobCodeRequest {
-  requestType: 'PASSWORD_RESET';
-  email: string;
-}
-
-export interface SendOobCodeResponse {
-  kind: string;
-  email: string;
-}
-
-/** Without `newPassword` only checks the code. */
-export interface ResetPasswordRequest {
-  oobCode: string;
-  newPassword?: string;
-}
-
 export interface ResetPasswordResponse {
   kind: string;
   email: string;
   requestType: 'PASSWORD_RESET';
-}
-
-export interface TokenRequest {
-  grant_type: 'refresh_token';
-  refresh_token?: string;
 }
 
 export interface TokenResponse {
@@ -186,11 +165,6 @@ export interface TokenResponse {
   project_id: string;
 }
 
-export interface RevokeTokenRequest {
-  token?: string;
-  tokenType?: 'REFRESH_TOKEN';
-}
-
 export interface PasswordPolicyResponse {
   customStrengthOptions: { minPasswordLength: number; maxPasswordLength: number };
   allowedNonAlphanumericCharacters: string[];
@@ -201,16 +175,6 @@ export interface PasswordPolicyResponse {
 
 /** Email actions (docs/architecture.md, Sign-in protocol): the emailed codes besides PASSWORD_RESET. */
 export type EmailActionRequestType = 'VERIFY_EMAIL' | 'VERIFY_AND_CHANGE_EMAIL' | 'RECOVER_EMAIL';
-
-/** accounts:sendOobCode for a verification link: to the account's address, or to a new one. */
-export type SendVerificationRequest =
-  | { requestType: 'VERIFY_EMAIL'; idToken: string }
-  | { requestType: 'VERIFY_AND_CHANGE_EMAIL'; idToken: string; newEmail: string };
-
-/** accounts:update with only an action code applies it (the SDK's applyActionCode). */
-export interface ApplyActionCodeRequest {
-  oobCode: string;
-}
 
 /**
  * accounts:resetPassword with only an action code of any type: what it would do. For

@@ -176,7 +176,11 @@ export const commands: Record<CommandName, Command> = {
         hashConfig: context.options['--hash-config']!,
         articles: context.options['--articles'],
       },
-      { now: Date.now(), progress: terminalProgress(process.stderr) },
+      {
+        now: Date.now(),
+        progress: terminalProgress(process.stderr),
+        accounts: async () => (await services(context)).identity.admin,
+      },
     );
   },
   migrate: async (context) => {

@@ -1,5 +1,5 @@
 import { decodeBase64 } from './base64.ts';
-import { checkBounds, type FirebaseHashParameters } from './firebaseScrypt.ts';
+import { checkFirebaseHashBounds, type FirebaseHashParameters } from '../identity/createIdentity.ts';
 import { ImportFileError } from './importFileError.ts';
 
 /**
@@ -40,7 +40,7 @@ export function parseHashConfig(file: string, text: string): FirebaseHashParamet
     memCost: integer('mem_cost'),
   };
   try {
-    checkBounds(params);
+    checkFirebaseHashBounds(params);
   } catch (error) {
     throw fail((error as Error).message);
   }

@@ -1,8 +1,9 @@
 import type { Database } from '../db/database.ts';
+import type { Identity } from '../identity/createIdentity.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { readArticlesFile } from './articlesFile.ts';
 import { parseHashConfig } from './hashConfigFile.ts';
-import { importArticles, importUsers, type ImportCount, type Progress } from './importFirebase.ts';
+import { importArticles, type ImportCount, type Progress } from './importFirebase.ts';
 import { readText } from './readJsonFile.ts';
 import { readUsersFile, type Skip } from './usersFile.ts';
 
@@ -25,15 +26,23 @@ export interface ImportReport {
 export async function runFirebaseImport(
   database: Database,
   files: ImportFiles,
-  options: { now: number; progress?: (what: string) => Progress },
+  options: {
+    now: number;
+    progress?: (what: string) => Progress;
+    /** Identity's operator operations, made once the schema is up to date. */
+    accounts: () => Promise<Pick<Identity['admin'], 'importAccounts'>>;
+  },
 ): Promise<ImportReport> {
   const hashParameters = parseHashConfig(files.hashConfig, await readText(files.hashConfig));
-  const usersFile = await readUsersFile(files.users, hashParameters, options.now);
+  const usersFile = await readUsersFile(files.users, options.now);
   const articlesFile = files.articles ? await readArticlesFile(files.articles) : { articles: [], skipped: [] };
 
   await migrateToLatest(database);
   const quiet: Progress = () => {};
-  const users = await importUsers(database.db, usersFile.users, options.now, options.progress?.('Users') ?? quiet);
+  // Accounts go in through identity's core, which owns the users table and the password hashes.
+  const users = await (
+    await options.accounts()
+  ).importAccounts(usersFile.users, { hashParameters, progress: options.progress?.('Users') ?? quiet });
   const articles =
     articlesFile.articles.length > 0
       ? await importArticles(database.db, articlesFile.articles, options.progress?.('Articles') ?? quiet)

@@ -1,42 +1,30 @@
-import { displayNameField, emailField, photoUrlField } from '../identity/protocol/requestSchemas.ts';
+import { displayNameField, emailField, photoUrlField } from '../../shared/identityRequests.ts';
+import type { ImportedAccount } from '../identity/createIdentity.ts';
 import { decodeBase64 } from './base64.ts';
 import { parseFirebaseDate } from './firebaseDates.ts';
-import { encodeFirebaseHash, type FirebaseHashParameters } from './firebaseScrypt.ts';
 import { ImportFileError } from './importFileError.ts';
 import { readJsonFile } from './readJsonFile.ts';
 
-/** An account ready to insert; `passwordHash` is the stored form ('' without a password). */
-export interface ImportedUser {
-  uid: string;
-  email: string;
-  passwordHash: string;
-  displayName: string | null;
-  photoUrl: string | null;
-  emailVerified: boolean;
-  disabled: boolean;
-  createdAt: number;
-  lastLoginAt: number | null;
-  /** Identity providers linked in Firebase (providerUserInfo besides the password): kept, so they sign in to this uid. */
-  providers: ImportedProviderLink[];
+export interface Skip {
+  id: string;
+  reason: string;
 }
 
-export interface ImportedProviderLink {
-  providerId: string;
-  /** The provider's `sub`. */
-  rawId: string;
-  email: string | null;
-  displayName: string | null;
-  photoUrl: string | null;
+export interface UsersFile {
+  users: ImportedAccount[];
+  skipped: Skip[];
 }
+
+const UID = /^[\x21-\x7e]{1,128}$/;
 
 /** Ways into a Firebase account that are not OpenID providers (phone, the password itself). */
 const NOT_PROVIDERS = new Set(['password', 'phone', 'anonymous', 'emailLink']);
-const PROVIDER_ID = /^[a-z0-9][a-z0-9.-]{0,99}$/;
+const PROVIDER_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 /** The provider links of a record; malformed entries are left out (they cannot sign anyone in). */
-function providerLinks(record: Record<string, unknown>): ImportedProviderLink[] {
+function providerLinks(record: Record<string, unknown>): ImportedAccount['providers'] {
   if (!Array.isArray(record.providerUserInfo)) return [];
-  const links: ImportedProviderLink[] = [];
+  const links: ImportedAccount['providers'] = [];
   for (const entry of record.providerUserInfo as unknown[]) {
     if (typeof entry !== 'object' || entry === null) continue;
     const info = entry as Record<string, unknown>;
@@ -57,35 +45,19 @@ function providerLinks(record: Record<string, unknown>): ImportedProviderLink[] 
   return links;
 }
 
-export interface Skip {
-  id: string;
-  reason: string;
-}
-
-export interface UsersFile {
-  users: ImportedUser[];
-  skipped: Skip[];
-}
-
-const UID = /^[\x21-\x7e]{1,128}$/;
-
 /**
  * The output of `firebase auth:export FILE --format=json`: {"users": [{localId, email,
  * emailVerified, passwordHash, salt, displayName, photoUrl, createdAt, lastSignedInAt,
  * disabled, providerUserInfo...}]}. A record that is not an account at all (no localId) makes
  * the file unusable; a record Inkwell cannot take (no or invalid email) is skipped.
  */
-export async function readUsersFile(
-  file: string,
-  hashParameters: FirebaseHashParameters,
-  now: number,
-): Promise<UsersFile> {
+export async function readUsersFile(file: string, now: number): Promise<UsersFile> {
   const root = await readJsonFile(file);
   const list = (root as { users?: unknown } | null)?.users;
   if (typeof root !== 'object' || root === null || !Array.isArray(list)) {
     throw new ImportFileError(file, 'no "users" list (expected the output of firebase auth:export --format=json)');
   }
-  const users: ImportedUser[] = [];
+  const users: ImportedAccount[] = [];
   const skipped: Skip[] = [];
   list.forEach((entry: unknown, index: number) => {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
@@ -95,7 +67,7 @@ export async function readUsersFile(
     if (typeof record.localId !== 'string' || !UID.test(record.localId)) {
       throw new ImportFileError(file, `users[${index}] has no valid localId`);
     }
-    const outcome = readUser(record, hashParameters, now);
+    const outcome = readUser(record, now);
     if (typeof outcome === 'string') skipped.push({ id: record.localId, reason: outcome });
     else users.push(outcome);
   });
@@ -103,11 +75,7 @@ export async function readUsersFile(
 }
 
 /** The account, or why it is skipped. */
-function readUser(
-  record: Record<string, unknown>,
-  hashParameters: FirebaseHashParameters,
-  now: number,
-): ImportedUser | string {
+function readUser(record: Record<string, unknown>, now: number): ImportedAccount | string {
   const uid = record.localId as string;
   if (record.email === undefined || record.email === null || record.email === '') return 'no email address';
   const email = emailField.safeParse(record.email);
@@ -118,13 +86,13 @@ function readUser(
   const photoUrl =
     record.photoUrl == null ? { success: true as const, data: '' } : photoUrlField.safeParse(record.photoUrl);
   if (!photoUrl.success) return 'invalid photo URL';
-  let passwordHash = '';
+  let firebasePassword: ImportedAccount['firebasePassword'] = null;
   if (record.passwordHash != null && record.passwordHash !== '') {
     const hash = typeof record.passwordHash === 'string' ? decodeBase64(record.passwordHash) : undefined;
     const salt = typeof record.salt === 'string' ? decodeBase64(record.salt) : undefined;
     if (!hash || hash.length === 0 || hash.length > 1024) return 'password hash is not base64';
     if (!salt || salt.length > 1024) return 'password salt is missing or not base64';
-    passwordHash = encodeFirebaseHash(hashParameters, salt, hash);
+    firebasePassword = { hash, salt };
   }
   const createdAt = record.createdAt == null ? now : parseFirebaseDate(record.createdAt);
   if (createdAt === undefined) return 'invalid createdAt';
@@ -133,7 +101,7 @@ function readUser(
   return {
     uid,
     email: email.data,
-    passwordHash,
+    firebasePassword,
     displayName: displayName.data === '' ? null : displayName.data,
     photoUrl: photoUrl.data === '' ? null : photoUrl.data,
     emailVerified: record.emailVerified === true,

@@ -8,27 +8,35 @@ import {
   IdTokenError,
   type AdminUserView,
   type IdentityCore,
+  type SecondStepPolicy,
   type SignInOutcome,
   type UserDeletingListener,
   type VerifiedUser,
 } from './core/identityCore.ts';
+import { passwordHasher } from './core/passwordHashing.ts';
 import { toVerifiedUser } from './core/verifyIdToken.ts';
-import { passwordHasher } from './passwords.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
-import { createSessionDoor, type SessionDoor } from './protocol/sessionDoor.ts';
+import { createSignInDoor, type SignInDoor } from './protocol/signInDoor.ts';
 import { oauthRoutes } from './providers/oauthRoutes.ts';
 import { createPendingSignIns } from './providers/pendingSignIns.ts';
 import { createProviderRegistry } from './providers/providerRegistry.ts';
 import { DEFAULT_KEY_REFRESH_COOLDOWN_MS } from './providers/relyingParty.ts';
 import { signInWithIdpRoute } from './providers/signInWithIdpRoute.ts';
 
-export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SessionDoor };
-export type { IssuedSession } from './core/identityCore.ts';
+export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SignInDoor };
+export type {
+  SecondStepPolicy,
+  SecondFactorInfo,
+  ImportedAccount,
+  AccountImportCount,
+  FirebaseHashParameters,
+} from './core/identityCore.ts';
+export { checkFirebaseHashBounds } from './core/identityCore.ts';
 
 /** The identity feature as the rest of the app sees it: the core and its doors. */
 export interface Identity {
-  /** The Identity Toolkit door. Register with `{ prefix: '/identity' }`. */
+  /** The Identity Toolkit door, with every other sign-in door added by addDoor. Register with `{ prefix: '/identity' }`. */
   routes: FastifyPluginAsync;
   /**
    * The one ID token check for the rest of the app. Rejects with IdTokenError: bad
@@ -37,16 +45,20 @@ export interface Identity {
   verifyIdToken(idToken: string): Promise<VerifiedUser>;
   /** Runs inside the deleting transaction, before the users row goes. */
   onUserDeleting(listener: UserDeletingListener): void;
-  /** Called after every password sign-in attempt (metrics); must not throw. */
+  /** Called after every sign-in attempt, whatever its method (metrics); must not throw. */
   onSignIn(listener: (outcome: SignInOutcome) => void): void;
-  /** Operator actions (the admin command's door). */
+  /** Operator actions (the admin command's and the Firebase import's door). */
   admin: IdentityCore['operator'];
-  /** Issues a session for an account another door authenticated (passkeys); see IdentityCore.issueSession. */
-  issueSession: IdentityCore['issueSession'];
-  /** The core itself, for doors added beside the protocol (passkeys, import). */
-  core: IdentityCore;
-  /** For sign-in doors besides the password (passkeys): tokens, limits and sessions by identity's rules. */
-  sessionDoor: SessionDoor;
+  /** For sign-in doors besides the password (passkeys): tokens, and sign-in attempts by identity's rules. */
+  signInDoor: SignInDoor;
+  /** Adds another feature's sign-in routes inside the `/identity` scope (before `routes` is registered). */
+  addDoor(routes: FastifyPluginAsync): void;
+  /** Installs the second step's policy (two-step sign-in); see core/signInAttempt.ts. */
+  useSecondStep(policy: SecondStepPolicy): void;
+  /** A provider taking over an unverified account: other features' credentials go (passkeys). */
+  onAccountTakenOver: IdentityCore['onAccountTakenOver'];
+  /** Counts ways in held by other features (passkeys): the last way to sign in is never unlinked. */
+  onCountingSignInMethods: IdentityCore['onCountingSignInMethods'];
 }
 
 export function createIdentity(deps: {
@@ -61,15 +73,15 @@ export function createIdentity(deps: {
   const now = deps.clock ?? Date.now;
   const core = createIdentityCore({ ...deps, passwords: passwordHasher, now });
   const delivery = sessionDelivery(deps.config);
-  // OpenID Connect providers (OIDC_<ID>_*): accounts:signInWithIdp and the browser flow.
+  // OpenID Connect providers (OIDC_<ID>_*): accounts:signInWithIdp and the browser flow, doors of identity's own.
   const providers = createProviderRegistry({
     providers: deps.config.identityProviders,
     publicUrl: deps.config.publicUrl,
     keyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs ?? DEFAULT_KEY_REFRESH_COOLDOWN_MS,
     now,
   });
-  const providerRoutes = (routesDelivery: typeof delivery) => [
-    signInWithIdpRoute(core, providers, routesDelivery),
+  const doors: FastifyPluginAsync[] = [
+    signInWithIdpRoute(core, providers, delivery),
     oauthRoutes({
       core,
       config: deps.config,
@@ -79,13 +91,15 @@ export function createIdentity(deps: {
     }),
   ];
   return {
-    routes: identityRoutes(core, deps.config, providerRoutes),
+    routes: identityRoutes(core, deps.config, delivery, doors),
     verifyIdToken: async (idToken) => toVerifiedUser((await core.verifyIdToken(idToken)).user),
     onUserDeleting: core.onUserDeleting,
     onSignIn: core.onSignIn,
     admin: core.operator,
-    issueSession: core.issueSession,
-    core,
-    sessionDoor: createSessionDoor({ core, config: deps.config, rateLimiter: deps.rateLimiter, delivery, now }),
+    signInDoor: createSignInDoor({ core, config: deps.config, delivery, now }),
+    addDoor: (routes) => void doors.push(routes),
+    useSecondStep: core.signIns.useSecondStep,
+    onAccountTakenOver: core.onAccountTakenOver,
+    onCountingSignInMethods: core.onCountingSignInMethods,
   };
 }

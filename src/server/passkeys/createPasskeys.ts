@@ -14,7 +14,7 @@ export type { PasskeyIdentity } from './passkeyIdentity.ts';
 const RELYING_PARTY_NAME = 'Inkwell';
 
 export interface Passkeys {
-  /** Register with `{ prefix: '/identity' }`. */
+  /** Registered inside identity's `/identity` scope (identity.addDoor), which sets up bodies, cookies and errors. */
   routes: FastifyPluginAsync;
   /** How many passkeys an account has (the admin command's `users show`). */
   countOfUser(uid: string): Promise<number>;

@@ -1,4 +1,3 @@
-import fastifyCookie from '@fastify/cookie';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -6,10 +5,8 @@ import {
   verifyRegistrationResponse,
   type AuthenticatorTransport,
 } from '@simplewebauthn/server';
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { PasskeyListResponse, PasskeyView } from '../../shared/passkeyProtocol.ts';
-import { ProtocolError, sendProtocolError } from '../identity/protocol/protocolErrors.ts';
-import { parseBody } from '../identity/protocol/requestSchemas.ts';
 import type { ChallengeStore } from './challengeStore.ts';
 import type { PasskeyIdentity } from './passkeyIdentity.ts';
 import {
@@ -53,57 +50,36 @@ const transportsOf = (row: PasskeyRow) => JSON.parse(row.transports) as Authenti
 /** The user handle a passkey carries is the uid's bytes: the browser hands it back on sign-in. */
 const userHandleOf = (uid: string) => new TextEncoder().encode(uid);
 
-/** A verification the library refused; a failure of ours (the database) is rethrown as it is. */
-async function verified<T>(verify: () => Promise<T>, ownFailure: () => unknown): Promise<T> {
+/**
+ * A verification the library refused becomes INVALID_PASSKEY; a failure of ours (the database,
+ * a refused challenge), reported by `ownFailure`, is thrown as it is.
+ */
+async function verified<T>(identity: PasskeyIdentity, verify: () => Promise<T>, ownFailure: () => unknown): Promise<T> {
   try {
     return await verify();
   } catch (error) {
     const ours = ownFailure();
     if (ours !== undefined) throw ours;
-    if (error instanceof ProtocolError) throw error;
     // The library's message says what did not match (origin, signature...); never secret.
-    throw new ProtocolError('INVALID_PASSKEY', { detail: error instanceof Error ? error.message : undefined });
+    throw identity.refusal('INVALID_PASSKEY', error instanceof Error ? { detail: error.message } : {});
   }
 }
 
 /**
- * `/identity/v1/passkeys:*` (register under the `/identity` prefix): start and finish a
- * registration, list, rename, remove, start and finish a sign-in. Answers and errors are the
- * Identity Toolkit protocol's JSON.
+ * `/identity/v1/passkeys:*`: start and finish a registration, list, rename, remove, start and
+ * finish a sign-in. Registered inside identity's `/identity` scope (identity.addDoor), whose
+ * body parsers, session cookie, no-store header and protocol error answers they share.
  */
 export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
   const { identity, passkeys, challenges, relyingParty: rp, now } = deps;
+  const { parseBody } = identity;
 
   return async (app) => {
-    // The browser session mode's cookie (read to end the session a sign-in replaces, written with the new one).
-    await app.register(fastifyCookie);
-    app.removeContentTypeParser('text/plain');
-    app.setErrorHandler((error: FastifyError, request, reply) => {
-      if (error instanceof ProtocolError) return sendProtocolError(reply, error);
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return sendProtocolError(reply, new ProtocolError('PAYLOAD_TOO_LARGE', { status: 413 }));
-      }
-      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-        return sendProtocolError(reply, new ProtocolError('UNSUPPORTED_MEDIA_TYPE', { status: 415 }));
-      }
-      const status = error.statusCode ?? 500;
-      if (error instanceof SyntaxError || (status >= 400 && status < 500)) {
-        return sendProtocolError(reply, new ProtocolError('INVALID_REQUEST'));
-      }
-      request.log.error({ err: error }, 'unhandled passkeys error');
-      return sendProtocolError(reply, new ProtocolError('INTERNAL_ERROR', { status: 500 }));
-    });
-    // Answers carry tokens and challenges: never cached.
-    app.addHook('onSend', (_request, reply, payload, done) => {
-      reply.header('cache-control', 'no-store');
-      done(null, payload);
-    });
-
     app.post('/v1/passkeys::startRegistration', async (request) => {
       const body = parseBody(idTokenBody, request.body);
       const caller = await identity.verifyIdToken(body.idToken);
       // Adding a way in needs the person to have proved themselves lately, as a password change does.
-      if (!identity.isRecentSignIn(caller.authTime)) throw new ProtocolError('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
+      if (!identity.isRecentSignIn(caller.authTime)) throw identity.refusal('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
       const existing = await passkeys.listOfUser(caller.uid);
       const options = await generateRegistrationOptions({
         rpName: rp.name,
@@ -129,6 +105,7 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
       let challengeFailure: unknown;
       let challengeRefused = false;
       const result = await verified(
+        identity,
         () =>
           verifyRegistrationResponse({
             response: body.credential,
@@ -147,9 +124,9 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
             requireUserVerification: true,
             supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
           }),
-        () => challengeFailure ?? (challengeRefused ? new ProtocolError('INVALID_PASSKEY_CHALLENGE') : undefined),
+        () => challengeFailure ?? (challengeRefused ? identity.refusal('INVALID_PASSKEY_CHALLENGE') : undefined),
       );
-      if (!result.verified) throw new ProtocolError('INVALID_PASSKEY');
+      if (!result.verified) throw identity.refusal('INVALID_PASSKEY');
       const { credential } = result.registrationInfo;
       const row: PasskeyRow = {
         id: credential.id,
@@ -161,7 +138,7 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
         created_at: now(),
         last_used_at: null,
       };
-      if (!(await passkeys.insert(row))) throw new ProtocolError('PASSKEY_EXISTS');
+      if (!(await passkeys.insert(row))) throw identity.refusal('PASSKEY_EXISTS');
       return { kind: 'inkwell#Passkey', passkey: view(row) };
     });
 
@@ -175,7 +152,7 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
       const body = parseBody(renameBody, request.body);
       const caller = await identity.verifyIdToken(body.idToken);
       if (!(await passkeys.rename(caller.uid, body.credentialId, body.name))) {
-        throw new ProtocolError('PASSKEY_NOT_FOUND');
+        throw identity.refusal('PASSKEY_NOT_FOUND');
       }
       return { kind: 'inkwell#Passkey' };
     });
@@ -183,7 +160,7 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
     app.post('/v1/passkeys::remove', async (request) => {
       const body = parseBody(removeBody, request.body);
       const caller = await identity.verifyIdToken(body.idToken);
-      if (!(await passkeys.remove(caller.uid, body.credentialId))) throw new ProtocolError('PASSKEY_NOT_FOUND');
+      if (!(await passkeys.remove(caller.uid, body.credentialId))) throw identity.refusal('PASSKEY_NOT_FOUND');
       return { kind: 'inkwell#PasskeyRemoved' };
     });
 
@@ -205,52 +182,55 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
       const body = parseBody(finishSignInBody, request.body);
       const stored = await passkeys.find(body.credential.id);
       const owner = stored && (await identity.findAccount(stored.user_id));
-      // Counted before anything is checked, like a password: guesses in parallel cannot slip past.
-      const attempt = await identity.countSignInAttempt(request, owner?.email);
-      const userHandle = body.credential.response.userHandle;
-      const handleNamesOwner =
-        userHandle === undefined ||
-        (owner !== undefined && Buffer.from(userHandle, 'base64url').toString() === owner.uid);
-      let challengeFailure: unknown;
-      let challengeRefused = false;
-      const result = await verified(
-        () => {
-          if (!stored || !owner || !handleNamesOwner) throw new ProtocolError('PASSKEY_NOT_FOUND');
-          return verifyAuthenticationResponse({
-            response: body.credential,
-            expectedChallenge: async (challenge) => {
-              try {
-                const taken = await challenges.take(challenge, 'sign-in');
-                // A re-authentication's challenge only accepts that account's passkeys.
-                challengeRefused = taken === undefined || (taken.userId !== null && taken.userId !== owner.uid);
-                return !challengeRefused;
-              } catch (error) {
-                challengeFailure = error;
-                throw error;
-              }
-            },
-            expectedOrigin: rp.origin,
-            expectedRPID: rp.id,
-            credential: {
-              id: stored.id,
-              publicKey: new Uint8Array(Buffer.from(stored.public_key, 'base64url')),
-              counter: Number(stored.counter),
-              transports: transportsOf(stored),
-            },
-            requireUserVerification: true,
-          });
+      // One sign-in attempt by identity's rules: counted before check() runs, like a password.
+      return identity.signIn(request, reply, {
+        account: owner?.email,
+        check: async () => {
+          const userHandle = body.credential.response.userHandle;
+          const handleNamesOwner =
+            userHandle === undefined ||
+            (owner !== undefined && Buffer.from(userHandle, 'base64url').toString() === owner.uid);
+          if (!stored || !owner || !handleNamesOwner) throw identity.refusal('PASSKEY_NOT_FOUND');
+          let challengeFailure: unknown;
+          let challengeRefused = false;
+          const result = await verified(
+            identity,
+            () =>
+              verifyAuthenticationResponse({
+                response: body.credential,
+                expectedChallenge: async (challenge) => {
+                  try {
+                    const taken = await challenges.take(challenge, 'sign-in');
+                    // A re-authentication's challenge only accepts that account's passkeys.
+                    challengeRefused = taken === undefined || (taken.userId !== null && taken.userId !== owner.uid);
+                    return !challengeRefused;
+                  } catch (error) {
+                    challengeFailure = error;
+                    throw error;
+                  }
+                },
+                expectedOrigin: rp.origin,
+                expectedRPID: rp.id,
+                credential: {
+                  id: stored.id,
+                  publicKey: new Uint8Array(Buffer.from(stored.public_key, 'base64url')),
+                  counter: Number(stored.counter),
+                  transports: transportsOf(stored),
+                },
+                requireUserVerification: true,
+              }),
+            () => challengeFailure ?? (challengeRefused ? identity.refusal('INVALID_PASSKEY_CHALLENGE') : undefined),
+          );
+          if (!result.verified) throw identity.refusal('INVALID_PASSKEY');
+          await passkeys.recordUse(stored.id, result.authenticationInfo.newCounter, now());
+          // Re-authentication must not turn into someone else's session.
+          if (body.idToken !== undefined) {
+            const caller = await identity.verifyIdToken(body.idToken);
+            if (caller.uid !== owner.uid) throw identity.refusal('PASSKEY_NOT_FOUND');
+          }
+          return owner.uid;
         },
-        () => challengeFailure ?? (challengeRefused ? new ProtocolError('INVALID_PASSKEY_CHALLENGE') : undefined),
-      );
-      if (!result.verified || !stored || !owner) throw new ProtocolError('INVALID_PASSKEY');
-      const at = now();
-      await passkeys.recordUse(stored.id, result.authenticationInfo.newCounter, at);
-      // Re-authentication must not turn into someone else's session.
-      if (body.idToken !== undefined) {
-        const caller = await identity.verifyIdToken(body.idToken);
-        if (caller.uid !== owner.uid) throw new ProtocolError('PASSKEY_NOT_FOUND');
-      }
-      return identity.issueSession({ uid: owner.uid, attempt, request, reply });
+      });
     });
   };
 }

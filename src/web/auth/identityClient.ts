@@ -5,9 +5,9 @@ import type {
   ResetPasswordResponse,
   SignInResponse,
   TokenResponse,
-  UpdateAccountRequest,
   UpdateAccountResponse,
 } from '../../shared/identityProtocol.ts';
+import type { UpdateAccountRequest } from '../../shared/identityRequests.ts';
 import { SESSION_MODE_COOKIE_VALUE } from '../../shared/identityProtocol.ts';
 import { AuthError, errorFromServerMessage } from './errorCodes.ts';
 

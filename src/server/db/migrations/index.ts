@@ -8,6 +8,7 @@ import { articlesByAuthorMigration } from './0010_articles_by_author.ts';
 import { readVersionMigration } from './0011_read_version.ts';
 import { identityCoreMigration } from './0012_identity_core.ts';
 import { passkeysMigration } from './0020_passkeys.ts';
+import { pendingSecondStepsMigration } from './0240_pending_second_steps.ts';
 import { federatedIdentitiesMigration } from './0340_federated_identities.ts';
 
 /**
@@ -24,5 +25,6 @@ export const migrations: Record<string, Migration> = {
   '0011_read_version': readVersionMigration,
   '0012_identity_core': identityCoreMigration,
   '0020_passkeys': passkeysMigration,
+  '0240_pending_second_steps': pendingSecondStepsMigration,
   '0340_federated_identities': federatedIdentitiesMigration,
 };

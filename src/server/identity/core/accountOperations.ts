@@ -6,7 +6,7 @@ import type { Mailer, MailMessage } from '../../mail/mailer.ts';
 import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts';
 import { sendInBackground } from './backgroundMail.ts';
 import { IdentityError } from './identityErrors.ts';
-import { consumeOrThrow, emailKey, type IdentityRateLimitRules } from './identityRateLimits.ts';
+import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { UserRow } from './identityTables.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import { newId } from './opaqueSecrets.ts';
@@ -18,14 +18,12 @@ import { checkPasswordStrength } from './passwordRules.ts';
 import { requireRecentSignIn as requireRecentSignInAt } from './recentSignIn.ts';
 import type { IssuedSession, SessionIssuer } from './sessionIssuer.ts';
 import type { SessionsStore } from './sessionsStore.ts';
+import type { SignInAttempts, SignInResult } from './signInAttempt.ts';
 import { EmailTakenError, type UsersStore } from './usersStore.ts';
 import { initialValidSince, validSinceAfterChange } from './validSince.ts';
 import type { VerifiedToken } from './verifyIdToken.ts';
 
 export type UserDeletingListener = (uid: string, trx: Transaction<DatabaseSchema>) => Promise<void>;
-
-/** A password sign-in attempt's outcome; `code` is the error code of a refusal. */
-export type SignInOutcome = { ok: true } | { ok: false; code: string };
 
 export interface AccountChanges {
   email?: string | undefined;
@@ -51,59 +49,12 @@ export function createAccountOperations(deps: {
   rules: IdentityRateLimitRules;
   now: () => number;
   userDeletingListeners: UserDeletingListener[];
-  signInListeners: ((outcome: SignInOutcome) => void)[];
+  signIns: SignInAttempts;
 }) {
   const { config, users, sessions, oobCodes, issuer, passwords, rateLimiter, rules } = deps;
 
   const requireRecentSignIn = (token: VerifiedToken) =>
     requireRecentSignInAt(token, deps.now(), config.recentSignInSeconds);
-
-  async function signInWithPassword(
-    input: { email: string; password: string; replaces?: string | undefined },
-    origin: Origin,
-  ): Promise<IssuedSession> {
-    const account = emailKey(input.email);
-    const perEmailAndIp: [RateLimitRule, string] = [rules.signInPerEmailAndIp, `${account}:${origin.ip}`];
-    const perAccount: [RateLimitRule, string] = [rules.signInPerAccount, account];
-    const perIp: [RateLimitRule, string] = [rules.signInPerIp, origin.ip];
-    const attemptsPerIp: [RateLimitRule, string] = [rules.signInAttemptsPerIp, origin.ip];
-    // Counted before the password is checked (all counters in one statement): parallel
-    // guesses must not all slip past a check that only counted failures once they had happened.
-    // The user is read meanwhile; nothing about it is revealed before the count refuses or not.
-    const [, user] = await Promise.all([
-      consumeOrThrow(rateLimiter, [perEmailAndIp, perAccount, perIp, attemptsPerIp]),
-      users.findByEmail(input.email),
-    ]);
-    // Unknown emails cost one password verification too, so timing does not reveal accounts.
-    const checked = user
-      ? await passwords.check(user.password_hash, input.password)
-      : { ok: await passwords.checkNobody(input.password), needsRehash: false };
-    if (!user || !checked.ok) throw new IdentityError('INVALID_LOGIN_CREDENTIALS');
-    // Those limits are on failures: the right password clears this client's earlier typos on
-    // the account and uses up neither the account's nor the address's allowance. Guesses
-    // others made on the account stay counted; the attempt still counts in attemptsPerIp.
-    const forgive = { reset: [perEmailAndIp], refund: [perAccount, perIp] };
-    if (user.disabled === 1) {
-      await rateLimiter.settle(forgive);
-      throw new IdentityError('USER_DISABLED');
-    }
-    const now = deps.now();
-    // A hash in another algorithm (imported from Firebase) becomes argon2id in the sign-in's own transaction.
-    const rehashed = checked.needsRehash ? await passwords.hash(input.password) : undefined;
-    return issuer.issue(
-      { ...user, last_login_at: now },
-      { authTime: now, provider: 'password', replaces: input.replaces },
-      {
-        first: async (trx) => {
-          await users.update(user.id, { last_login_at: now }, trx);
-          if (rehashed !== undefined) await users.replacePasswordHash(user.id, user.password_hash, rehashed, trx);
-        },
-        // Last, so the counters' rows (shared by every sign-in from this address) stay locked
-        // only until the commit right after; settle() takes them in the order consumes do.
-        last: (trx) => rateLimiter.settle(forgive, trx),
-      },
-    );
-  }
 
   return {
     async signUp(
@@ -142,19 +93,38 @@ export function createAccountOperations(deps: {
       return issued;
     },
 
-    async signInWithPassword(
+    /** A password sign-in: one sign-in attempt (signInAttempt.ts) whose first factor is the password. */
+    signInWithPassword(
       input: { email: string; password: string; replaces?: string | undefined },
       origin: Origin,
-    ): Promise<IssuedSession> {
-      try {
-        const issued = await signInWithPassword(input, origin);
-        for (const listener of deps.signInListeners) listener({ ok: true });
-        return issued;
-      } catch (error) {
-        const code = error instanceof IdentityError ? error.code : 'INTERNAL_ERROR';
-        for (const listener of deps.signInListeners) listener({ ok: false, code });
-        throw error;
-      }
+    ): Promise<SignInResult> {
+      // Read while the attempt is counted; nothing about it is revealed before the count refuses or not.
+      const found = users.findByEmail(input.email);
+      found.catch(() => {}); // awaited in check(); a refusal by the count must not leave it unhandled
+      return deps.signIns.attempt(
+        {
+          provider: 'password',
+          account: input.email,
+          check: async () => {
+            const user = await found;
+            // Unknown emails cost one password verification too, so timing does not reveal accounts.
+            const checked = user
+              ? await passwords.check(user.password_hash, input.password)
+              : { ok: await passwords.checkNobody(input.password), needsRehash: false };
+            if (!user || !checked.ok) throw new IdentityError('INVALID_LOGIN_CREDENTIALS');
+            // A hash in another algorithm (imported from Firebase) becomes argon2id in the sign-in's own transaction.
+            const rehashed = checked.needsRehash ? await passwords.hash(input.password) : undefined;
+            return {
+              user,
+              writes:
+                rehashed === undefined
+                  ? undefined
+                  : (trx) => users.replacePasswordHash(user.id, user.password_hash, rehashed, trx),
+            };
+          },
+        },
+        { origin, replaces: input.replaces },
+      );
     },
 
     /**

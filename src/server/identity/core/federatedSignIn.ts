@@ -1,7 +1,6 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts';
+import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
 import { LinkTakenError, type FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
 import { IdentityError } from './identityErrors.ts';
 import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
@@ -9,7 +8,8 @@ import type { FederatedIdentityRow, UserRow } from './identityTables.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import { newId } from './opaqueSecrets.ts';
 import type { Origin } from './origin.ts';
-import type { IssuedSession, SessionIssuer } from './sessionIssuer.ts';
+import type { IssuedSession } from './sessionIssuer.ts';
+import type { ProvenFactor, SignInAttempts, SignInResult } from './signInAttempt.ts';
 import type { SessionsStore } from './sessionsStore.ts';
 import { EmailTakenError, type UsersStore } from './usersStore.ts';
 import { initialValidSince, validSinceAfterChange } from './validSince.ts';
@@ -33,10 +33,27 @@ export type AccountTakeoverListener = (uid: string, trx: Transaction<DatabaseSch
 
 export type FederatedSignInOutcome =
   | { kind: 'session'; session: IssuedSession; identity: ProviderIdentity; isNewUser: boolean }
+  /** The account needs its second step (two-step sign-in): no session yet. */
+  | {
+      kind: 'pendingSecondStep';
+      result: Extract<SignInResult, { kind: 'pendingSecondStep' }>;
+      identity: ProviderIdentity;
+    }
   /** An account holds the address and the provider may not take it over: sign in there first, then link. */
   | { kind: 'needConfirmation'; identity: ProviderIdentity; email: string };
 
+/** Rule 3's refusal to sign in: an account holds the address (counted and heard as EMAIL_EXISTS). */
+class NeedsConfirmation extends IdentityError {
+  readonly email: string;
+  constructor(email: string) {
+    super('EMAIL_EXISTS');
+    this.email = email;
+  }
+}
+
 export interface FederatedSignInRequest {
+  /** The provider id (the sessions' `firebase.sign_in_provider`). */
+  providerId: string;
   /** Verifies the provider's answer (its ID token); called after the attempt is counted. */
   verify: () => Promise<ProviderIdentity>;
   /**
@@ -57,21 +74,22 @@ export interface FederatedSignInRequest {
  * a signed-in account, the identity is linked to it; (3) an account with the same address is
  * taken over when the provider verified the address and the account never did, else the answer
  * is needConfirmation; (4) else a new account (createAccountFromProvider, the one place).
+ * Each is one sign-in attempt of the core (signInAttempt.ts): its limits, disabled accounts,
+ * second step and session; the rule's writes go into the session's transaction.
  */
 export function createFederatedSignIn(deps: {
-  database: Database;
   users: UsersStore;
   sessions: SessionsStore;
   oobCodes: OobCodesStore;
   federated: FederatedIdentitiesStore;
-  issuer: SessionIssuer;
+  signIns: SignInAttempts;
   rateLimiter: RateLimiter;
   rules: IdentityRateLimitRules;
   requireRecentSignIn: (token: VerifiedToken) => void;
   takeoverListeners: AccountTakeoverListener[];
   now: () => number;
 }) {
-  const { users, sessions, federated, issuer, rateLimiter, rules } = deps;
+  const { users, sessions, federated, rateLimiter, rules } = deps;
 
   const linkRow = (identity: ProviderIdentity, uid: string, at: number): FederatedIdentityRow => ({
     provider_id: identity.providerId,
@@ -83,28 +101,6 @@ export function createFederatedSignIn(deps: {
     created_at: at,
   });
 
-  const start = (identity: ProviderIdentity, at: number, replaces: string | undefined) => ({
-    authTime: at,
-    provider: identity.providerId,
-    replaces,
-  });
-
-  /** Rule 1: the linked account signs in (a disabled one is refused). */
-  async function signInLinked(
-    user: UserRow,
-    identity: ProviderIdentity,
-    replaces: string | undefined,
-  ): Promise<IssuedSession> {
-    if (user.disabled === 1) throw new IdentityError('USER_DISABLED');
-    const at = deps.now();
-    return issuer.issue({ ...user, last_login_at: at }, start(identity, at, replaces), {
-      first: async (trx) => {
-        await users.update(user.id, { last_login_at: at }, trx);
-        await federated.refresh(linkRow(identity, user.id, at), trx);
-      },
-    });
-  }
-
   /** The account rule 2 links to, as it is now. */
   async function linkTarget(linkTo: NonNullable<FederatedSignInRequest['linkTo']>): Promise<UserRow> {
     if ('token' in linkTo) {
@@ -113,29 +109,7 @@ export function createFederatedSignIn(deps: {
     }
     const user = await users.findById(linkTo.uid);
     if (!user) throw new IdentityError('USER_NOT_FOUND');
-    if (user.disabled === 1) throw new IdentityError('USER_DISABLED');
     return user;
-  }
-
-  /** Rule 2: links the identity to the signed-in account and goes on in a new session of it. */
-  async function link(user: UserRow, identity: ProviderIdentity, replaces: string | undefined) {
-    const at = deps.now();
-    try {
-      return await issuer.issue({ ...user, last_login_at: at }, start(identity, at, replaces), {
-        first: async (trx) => {
-          await federated.insert(linkRow(identity, user.id, at), trx);
-          await users.update(user.id, { last_login_at: at }, trx);
-        },
-      });
-    } catch (error) {
-      // The identity itself was free (checked by the caller): the account has another of this provider's.
-      if (error instanceof LinkTakenError) {
-        const raced = await federated.find(identity.providerId, identity.subject);
-        if (raced && raced.user_id !== user.id) throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
-        throw new IdentityError('PROVIDER_ALREADY_LINKED');
-      }
-      throw error;
-    }
   }
 
   /**
@@ -143,26 +117,25 @@ export function createFederatedSignIn(deps: {
    * registered it first may not be its owner (Firebase's rule): the password and passkeys go,
    * every session and emailed code ends, the address counts as verified, and the identity is linked.
    */
-  async function takeOver(user: UserRow, identity: ProviderIdentity, replaces: string | undefined) {
-    if (user.disabled === 1) throw new IdentityError('USER_DISABLED');
+  function takeOver(user: UserRow, identity: ProviderIdentity): ProvenFactor {
     const at = deps.now();
     const changes = {
       password_hash: '',
       email_verified: 1,
       valid_since: validSinceAfterChange(at, user.valid_since),
-      last_login_at: at,
       ...(identity.displayName !== null ? { display_name: identity.displayName } : {}),
       ...(identity.photoUrl !== null ? { photo_url: identity.photoUrl } : {}),
     };
-    return issuer.issue({ ...user, ...changes }, start(identity, at, replaces), {
-      first: async (trx) => {
+    return {
+      user: { ...user, ...changes },
+      writes: async (trx) => {
         await users.update(user.id, changes, trx);
         await sessions.revokeAllOfUser(user.id, trx);
         await deps.oobCodes.revokeAllOfUser(user.id, trx);
         for (const listener of deps.takeoverListeners) await listener(user.id, trx);
         await federated.insert(linkRow(identity, user.id, at), trx);
       },
-    });
+    };
   }
 
   /**
@@ -173,8 +146,7 @@ export function createFederatedSignIn(deps: {
   async function createAccountFromProvider(
     identity: ProviderIdentity & { email: string },
     origin: Origin,
-    replaces: string | undefined,
-  ): Promise<IssuedSession> {
+  ): Promise<ProvenFactor> {
     await consumeOrThrow(rateLimiter, [[rules.signUpPerIp, origin.ip]]);
     const at = deps.now();
     const user: UserRow = {
@@ -191,72 +163,90 @@ export function createFederatedSignIn(deps: {
       password_updated_at: at,
       valid_since: initialValidSince(at),
     };
-    return issuer.issue(user, start(identity, at, replaces), {
-      first: async (trx) => {
+    return {
+      user,
+      writes: async (trx) => {
         await users.insert(user, trx);
         await federated.insert(linkRow(identity, user.id, at), trx);
       },
-    });
+    };
   }
 
+  /** The rules, in order: which account the verified identity signs in to, and the writes that takes. */
   async function match(
     identity: ProviderIdentity,
     request: FederatedSignInRequest,
     origin: Origin,
-  ): Promise<FederatedSignInOutcome> {
-    const session = (made: IssuedSession, isNewUser = false): FederatedSignInOutcome => ({
-      kind: 'session',
-      session: made,
-      identity,
-      isNewUser,
-    });
+  ): Promise<ProvenFactor & { isNewUser: boolean }> {
     const target = request.linkTo && (await linkTarget(request.linkTo));
     const linked = await federated.find(identity.providerId, identity.subject);
     if (linked) {
       if (target && target.id !== linked.user_id) throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
-      const owner = await users.findById(linked.user_id);
-      if (!owner) throw new IdentityError('USER_NOT_FOUND');
-      return session(await signInLinked(owner, identity, request.replaces));
+      const refresh = linkRow(identity, linked.user_id, deps.now());
+      return { uid: linked.user_id, writes: (trx) => federated.refresh(refresh, trx), isNewUser: false };
     }
-    if (target) return session(await link(target, identity, request.replaces));
+    if (target) {
+      const row = linkRow(identity, target.id, deps.now());
+      return { user: target, writes: (trx) => federated.insert(row, trx), isNewUser: false };
+    }
     if (identity.email === undefined) {
       throw new IdentityError('INVALID_IDP_RESPONSE', { detail: 'The provider did not share an email address.' });
     }
     const holder = await users.findByEmail(identity.email);
     if (holder) {
-      if (identity.emailVerified && holder.email_verified === 0) {
-        return session(await takeOver(holder, identity, request.replaces));
-      }
-      return { kind: 'needConfirmation', identity, email: holder.email };
+      if (identity.emailVerified && holder.email_verified === 0)
+        return { ...takeOver(holder, identity), isNewUser: false };
+      throw new NeedsConfirmation(holder.email);
     }
     if (!request.autoCreate) throw new IdentityError('USER_NOT_FOUND');
-    return session(
-      await createAccountFromProvider({ ...identity, email: identity.email }, origin, request.replaces),
-      true,
-    );
+    return { ...(await createAccountFromProvider({ ...identity, email: identity.email }, origin)), isNewUser: true };
+  }
+
+  async function attemptOnce(request: FederatedSignInRequest, origin: Origin): Promise<FederatedSignInOutcome> {
+    let identity: ProviderIdentity | undefined;
+    let isNewUser = false;
+    try {
+      const result = await deps.signIns.attempt(
+        {
+          provider: request.providerId,
+          // The account is known only once the provider's answer is verified.
+          account: undefined,
+          check: async () => {
+            identity = await request.verify();
+            const proven = await match(identity, request, origin);
+            isNewUser = proven.isNewUser;
+            return proven;
+          },
+        },
+        { origin, replaces: request.replaces },
+      );
+      if (result.kind === 'pendingSecondStep') return { kind: 'pendingSecondStep', result, identity: identity! };
+      return { kind: 'session', session: result.session, identity: identity!, isNewUser };
+    } catch (error) {
+      if (error instanceof NeedsConfirmation)
+        return { kind: 'needConfirmation', identity: identity!, email: error.email };
+      // The identity was free when matched: the account has another of this provider's.
+      if (error instanceof LinkTakenError && request.linkTo && identity) {
+        const raced = await federated.find(identity.providerId, identity.subject);
+        if (!raced) throw new IdentityError('PROVIDER_ALREADY_LINKED');
+      }
+      throw error;
+    }
   }
 
   return {
     async signIn(request: FederatedSignInRequest, origin: Origin): Promise<FederatedSignInOutcome> {
-      // Counted before the token is checked, like a password: a forged or replayed token is a
-      // failed sign-in from this address; a good one gives the failure allowance back.
-      const perIp: [RateLimitRule, string] = [rules.signInPerIp, origin.ip];
-      await consumeOrThrow(rateLimiter, [perIp, [rules.signInAttemptsPerIp, origin.ip]]);
-      const identity = await request.verify();
-      let outcome: FederatedSignInOutcome;
       try {
-        outcome = await match(identity, request, origin);
+        return await attemptOnce(request, origin);
       } catch (error) {
         // Two first sign-ins of one person at once: the loser finds what the winner made.
         if (!(error instanceof LinkTakenError || error instanceof EmailTakenError)) throw error;
-        outcome = await match(identity, request, origin).catch((again: unknown) => {
+        return attemptOnce(request, origin).catch((again: unknown) => {
           if (again instanceof LinkTakenError) throw new IdentityError('FEDERATED_USER_ID_ALREADY_LINKED');
           if (again instanceof EmailTakenError) throw new IdentityError('EMAIL_EXISTS');
           throw again;
         });
       }
-      await rateLimiter.settle({ reset: [], refund: [perIp] });
-      return outcome;
     },
   };
 }

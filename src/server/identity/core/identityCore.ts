@@ -2,22 +2,23 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
-import { createAccountOperations, type SignInOutcome, type UserDeletingListener } from './accountOperations.ts';
+import { createAccountOperations, type UserDeletingListener } from './accountOperations.ts';
 import { createActionCodes } from './actionCodes.ts';
 import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
 import { createEmailActions } from './emailActions.ts';
 import { createFederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
 import { createFederatedSignIn, type AccountTakeoverListener } from './federatedSignIn.ts';
-import { IdentityError } from './identityErrors.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
 import { tokenIssuer } from './idTokens.ts';
 import { createOobCodesStore } from './oobCodesStore.ts';
 import { createOperatorOperations } from './operatorOperations.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
-import { createSessionIssuer, type IssuedSession } from './sessionIssuer.ts';
+import { createPendingSecondStepsStore } from './pendingSecondSteps.ts';
+import { createSessionIssuer } from './sessionIssuer.ts';
 import { createSessionsStore } from './sessionsStore.ts';
 import { createSignInMethods, type SignInMethodCounter } from './signInMethods.ts';
 import { createSigningKeys } from './signingKeys.ts';
+import { createSignInAttempts } from './signInAttempt.ts';
 import { createUsersStore } from './usersStore.ts';
 import { createIdTokenVerifier } from './verifyIdToken.ts';
 
@@ -53,7 +54,14 @@ export function createIdentityCore(deps: {
   });
   const rules = identityRateLimitRules(config.rateLimits);
   const userDeletingListeners: UserDeletingListener[] = [];
-  const signInListeners: ((outcome: SignInOutcome) => void)[] = [];
+  const signIns = createSignInAttempts({
+    users,
+    pending: createPendingSecondStepsStore(database.db),
+    issuer,
+    rateLimiter: deps.rateLimiter,
+    rules,
+    now,
+  });
   const actionCodes = createActionCodes({
     ...deps,
     users,
@@ -73,7 +81,7 @@ export function createIdentityCore(deps: {
     emailActions,
     rules,
     userDeletingListeners,
-    signInListeners,
+    signIns,
   });
   const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys, federated });
   const takeoverListeners: AccountTakeoverListener[] = [];
@@ -84,7 +92,7 @@ export function createIdentityCore(deps: {
     sessions,
     oobCodes,
     federated,
-    issuer,
+    signIns,
     rules,
     requireRecentSignIn: accounts.requireRecentSignIn,
     takeoverListeners,
@@ -113,28 +121,13 @@ export function createIdentityCore(deps: {
     keys: { jwks: () => keys.jwks(), ready: async () => void (await keys.current()) },
 
     /**
-     * Issues a session for an account whose owner another door has just authenticated (a
-     * passkey). This is the same issuing every sign-in goes through: it refuses a disabled or
-     * unknown account (USER_DISABLED, USER_NOT_FOUND), records the sign-in time, ends the
-     * replaced session, and returns the tokens, whose `firebase.sign_in_provider` is `provider`.
-     * The sign-in counts as recent for RECENT_SIGN_IN_SECONDS. Stable: the passkeys door calls it.
+     * The one sign-in attempt every way in goes through (signInAttempt.ts says how a method
+     * and a second step plug in): `attempt`, `completeSecondStep`, `useSecondStep`.
      */
-    async issueSession(request: {
-      uid: string;
-      /** 'passkey', … (`firebase.sign_in_provider`). */
-      provider: string;
-      /** The refresh token of the session this one replaces (a browser's cookie), if any. */
-      replaces?: string | undefined;
-    }): Promise<IssuedSession> {
-      const user = await users.findById(request.uid);
-      if (!user) throw new IdentityError('USER_NOT_FOUND');
-      if (user.disabled === 1) throw new IdentityError('USER_DISABLED');
-      const at = now();
-      return issuer.issue(
-        { ...user, last_login_at: at },
-        { authTime: at, provider: request.provider, replaces: request.replaces },
-        { first: (trx) => users.update(user.id, { last_login_at: at }, trx) },
-      );
+    signIns: {
+      attempt: signIns.attempt,
+      completeSecondStep: signIns.completeSecondStep,
+      useSecondStep: signIns.useSecondStep,
     },
 
     /** An account as another door sees it (passkeys: whose credential a user handle names). */
@@ -147,6 +140,8 @@ export function createIdentityCore(deps: {
     onUserDeleting(listener: UserDeletingListener): void {
       userDeletingListeners.push(listener);
     },
+    /** Called after every sign-in attempt, whatever its method (metrics); must not throw. */
+    onSignIn: signIns.onSignIn,
     /** Runs inside the transaction where a provider takes an unverified account over (its passkeys go). */
     onAccountTakenOver(listener: AccountTakeoverListener): void {
       takeoverListeners.push(listener);
@@ -155,17 +150,16 @@ export function createIdentityCore(deps: {
     onCountingSignInMethods(counter: SignInMethodCounter): void {
       signInMethodCounters.push(counter);
     },
-    /** Called after every password sign-in attempt (metrics); must not throw. */
-    onSignIn(listener: (outcome: SignInOutcome) => void): void {
-      signInListeners.push(listener);
-    },
   };
 }
 
 export type IdentityCore = ReturnType<typeof createIdentityCore>;
 export type { IssuedSession } from './sessionIssuer.ts';
-export type { SignInOutcome, UserDeletingListener } from './accountOperations.ts';
+export type { UserDeletingListener } from './accountOperations.ts';
+export type { SecondFactorInfo, SecondStepPolicy, SignInOutcome, SignInResult } from './signInAttempt.ts';
 export type { AdminUserView } from './operatorOperations.ts';
+export type { ImportedAccount, AccountImportCount } from './accountImport.ts';
+export { checkBounds as checkFirebaseHashBounds, type FirebaseHashParameters } from './firebaseScrypt.ts';
 export type { ProviderIdentity, FederatedSignInOutcome, AccountTakeoverListener } from './federatedSignIn.ts';
 export type { FederatedIdentityRow } from './identityTables.ts';
 export { IdentityError } from './identityErrors.ts';

@@ -61,6 +61,16 @@ export interface IdentityOobCodesTable {
   used_at: number | null;
 }
 
+/** Sign-ins awaiting their second factor (core/signInAttempt.ts); only the credential's SHA-256 is kept. */
+export interface IdentityPendingSecondStepsTable {
+  credential_hash: string;
+  user_id: string;
+  /** The first factor's provider, which the session will carry. */
+  provider: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** An OpenID Connect provider's identity linked to an account (migration 0340). */
 export interface FederatedIdentitiesTable {
   /** 'google.com', 'oidc.<id>'. */
@@ -81,9 +91,11 @@ export interface IdentityTables {
   identity_sessions: IdentitySessionsTable;
   identity_signing_keys: IdentitySigningKeysTable;
   identity_oob_codes: IdentityOobCodesTable;
+  identity_pending_second_steps: IdentityPendingSecondStepsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<IdentitySessionsTable>;
 export type OobCodeRow = Selectable<IdentityOobCodesTable>;
+export type PendingSecondStepRow = Selectable<IdentityPendingSecondStepsTable>;
 export type FederatedIdentityRow = Selectable<FederatedIdentitiesTable>;

@@ -1,5 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { AccountOperations } from './accountOperations.ts';
+import { importAccounts, type ImportedAccount } from './accountImport.ts';
+import type { FirebaseHashParameters } from './firebaseScrypt.ts';
 import type { FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
 import type { UserRow } from './identityTables.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
@@ -92,6 +94,12 @@ export function createOperatorOperations(deps: {
 
     /** A new current signing key; the previous one verifies until its tokens expire. */
     rotateSigningKey: () => deps.keys.rotate(),
+
+    /** Accounts exported from Firebase, with their uids and password hashes (accountImport.ts). */
+    importAccounts: (
+      accounts: ImportedAccount[],
+      options: { hashParameters: FirebaseHashParameters; progress: (done: number, total: number) => void },
+    ) => importAccounts(deps.database, accounts, { ...options, now: deps.now() }),
   };
 }
 

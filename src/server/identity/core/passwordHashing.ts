@@ -1,4 +1,5 @@
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { FIREBASE_SCRYPT_PREFIX, verifyFirebaseHash } from './firebaseScrypt.ts';
 
 // The package's Algorithm is an ambient const enum, unusable under type stripping; 2 is Argon2id.
 const ARGON2ID = 2 as Algorithm;
@@ -71,3 +72,13 @@ export function createPasswordHasher(others: PasswordVerifier[] = []): PasswordH
     checkNobody,
   };
 }
+
+/** Firebase's modified scrypt, kept by imported accounts until their first sign-in (decision 0060). */
+export const firebaseScryptVerifier: PasswordVerifier = {
+  name: 'firebase-scrypt',
+  recognises: (stored) => stored.startsWith(FIREBASE_SCRYPT_PREFIX),
+  verify: verifyFirebaseHash,
+};
+
+/** The algorithms this installation verifies: argon2id, and the Firebase hash of the import. */
+export const passwordHasher = createPasswordHasher([firebaseScryptVerifier]);

@@ -81,8 +81,13 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
       await trx.deleteFrom('identity_sessions').where('token_hash', '=', hashSecret(refreshToken)).execute();
     },
 
+    /**
+     * Ends every session of the account, and every sign-in of it still awaiting its second step
+     * (a password change must not leave a half sign-in with the old password completable).
+     */
     async revokeAllOfUser(userId: string, trx: Db = db): Promise<void> {
       await trx.deleteFrom('identity_sessions').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('identity_pending_second_steps').where('user_id', '=', userId).execute();
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import { normalizeEmail } from './emailAddress.ts';
+import { normalizeEmail } from '../../../shared/identityRequests.ts';
 import type { UserRow } from './identityTables.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 

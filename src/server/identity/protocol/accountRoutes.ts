@@ -22,11 +22,11 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
 
     app.post('/v1/accounts::signInWithPassword', async (request, reply) => {
       const body = parseBody(signInBody, request.body);
-      const issued = await accounts.signInWithPassword(
+      const result = await accounts.signInWithPassword(
         { ...body, replaces: delivery.replaced(request) },
         originOf(request),
       );
-      return signInAnswer(delivery, request, reply, issued);
+      return signInAnswer(delivery, request, reply, result);
     });
 
     app.post('/v1/accounts::lookup', async (request) => {

@@ -7,7 +7,7 @@ import { accountRoutes } from './accountRoutes.ts';
 import { oobCodeRoutes } from './oobCodeRoutes.ts';
 import { ProtocolError, sendProtocolError, toProtocolError } from './protocolErrors.ts';
 import { publicRoutes } from './publicRoutes.ts';
-import { sessionDelivery, type SessionDelivery } from './sessionDelivery.ts';
+import type { SessionDelivery } from './sessionDelivery.ts';
 import { tokenRoutes } from './tokenRoutes.ts';
 
 /** Maps errors Fastify raises while reading a request to protocol errors. */
@@ -30,10 +30,10 @@ function requestProblem(error: FastifyError): ProtocolError | undefined {
 export function identityRoutes(
   core: IdentityCore,
   config: Config,
-  /** Doors beside the protocol's own calls that share its scope (errors, cookies, no-store): providers. */
-  extraRoutes: (delivery: SessionDelivery) => FastifyPluginAsync[] = () => [],
+  delivery: SessionDelivery,
+  /** Other features' sign-in doors (passkeys), registered inside this scope: they share its set-up. */
+  doors: readonly FastifyPluginAsync[],
 ): FastifyPluginAsync {
-  const delivery = sessionDelivery(config);
   return async (app) => {
     // JSON and form bodies only (v1/token is form-encoded); anything else is a 415.
     app.removeContentTypeParser('text/plain');
@@ -70,6 +70,6 @@ export function identityRoutes(
     await app.register(tokenRoutes(core, config, delivery));
     await app.register(oobCodeRoutes(core));
     await app.register(publicRoutes(core, config));
-    for (const routes of extraRoutes(delivery)) await app.register(routes);
+    for (const door of doors) await app.register(door);
   };
 }

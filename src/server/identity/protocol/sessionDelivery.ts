@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MfaEnrollment, PendingSecondStepResponse } from '../../../shared/identityProtocol.ts';
 import type { Config } from '../../config.ts';
+import type { SecondFactorInfo, SignInResult } from '../core/signInAttempt.ts';
 import type { IssuedSession } from '../core/sessionIssuer.ts';
 import type { Origin } from '../core/origin.ts';
 import { isCookieMode, readSessionCookie, setSessionCookie } from './sessionCookie.ts';
@@ -54,16 +56,39 @@ export function accountWithTokens(
   };
 }
 
-/** The answer of a sign-in (password or passkey, as signInWithPassword). */
+/** An enrolled second factor as Firebase's `mfaInfo` lists it. */
+function mfaEnrollment(factor: SecondFactorInfo): MfaEnrollment {
+  return {
+    mfaEnrollmentId: factor.enrollmentId,
+    ...(factor.displayName !== null ? { displayName: factor.displayName } : {}),
+    enrolledAt: new Date(factor.enrolledAt).toISOString(),
+    ...(factor.kind === 'totp' ? { totpInfo: {} } : {}),
+  };
+}
+
+/**
+ * The answer of a sign-in, whatever its method (as signInWithPassword): the account and its
+ * tokens, or, when a second step is needed, Firebase's `mfaPendingCredential` and `mfaInfo`
+ * with no token at all.
+ */
 export function signInAnswer(
   delivery: SessionDelivery,
   request: FastifyRequest,
   reply: FastifyReply,
-  issued: IssuedSession,
+  result: SignInResult,
 ) {
-  return {
-    kind: 'identitytoolkit#VerifyPasswordResponse',
-    ...accountWithTokens(delivery, request, reply, issued),
-    registered: true as const,
-  };
+  const kind = 'identitytoolkit#VerifyPasswordResponse';
+  if (result.kind === 'pendingSecondStep') {
+    const pending: PendingSecondStepResponse = {
+      kind,
+      localId: result.user.id,
+      email: result.user.email,
+      displayName: result.user.display_name ?? '',
+      registered: true as const,
+      mfaPendingCredential: result.pendingCredential,
+      mfaInfo: result.factors.map(mfaEnrollment),
+    };
+    return pending;
+  }
+  return { kind, ...accountWithTokens(delivery, request, reply, result.session), registered: true as const };
 }

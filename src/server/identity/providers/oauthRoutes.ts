@@ -175,6 +175,7 @@ export function oauthRoutes(deps: {
         try {
           const outcome = await core.federated.signIn(
             {
+              providerId: party.providerId,
               verify: () =>
                 party.exchangeCode(new URL(request.url, config.publicUrl), {
                   state,
@@ -189,6 +190,8 @@ export function oauthRoutes(deps: {
             originOf(request),
           );
           if (outcome.kind === 'needConfirmation') return fail(reply, 'account_exists', connecting);
+          // The second step is entered after a password on /login; this redirect flow has no page for it.
+          if (outcome.kind === 'pendingSecondStep') return fail(reply, 'two_step_required', connecting);
           // The same browser session a password sign-in makes in browser session mode.
           setSessionCookie(reply, outcome.session.refreshToken, secure);
           reply.header('cache-control', 'no-store');

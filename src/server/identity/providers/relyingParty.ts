@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import * as oidc from 'openid-client';
-import { normalizeEmail } from '../core/emailAddress.ts';
+import { normalizeEmail } from '../../../shared/identityRequests.ts';
 import type { ProviderIdentity } from '../core/federatedSignIn.ts';
 import { IdentityError } from '../core/identityErrors.ts';
 import type { IdentityProviderConfig } from './providersConfig.ts';

@@ -4,7 +4,7 @@ import type { IdentityCore } from '../core/identityCore.ts';
 import type { FederatedSignInOutcome, ProviderIdentity } from '../core/federatedSignIn.ts';
 import { ProtocolError } from '../protocol/protocolErrors.ts';
 import { parseBody } from '../protocol/requestSchemas.ts';
-import { accountWithTokens, originOf, type SessionDelivery } from '../protocol/sessionDelivery.ts';
+import { accountWithTokens, originOf, signInAnswer, type SessionDelivery } from '../protocol/sessionDelivery.ts';
 import type { ProviderRegistry } from './providerRegistry.ts';
 import { hashedNonce } from './relyingParty.ts';
 
@@ -53,6 +53,7 @@ export function signInWithIdpRoute(
       const linkTo = body.idToken === undefined ? undefined : { token: await core.verifyIdToken(body.idToken) };
       const outcome: FederatedSignInOutcome = await core.federated.signIn(
         {
+          providerId: party.providerId,
           verify: () => party.verifyIdToken(providerIdToken, rawNonce === null ? undefined : hashedNonce(rawNonce)),
           linkTo,
           autoCreate: body.autoCreate ?? true,
@@ -72,6 +73,9 @@ export function signInWithIdpRoute(
         // The SDK's auth/account-exists-with-different-credential: no session; sign in, then link.
         return { ...about, needConfirmation: true, email: outcome.email };
       }
+      // Two-step sign-in: Firebase's mfaPendingCredential and mfaInfo, no token yet.
+      if (outcome.kind === 'pendingSecondStep')
+        return { ...about, ...signInAnswer(delivery, request, reply, outcome.result) };
       const { session } = outcome;
       return {
         ...about,

@@ -1,6 +1,6 @@
 import { createCipheriv, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { passwordHasher } from '../identity/passwords.ts';
+import { passwordHasher } from './passwordHashing.ts';
 import { encodeFirebaseHash, firebaseScryptHash, verifyFirebaseHash } from './firebaseScrypt.ts';
 
 // The published test vectors of the firebase/scrypt reference implementation.

@@ -8,6 +8,10 @@ const baseURL = `http://127.0.0.1:${port}`;
 // The real SMTP sink the app sends its emails to; tests read them over HTTP (e2e/support/mailbox.ts).
 const smtpSinkPort = port + 1000;
 const smtpSinkHttpPort = port + 1001;
+// A real OpenID provider on loopback (test/support/oidcProviderServer.ts): "Continue with Test ID".
+const oidcProviderPort = port + 1002;
+const oidcIssuer = `http://127.0.0.1:${oidcProviderPort}`;
+process.env.E2E_OIDC_ISSUER ??= oidcIssuer;
 process.env.E2E_MAILBOX_URL ??= `http://127.0.0.1:${smtpSinkHttpPort}/messages`;
 // Set once in the runner process; workers inherit it, so all agree on one data dir.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-'));
@@ -57,6 +61,14 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
+      command: `node test/support/oidcProviderServer.ts --port ${oidcProviderPort} --redirect-uri ${baseURL}/identity/oauth/oidc.test/callback`,
+      url: `${oidcIssuer}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
       // What production runs: npm start builds what is stale (prestart), then serves the bundle.
       command: 'npm start',
       url: `${baseURL}/readyz`,
@@ -73,6 +85,10 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         // Short, so the reauthentication test need not wait out the real 5 minutes.
         RECENT_SIGN_IN_SECONDS: '30',
+        OIDC_TEST_ISSUER: oidcIssuer,
+        OIDC_TEST_CLIENT_ID: 'inkwell-test-client',
+        OIDC_TEST_CLIENT_SECRET: 'inkwell-test-client-secret-0123456789',
+        OIDC_TEST_NAME: 'Test ID',
       },
     },
   ],

@@ -45,7 +45,11 @@ async function newKey(kid: string): Promise<SigningKey> {
  * pages: any login and password are accepted) on a loopback port, for tests; never the internet.
  * `redirectUris` are the callbacks its one client may use.
  */
-export async function startTestOidcProvider(options: { redirectUris: string[] }): Promise<TestOidcProvider> {
+export async function startTestOidcProvider(options: {
+  redirectUris: string[];
+  /** A fixed port (browser tests configure the app before it starts); 0 or unset: any free one. */
+  port?: number;
+}): Promise<TestOidcProvider> {
   const clientId = 'inkwell-test-client';
   const clientSecret = 'inkwell-test-client-secret-0123456789';
   const people = new Map<string, TestPerson>();
@@ -55,7 +59,7 @@ export async function startTestOidcProvider(options: { redirectUris: string[] })
 
   // Bound first so the provider knows its own issuer URL (the port).
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   let provider = build();

@@ -70,6 +70,14 @@ test('connects the provider to a password account on the profile, and disconnect
   await expect(page).toHaveURL('/profile');
   await expect(methods.getByTestId('provider-oidc.test')).toContainText(`Connected as ${login}@provider.test`);
   await expect(page.getByTestId('profile-email')).toHaveText(account.email);
+  for (const [colorScheme, width, height] of [
+    ['light', 1280, 800],
+    ['dark', 390, 844],
+  ] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width, height });
+    await methods.screenshot({ path: `test-results/screenshots/providers-profile-${width}-${colorScheme}.png` });
+  }
 
   await methods.getByRole('button', { name: 'Disconnect Test ID' }).click();
   await expect(methods.getByRole('alert')).toHaveText('Test ID disconnected.');

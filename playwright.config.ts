@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { mailboxUrlVariable, serverUrlVariable } from './e2e/support/workerServers.ts';
+import { mailboxUrlVariable, oidcIssuerVariable, serverUrlVariable } from './e2e/support/workerServers.ts';
 
 // Each worker has a server, data folder and SMTP sink of its own, started by the global setup
 // (e2e/support/workerServers.ts). This file is read again in every worker, which finds its
@@ -9,6 +9,9 @@ const baseURL = process.env[serverUrlVariable(slot)];
 // The real SMTP sink that worker's server sends its emails to (e2e/support/mailbox.ts reads it).
 const mailboxUrl = process.env[mailboxUrlVariable(slot)];
 if (mailboxUrl) process.env.E2E_MAILBOX_URL = mailboxUrl;
+// The OpenID provider that worker's server signs people in with (e2e/providers.spec.ts).
+const oidcIssuer = process.env[oidcIssuerVariable(slot)];
+if (oidcIssuer) process.env.E2E_OIDC_ISSUER = oidcIssuer;
 // A spec that starts an app of its own (startTestApp) opens it in a browser: the real web app.
 process.env.INKWELL_TEST_WEB_DIST ??= 'built';
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { freePort } from '../../test/support/serverProcess.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/support/smtpSink.ts';
+import { startTestOidcProvider } from '../../test/support/testOidcProvider.ts';
 
 /**
  * Playwright's global setup: one server per parallel worker, each with its own data folder
@@ -24,6 +25,7 @@ const START_TIMEOUT_MS = 120_000;
 /** The variables through which worker `index` finds its server and mailbox. */
 export const serverUrlVariable = (index: number | string) => `E2E_SERVER_URL_${index}`;
 export const mailboxUrlVariable = (index: number | string) => `E2E_MAILBOX_URL_${index}`;
+export const oidcIssuerVariable = (index: number | string) => `E2E_OIDC_ISSUER_${index}`;
 
 interface WorkerServer {
   stop(): Promise<void>;
@@ -80,6 +82,8 @@ async function startWorkerServer(index: number): Promise<WorkerServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `inkwell-e2e-${index}-`));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // A real OpenID provider on loopback for this worker's server: "Continue with Test ID" (oidc.test).
+  const provider = await startTestOidcProvider({ redirectUris: [`${url}/identity/oauth/oidc.test/callback`] });
   // What production runs: npm start (its prestart finds the build fresh), the bundled server.
   const child = spawn('npm', ['start'], {
     cwd: projectRoot,
@@ -95,6 +99,10 @@ async function startWorkerServer(index: number): Promise<WorkerServer> {
       LOG_LEVEL: 'warn',
       // Short, so the reauthentication test need not wait out the real 5 minutes.
       RECENT_SIGN_IN_SECONDS: '30',
+      OIDC_TEST_ISSUER: provider.issuer,
+      OIDC_TEST_CLIENT_ID: 'inkwell-test-client',
+      OIDC_TEST_CLIENT_SECRET: 'inkwell-test-client-secret-0123456789',
+      OIDC_TEST_NAME: 'Test ID',
     },
   });
   let stderr = '';
@@ -110,6 +118,7 @@ async function startWorkerServer(index: number): Promise<WorkerServer> {
     }
     mailbox.close();
     await sink.close();
+    await provider.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -120,6 +129,7 @@ async function startWorkerServer(index: number): Promise<WorkerServer> {
   }
   process.env[serverUrlVariable(index)] = url;
   process.env[mailboxUrlVariable(index)] = mailbox.url;
+  process.env[oidcIssuerVariable(index)] = provider.issuer;
   return { stop };
 }
 

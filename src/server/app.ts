@@ -44,6 +44,8 @@ export interface AppDeps {
   sitemapPageSize?: number;
   /** How often unused uploads are looked for (default hourly); tests make it short. */
   imageCleanupIntervalMs?: number;
+  /** How often a provider's keys may be fetched again for an unknown `kid` (default 30 s); tests make it short. */
+  providerKeyRefreshCooldownMs?: number;
 }
 
 /** Composes the whole server. The caller owns the database and closes it after the app. */
@@ -111,7 +113,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
 
-  const { identity, articles, images, rolesRoutes } = createServices({ config, database, mailer, clock: deps.clock });
+  const { identity, articles, images, rolesRoutes } = createServices({
+    config,
+    database,
+    mailer,
+    clock: deps.clock,
+    providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
+  });
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
   await app.register(articles.routes, { prefix: '/api' });

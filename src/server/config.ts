@@ -2,6 +2,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { NEW_ACCOUNT_ROLES, SIGNUP_POLICIES, type Role, type SignupPolicy } from '../shared/roles.ts';
 import { FALLBACK_SITE_IDENTITY, type SiteIdentity } from '../shared/siteIdentity.ts';
+import {
+  parseIdentityProviders,
+  ProviderConfigProblem,
+  type IdentityProviderConfig,
+} from './identity/providers/providersConfig.ts';
 
 /** Thrown when the environment holds a bad value; its message is one line naming the variable. */
 export class ConfigError extends Error {
@@ -135,6 +140,8 @@ export interface Config {
   imageProcessingTimeoutSeconds: number;
   /** The most memory the public read cache (pages, articles, feed, sitemaps, HTML) may hold, in bytes. */
   readCacheMaxBytes: number;
+  /** OpenID Connect providers people may sign in with (OIDC_<ID>_*), in the order of their ids. */
+  identityProviders: IdentityProviderConfig[];
   /** Attempts allowed per window; windows are fixed (see identityRateLimits.ts). */
   rateLimits: {
     /** Failed sign-ins per email from one client IP per 15 minutes. */
@@ -190,6 +197,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } else {
     database = { kind: 'postgres', url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX };
   }
+  let identityProviders: IdentityProviderConfig[];
+  try {
+    identityProviders = parseIdentityProviders(env);
+  } catch (error) {
+    // The message names the variable, never a client secret's value.
+    if (error instanceof ProviderConfigProblem) throw new ConfigError(`Invalid configuration: ${error.message}`);
+    throw error;
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -211,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageMaxBytes: e.IMAGE_MAX_BYTES,
     imageProcessingTimeoutSeconds: e.IMAGE_PROCESSING_TIMEOUT_SECONDS,
     readCacheMaxBytes: e.READ_CACHE_MAX_BYTES,
+    identityProviders,
     rateLimits: {
       signInPerEmail: e.RATE_LIMIT_SIGNIN_PER_EMAIL,
       signInPerIp: e.RATE_LIMIT_SIGNIN_PER_IP,

@@ -29,13 +29,23 @@ export function createServices(deps: {
   database: Database;
   mailer: Mailer;
   clock?: (() => number) | undefined;
+  /** How often a provider's keys may be fetched again for an unknown `kid` (tests shorten it). */
+  providerKeyRefreshCooldownMs?: number | undefined;
 }): Services {
   const { config, database, mailer, clock } = deps;
   const rateLimiter = createRateLimiter(database, clock);
   // Roles: the sign-up policy (SIGNUP, invitations) is the gate identity asks before it creates an account.
   const roles = createRoles({ config, database, rateLimiter, clock });
   // Accounts. Other features check ID tokens with identity.verifyIdToken (which reads the role too).
-  const identity = createIdentity({ config, database, mailer, rateLimiter, clock, signUpGate: roles.signUpGate });
+  const identity = createIdentity({
+    config,
+    database,
+    mailer,
+    rateLimiter,
+    clock,
+    signUpGate: roles.signUpGate,
+    providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
+  });
   // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
   const articles = createArticles({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter });
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
@@ -54,6 +64,11 @@ export function createServices(deps: {
   });
   identity.onUserDeleting((uid, trx) => passkeys.deleteByUser(uid, trx));
   identity.addDoor(passkeys.routes);
+  // A provider that takes over an account whose address was never verified removes its passkeys
+  // (whoever registered the address first may have added them); they count as ways in, so the
+  // last way to sign in is never unlinked.
+  identity.onAccountTakenOver((uid, trx) => passkeys.deleteByUser(uid, trx));
+  identity.onCountingSignInMethods((uid) => passkeys.countOfUser(uid));
   // Members are identity's accounts with their article counts.
   const rolesRoutes = roles.routes({
     members: identity.members,

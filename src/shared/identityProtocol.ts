@@ -39,6 +39,12 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_MFA_PENDING_CREDENTIAL',
   'MISSING_MFA_ENROLLMENT_ID',
   'MFA_ENROLLMENT_NOT_FOUND',
+  // Signing in with OpenID Connect providers (accounts:signInWithIdp, deleteProvider).
+  'OPERATION_NOT_ALLOWED',
+  'INVALID_IDP_RESPONSE',
+  'FEDERATED_USER_ID_ALREADY_LINKED',
+  'PROVIDER_ALREADY_LINKED',
+  'LAST_SIGN_IN_METHOD',
   // Beyond the protocol's own codes: malformed requests and infrastructure failures.
   'INVALID_REQUEST',
   'INVALID_DISPLAY_NAME',
@@ -114,11 +120,12 @@ export interface PendingSecondStepResponse {
   mfaInfo: MfaEnrollment[];
 }
 
+/** One way to sign in to an account: `password`, or a provider (`google.com`, `oidc.<id>`). */
 export interface ProviderUserInfo {
-  providerId: 'password';
+  providerId: string;
   rawId: string;
   federatedId: string;
-  email: string;
+  email?: string;
   displayName?: string;
   photoUrl?: string;
 }

@@ -78,6 +78,11 @@ export const updateBody = z.object({
     .array(z.enum(['DISPLAY_NAME', 'PHOTO_URL'], { error: 'INVALID_REQUEST' }), { error: 'INVALID_REQUEST' })
     .max(10, 'INVALID_REQUEST')
     .optional(),
+  /** Ways to sign in to remove: 'password' or provider ids (the SDK's unlink). */
+  deleteProvider: z
+    .array(z.string({ error: 'INVALID_REQUEST' }).max(100, 'INVALID_REQUEST'), { error: 'INVALID_REQUEST' })
+    .max(10, 'INVALID_REQUEST')
+    .optional(),
 });
 
 const OOB_REQUEST_TYPES = ['PASSWORD_RESET', 'VERIFY_EMAIL', 'VERIFY_AND_CHANGE_EMAIL'] as const;

@@ -19,6 +19,7 @@ import { databaseUrl, runAdmin } from '../support/adminProcess.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 import { dialectCases } from '../support/testDatabases.ts';
+import { startTestOidcProvider, type TestOidcProvider } from '../support/testOidcProvider.ts';
 
 // The firebase/scrypt reference's published parameters and vector.
 const SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
@@ -80,7 +81,9 @@ const exportedUsers = {
       emailVerified: true,
       displayName: 'Fed',
       createdAt: String(CREATED + 2),
-      providerUserInfo: [{ providerId: 'google.com', rawId: '1234' }],
+      providerUserInfo: [
+        { providerId: 'google.com', rawId: '1234', email: 'Federated@Example.com', displayName: 'Fed at Google' },
+      ],
     },
     {
       localId: 'disabledUid',
@@ -144,9 +147,17 @@ describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
     return { users: Number(users.n), articles: Number(articles.n) };
   };
 
+  let google: TestOidcProvider;
+
   beforeAll(async () => {
     sink = await startSmtpSink();
-    server = await startTestApp(dialectCase, { SMTP_URL: sink.url });
+    // A real provider on loopback stands in for Google: its provider id is google.com.
+    google = await startTestOidcProvider({ redirectUris: [] });
+    server = await startTestApp(dialectCase, {
+      SMTP_URL: sink.url,
+      ...google.env('GOOGLE'),
+      OIDC_GOOGLE_PROVIDER_ID: 'google.com',
+    });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-firebase-import-'));
     env = { DATABASE_URL: databaseUrl(server.config.database), DATA_DIR: dir };
     fs.writeFileSync(file('users.json'), JSON.stringify(exportedUsers));
@@ -166,6 +177,7 @@ describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
   afterAll(async () => {
     await deleteApp(firebaseApp);
     await server.close();
+    await google.close();
     await sink.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -255,8 +267,13 @@ describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
       passwordAlgorithm: 'firebase-scrypt',
       // NEW_ACCOUNT_ROLE's default: imported people publish, as they did on Firebase.
       role: 'author',
+      providers: [],
     });
-    expect(await showUser('federated@example.com')).toMatchObject({ uid: 'federatedUid', passwordAlgorithm: null });
+    expect(await showUser('federated@example.com')).toMatchObject({
+      uid: 'federatedUid',
+      passwordAlgorithm: null,
+      providers: [{ providerId: 'google.com', rawId: '1234', email: 'federated@example.com' }],
+    });
     expect(await showUser('disabled@example.com')).toMatchObject({ disabled: true });
     // The conflicting export did not touch the account that holds the address.
     expect(await showUser('taken@example.com')).toMatchObject({ passwordAlgorithm: 'argon2id' });
@@ -303,6 +320,21 @@ describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
     expect(signedIn.user.uid).toBe('federatedUid');
     expect(await showUser('federated@example.com')).toMatchObject({ passwordAlgorithm: 'argon2id' });
     await signOut(auth);
+  });
+
+  it('an imported Google-linked account signs in with the provider to its old uid', async () => {
+    const postBody = new URLSearchParams({
+      id_token: await google.idToken({ sub: '1234', email: 'federated@example.com', email_verified: true }),
+      providerId: 'google.com',
+    });
+    const response = await fetch(`${server.url}/identity/v1/accounts:signInWithIdp?key=test`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requestUri: 'http://localhost', postBody: postBody.toString(), returnSecureToken: true }),
+    });
+    const answer = (await response.json()) as Record<string, unknown>;
+    expect(response.status).toBe(200);
+    expect(answer).toMatchObject({ localId: 'federatedUid', isNewUser: false, providerId: 'google.com' });
   });
 
   it('the API lists the articles with their original ids, authors and dates', async () => {

@@ -45,6 +45,8 @@ export interface TestAppOptions {
    * or INKWELL_TEST_WEB_DIST (browser tests set 'built': a browser runs the real app).
    */
   webDist?: 'fixture' | 'built';
+  /** How often a provider's keys may be fetched again for an unknown `kid` (default 30 s). */
+  providerKeyRefreshCooldownMs?: number;
 }
 
 /**
@@ -72,6 +74,9 @@ export async function startTestApp(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.sitemapPageSize ? { sitemapPageSize: options.sitemapPageSize } : {}),
     ...(options.imageCleanupIntervalMs ? { imageCleanupIntervalMs: options.imageCleanupIntervalMs } : {}),
+    ...(options.providerKeyRefreshCooldownMs
+      ? { providerKeyRefreshCooldownMs: options.providerKeyRefreshCooldownMs }
+      : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -167,6 +167,7 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       lastLoginAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       passwordAlgorithm: 'argon2id',
+      providers: [],
     });
     // The algorithm's name, never the hash itself.
     expect(json.stdout).not.toMatch(/\$argon2|passwordHash|password_hash/i);
@@ -177,6 +178,7 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
     expect(show.stdout).toContain(`UID:           ${ada.uid}`);
     expect(show.stdout).toContain('Status:        active');
     expect(show.stdout).toContain('Role:          author');
+    expect(show.stdout).toContain('Providers:     (none)');
     const showJson = await admin('users', 'show', ada.email, '--json');
     expect(JSON.parse(showJson.stdout)).toEqual({
       user: shown,

@@ -45,6 +45,13 @@ function userLines(user: AdminUserView): string {
     `Created:       ${iso(user.createdAt)}`,
     `Last sign-in:  ${iso(user.lastLoginAt) ?? 'never'}`,
     `Password:      ${user.passwordAlgorithm ?? 'none (set one through a password reset)'}`,
+    `Providers:     ${
+      user.providers.length === 0
+        ? '(none)'
+        : user.providers
+            .map((provider) => `${provider.providerId} (${provider.email ?? `id ${provider.rawId}`})`)
+            .join(', ')
+    }`,
   ].join('\n');
 }
 

@@ -1,5 +1,6 @@
 import type { ArticlesTables } from '../articles/articlesTables.ts';
 import type { IdentityTables } from '../identity/core/identityTables.ts';
+import type { ProvidersTables } from '../identity/providers/providersTables.ts';
 import type { ImagesTables } from '../images/imagesTables.ts';
 import type { PasskeysTables } from '../passkeys/passkeysTables.ts';
 import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
@@ -11,4 +12,12 @@ import type { RolesTables } from '../roles/invitationsTables.ts';
  * Each feature declares its own tables next to its repository and only queries those.
  */
 export interface DatabaseSchema
-  extends IdentityTables, RateLimitTables, ArticlesTables, ImagesTables, PasskeysTables, TwoStepTables, RolesTables {}
+  extends
+    IdentityTables,
+    ProvidersTables,
+    RateLimitTables,
+    ArticlesTables,
+    ImagesTables,
+    PasskeysTables,
+    TwoStepTables,
+    RolesTables {}

@@ -17,6 +17,34 @@ export interface UsersFile {
 
 const UID = /^[\x21-\x7e]{1,128}$/;
 
+/** Ways into a Firebase account that are not OpenID providers (phone, the password itself). */
+const NOT_PROVIDERS = new Set(['password', 'phone', 'anonymous', 'emailLink']);
+const PROVIDER_ID = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+
+/** The provider links of a record; malformed entries are left out (they cannot sign anyone in). */
+function providerLinks(record: Record<string, unknown>): ImportedAccount['providers'] {
+  if (!Array.isArray(record.providerUserInfo)) return [];
+  const links: ImportedAccount['providers'] = [];
+  for (const entry of record.providerUserInfo as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const info = entry as Record<string, unknown>;
+    if (typeof info.providerId !== 'string' || !PROVIDER_ID.test(info.providerId)) continue;
+    if (NOT_PROVIDERS.has(info.providerId) || links.some((link) => link.providerId === info.providerId)) continue;
+    if (typeof info.rawId !== 'string' || info.rawId.length === 0 || info.rawId.length > 255) continue;
+    const email = emailField.safeParse(info.email);
+    const displayName = displayNameField.safeParse(info.displayName);
+    const photoUrl = photoUrlField.safeParse(info.photoUrl);
+    links.push({
+      providerId: info.providerId,
+      rawId: info.rawId,
+      email: email.success ? email.data : null,
+      displayName: displayName.success && displayName.data !== '' ? displayName.data : null,
+      photoUrl: photoUrl.success && photoUrl.data !== '' ? photoUrl.data : null,
+    });
+  }
+  return links;
+}
+
 /**
  * The output of `firebase auth:export FILE --format=json`: {"users": [{localId, email,
  * emailVerified, passwordHash, salt, displayName, photoUrl, createdAt, lastSignedInAt,
@@ -80,5 +108,6 @@ function readUser(record: Record<string, unknown>, now: number): ImportedAccount
     disabled: record.disabled === true,
     createdAt,
     lastLoginAt,
+    providers: providerLinks(record),
   };
 }

@@ -1,7 +1,8 @@
 import type { LoggerOptions } from 'pino';
 
-// Query parameters that carry credentials (reset codes and invitations in links, API keys, tokens).
-const SECRET_QUERY_PARAMS = /^(oobcode|code|invite|token|key|refresh_token|id_token|access_token|password)$/i;
+// Query parameters that carry credentials (reset codes and invitations in links, API keys, tokens,
+// a provider's code and state).
+const SECRET_QUERY_PARAMS = /^(oobcode|code|state|invite|token|key|refresh_token|id_token|access_token|password)$/i;
 
 /** The path and query of a URL with secret parameter values replaced, safe for a log line. */
 export function redactUrl(url: string): string {

@@ -19,6 +19,11 @@ import { toVerifiedUser } from './core/verifyIdToken.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
 import { createSignInDoor, type SignInDoor } from './protocol/signInDoor.ts';
+import { oauthRoutes } from './providers/oauthRoutes.ts';
+import { createPendingSignIns } from './providers/pendingSignIns.ts';
+import { createProviderRegistry } from './providers/providerRegistry.ts';
+import { DEFAULT_KEY_REFRESH_COOLDOWN_MS } from './providers/relyingParty.ts';
+import { signInWithIdpRoute } from './providers/signInWithIdpRoute.ts';
 
 export type { SignUpAdmission, SignUpGate } from './core/identityCore.ts';
 export {
@@ -66,6 +71,10 @@ export interface Identity {
   addDoor(routes: FastifyPluginAsync): void;
   /** Installs the second step's policy (two-step sign-in); see core/signInAttempt.ts. */
   useSecondStep(policy: SecondStepPolicy): void;
+  /** A provider taking over an unverified account: other features' credentials go (passkeys). */
+  onAccountTakenOver: IdentityCore['onAccountTakenOver'];
+  /** Counts ways in held by other features (passkeys): the last way to sign in is never unlinked. */
+  onCountingSignInMethods: IdentityCore['onCountingSignInMethods'];
 }
 
 export function createIdentity(deps: {
@@ -75,11 +84,29 @@ export function createIdentity(deps: {
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
   signUpGate?: SignUpGate | undefined;
+  /** How often a provider's keys may be fetched again for an unknown `kid` (tests shorten it). */
+  providerKeyRefreshCooldownMs?: number | undefined;
 }): Identity {
   const now = deps.clock ?? Date.now;
   const core = createIdentityCore({ ...deps, passwords: passwordHasher, now });
   const delivery = sessionDelivery(deps.config);
-  const doors: FastifyPluginAsync[] = [];
+  // OpenID Connect providers (OIDC_<ID>_*): accounts:signInWithIdp and the browser flow, doors of identity's own.
+  const providers = createProviderRegistry({
+    providers: deps.config.identityProviders,
+    publicUrl: deps.config.publicUrl,
+    keyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs ?? DEFAULT_KEY_REFRESH_COOLDOWN_MS,
+    now,
+  });
+  const doors: FastifyPluginAsync[] = [
+    signInWithIdpRoute(core, providers, delivery),
+    oauthRoutes({
+      core,
+      config: deps.config,
+      providers,
+      pending: createPendingSignIns(deps.database.db, now),
+      rateLimiter: deps.rateLimiter,
+    }),
+  ];
   return {
     routes: identityRoutes(core, deps.config, delivery, doors),
     verifyIdToken: async (idToken) => toVerifiedUser((await core.verifyIdToken(idToken)).user),
@@ -90,5 +117,7 @@ export function createIdentity(deps: {
     signInDoor: createSignInDoor({ core, config: deps.config, delivery, now }),
     addDoor: (routes) => void doors.push(routes),
     useSecondStep: core.signIns.useSecondStep,
+    onAccountTakenOver: core.onAccountTakenOver,
+    onCountingSignInMethods: core.onCountingSignInMethods,
   };
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate, type Location } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams, type Location } from 'react-router';
 import { labels, messages } from '../../shared/messages.ts';
+import { providerSignInErrorMessage } from '../../shared/providerSignIn.ts';
 import { paths } from '../../shared/routes.ts';
 import { siteInfo } from '../components/siteInfo.ts';
 import { useAuth } from '../auth/useAuth.ts';
@@ -10,6 +11,7 @@ import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
 import { linkClass, secondaryButtonClass } from './formStyles.ts';
 import { passkeyMessages } from './passkeyMessages.ts';
+import { ProviderButtons } from './ProviderButtons.tsx';
 import { browserOffersPasskeyAutofill, cancelPasskeyRequest, PasskeyError, signInWithPasskey } from './passkeys.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
@@ -36,6 +38,9 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const incoming = (location.state ?? {}) as LoginLocationState;
+  // A sign-in with a provider that failed comes back as /login?error=CODE.
+  const [searchParams] = useSearchParams();
+  const providerError = providerSignInErrorMessage(searchParams.get('error'));
   // Someone already signed in who opens /login has nothing to do here: home, as after a sign-in.
   // Only on arrival: signing in on this screen moves on by itself (to `from` when there is one).
   const { state: auth } = useAuth();
@@ -159,7 +164,7 @@ export function LoginPage() {
         </p>
       )}
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
-        <FormAlert message={error ?? restartNotice} tone="error" />
+        <FormAlert message={error ?? providerError ?? restartNotice} tone="error" />
         <FormField
           label={labels.email}
           type="email"
@@ -197,6 +202,11 @@ export function LoginPage() {
           {passkeyMessages.signInWithPasskey}
         </SubmitButton>
       </div>
+      <ProviderButtons
+        continuePath={
+          incoming.from ? `${incoming.from.pathname}${incoming.from.search}${incoming.from.hash}` : paths.home
+        }
+      />
       {/* docs/product.md, Sign-up policy: with sign-up closed there is no account to create. */}
       {siteInfo().signup !== 'closed' && (
         <p className="mt-6 text-center text-sm">

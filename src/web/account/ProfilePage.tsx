@@ -19,6 +19,7 @@ import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
 import { PasskeysSection } from './PasskeysSection.tsx';
 import { TwoStepSection } from './TwoStepSection.tsx';
+import { SignInMethodsSection } from './SignInMethodsSection.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { ProfileArticles } from './ProfileArticles.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
@@ -219,6 +220,7 @@ export function ProfilePage() {
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
             {labels.logOut}
           </SubmitButton>
+          <SignInMethodsSection />
           <PasskeysSection />
           <TwoStepSection />
           <button

@@ -14,6 +14,7 @@ import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
+import { ProviderButtons } from './ProviderButtons.tsx';
 import { linkClass } from './formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
@@ -155,6 +156,8 @@ export function SignupPage() {
         />
         <SubmitButton busy={busy}>{labels.signUp}</SubmitButton>
       </form>
+      {/* A provider creates an account under the open policy; an invitation is used with the form. */}
+      {policy === 'open' && !inviteCode && <ProviderButtons continuePath={paths.home} />}
       {alreadyHaveAccount}
     </AccountCard>
   );

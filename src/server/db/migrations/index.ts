@@ -11,6 +11,7 @@ import { passkeysMigration } from './0020_passkeys.ts';
 import { pendingSecondStepsMigration } from './0240_pending_second_steps.ts';
 import { twoStepMigration } from './0320_two_step.ts';
 import { rolesAndInvitationsMigration } from './0260_roles_and_invitations.ts';
+import { federatedIdentitiesMigration } from './0340_federated_identities.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0240_pending_second_steps': pendingSecondStepsMigration,
   '0260_roles_and_invitations': rolesAndInvitationsMigration,
   '0320_two_step': twoStepMigration,
+  '0340_federated_identities': federatedIdentitiesMigration,
 };

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { Role } from '../../../shared/roles.ts';
 import { encodeFirebaseHash, type FirebaseHashParameters } from './firebaseScrypt.ts';
-import type { UserRow } from './identityTables.ts';
+import type { FederatedIdentityRow, UserRow } from './identityTables.ts';
 import { initialValidSince } from './validSince.ts';
 
 /** An account brought from elsewhere (a Firebase export), keeping its uid and dates. */
@@ -17,6 +17,18 @@ export interface ImportedAccount {
   disabled: boolean;
   createdAt: number;
   lastLoginAt: number | null;
+  /** Identity providers linked in Firebase (providerUserInfo besides the password): kept, so they sign in to this uid. */
+  providers: ImportedProviderLink[];
+}
+
+/** A Firebase providerUserInfo entry of an OpenID provider (google.com, oidc.<name>). */
+export interface ImportedProviderLink {
+  providerId: string;
+  /** The provider's `sub`. */
+  rawId: string;
+  email: string | null;
+  displayName: string | null;
+  photoUrl: string | null;
 }
 
 export interface AccountImportCount {
@@ -88,11 +100,35 @@ export async function importAccounts(
         }
       }
       if (rows.length > 0) await trx.insertInto('users').values(rows).execute();
+      const links = batch
+        .filter((account) => rows.some((row) => row.id === account.uid))
+        .flatMap((account) => account.providers.map((link) => linkRow(account.uid, link, options.now)));
+      // An identity another account already holds stays there (a re-run, or a second export).
+      if (links.length > 0) {
+        await trx
+          .insertInto('federated_identities')
+          .values(links)
+          .onConflict((conflict) => conflict.doNothing())
+          .execute();
+      }
       imported += rows.length;
       options.progress(imported + skipped.length, accounts.length);
     }
   });
   return { imported, skipped };
+}
+
+/** A Firebase providerUserInfo link, kept so the provider, once configured, signs in to the old uid. */
+function linkRow(uid: string, link: ImportedProviderLink, now: number): FederatedIdentityRow {
+  return {
+    provider_id: link.providerId,
+    subject: link.rawId,
+    user_id: uid,
+    email: link.email,
+    display_name: link.displayName,
+    photo_url: link.photoUrl,
+    created_at: now,
+  };
 }
 
 function userRow(account: ImportedAccount, hashParameters: FirebaseHashParameters, now: number, role: Role): UserRow {

@@ -12,6 +12,7 @@ import type { OobCodesStore } from './oobCodesStore.ts';
 import { newId } from './opaqueSecrets.ts';
 import type { Origin } from './origin.ts';
 import type { EmailActions } from './emailActions.ts';
+import type { FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
 import { checkPasswordStrength } from './passwordRules.ts';
 import { requireRecentSignIn as requireRecentSignInAt } from './recentSignIn.ts';
@@ -40,6 +41,7 @@ export function createAccountOperations(deps: {
   users: UsersStore;
   sessions: SessionsStore;
   oobCodes: OobCodesStore;
+  federated: FederatedIdentitiesStore;
   issuer: SessionIssuer;
   emailActions: EmailActions;
   passwords: PasswordHasher;
@@ -228,6 +230,7 @@ export function createAccountOperations(deps: {
       for (const listener of deps.userDeletingListeners) await listener(uid, trx);
       await sessions.revokeAllOfUser(uid, trx);
       await oobCodes.revokeAllOfUser(uid, trx);
+      await deps.federated.removeAllOfUser(uid, trx);
       await users.delete(uid, trx);
     });
   }

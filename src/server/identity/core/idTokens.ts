@@ -26,6 +26,8 @@ export async function signIdToken(
     provider: string;
     /** `firebase.sign_in_second_factor`: the second step that completed the sign-in ('totp'), if any. */
     secondFactor?: string | undefined;
+    /** The provider identities linked to the account (`firebase.identities`, beside the email). */
+    links: readonly { provider_id: string; subject: string }[];
     now: number;
   },
 ): Promise<string> {
@@ -43,7 +45,7 @@ export async function signIdToken(
     // A custom claim, as Firebase puts them: top level. A picture for clients; the server reads the database.
     role: user.role,
     firebase: {
-      identities: { email: [user.email] },
+      identities: identitiesOf(user, options.links),
       sign_in_provider: options.provider,
       ...(options.secondFactor !== undefined ? { sign_in_second_factor: options.secondFactor } : {}),
     },
@@ -56,4 +58,11 @@ export async function signIdToken(
     .setExpirationTime(iat + ID_TOKEN_LIFETIME_SECONDS)
     .setJti(randomUUID())
     .sign(key.privateKey);
+}
+
+/** `firebase.identities`: each way to be recognised, by provider id (Firebase's shape). */
+function identitiesOf(user: UserRow, links: readonly { provider_id: string; subject: string }[]) {
+  const identities: Record<string, string[]> = { email: [user.email] };
+  for (const link of links) identities[link.provider_id] = [link.subject];
+  return identities;
 }

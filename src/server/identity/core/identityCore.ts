@@ -6,6 +6,8 @@ import { createAccountOperations, type UserDeletingListener } from './accountOpe
 import { createActionCodes } from './actionCodes.ts';
 import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
 import { createEmailActions } from './emailActions.ts';
+import { createFederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
+import { createFederatedSignIn, type AccountTakeoverListener } from './federatedSignIn.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
 import { tokenIssuer } from './idTokens.ts';
 import { createMemberOperations } from './memberOperations.ts';
@@ -15,6 +17,7 @@ import type { PasswordHasher } from './passwordHashing.ts';
 import { createPendingSecondStepsStore } from './pendingSecondSteps.ts';
 import { createSessionIssuer } from './sessionIssuer.ts';
 import { createSessionsStore } from './sessionsStore.ts';
+import { createSignInMethods, type SignInMethodCounter } from './signInMethods.ts';
 import { createSigningKeys } from './signingKeys.ts';
 import { openSignUp, type SignUpGate } from './signUpGate.ts';
 import { createSignInAttempts } from './signInAttempt.ts';
@@ -43,11 +46,13 @@ export function createIdentityCore(deps: {
   const sessions = createSessionsStore(database.db);
   const oobCodes = createOobCodesStore(database.db);
   const keys = createSigningKeys(database.db, now);
+  const federated = createFederatedIdentitiesStore(database.db);
   const issuer = createSessionIssuer({
     database,
     users,
     sessions,
     keys,
+    federated,
     issuer: tokenIssuer(config.publicUrl),
     audience: config.projectId,
     now,
@@ -80,6 +85,7 @@ export function createIdentityCore(deps: {
     users,
     sessions,
     oobCodes,
+    federated,
     issuer,
     emailActions,
     rules,
@@ -88,7 +94,23 @@ export function createIdentityCore(deps: {
     signUpGate: deps.signUpGate ?? openSignUp,
   });
   const members = createMemberOperations({ database, users, sessions, now });
-  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys, members });
+  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys, members, federated });
+  const takeoverListeners: AccountTakeoverListener[] = [];
+  const signInMethodCounters: SignInMethodCounter[] = [];
+  const federatedSignIn = createFederatedSignIn({
+    ...deps,
+    users,
+    sessions,
+    oobCodes,
+    federated,
+    signIns,
+    rules,
+    requireRecentSignIn: accounts.requireRecentSignIn,
+    takeoverListeners,
+    signUpGate: deps.signUpGate ?? openSignUp,
+    ownerEmail: config.ownerEmail,
+  });
+  const signInMethods = createSignInMethods({ database, users, federated, counters: signInMethodCounters });
 
   return {
     /** The ID token check: rejects with IdTokenError (its code is the protocol's). */
@@ -106,6 +128,10 @@ export function createIdentityCore(deps: {
     twoStep,
     /** Accounts as the site's members: roles and disabling (the members API and the admin command). */
     members,
+    /** Signing in with OpenID Connect providers: the matching rules (federatedSignIn.ts). */
+    federated: federatedSignIn,
+    /** The ways into an account: linked providers, and removing one (never the last). */
+    signInMethods,
     sessions: { refresh: issuer.refresh, signOut: issuer.signOut },
     /** The public signing keys (JWKS) and the start-up key check. */
     keys: { jwks: () => keys.jwks(), ready: async () => void (await keys.current()) },
@@ -132,6 +158,14 @@ export function createIdentityCore(deps: {
     },
     /** Called after every sign-in attempt, whatever its method (metrics); must not throw. */
     onSignIn: signIns.onSignIn,
+    /** Runs inside the transaction where a provider takes an unverified account over (its passkeys go). */
+    onAccountTakenOver(listener: AccountTakeoverListener): void {
+      takeoverListeners.push(listener);
+    },
+    /** Counts ways into an account held by another feature (passkeys), so the last one is never removed. */
+    onCountingSignInMethods(counter: SignInMethodCounter): void {
+      signInMethodCounters.push(counter);
+    },
   };
 }
 
@@ -144,5 +178,7 @@ export { LastOwnerError, type MemberChange, type MemberCursor, type MemberRow } 
 export type { SignUpAdmission, SignUpGate } from './signUpGate.ts';
 export type { ImportedAccount, AccountImportCount } from './accountImport.ts';
 export { checkBounds as checkFirebaseHashBounds, type FirebaseHashParameters } from './firebaseScrypt.ts';
+export type { ProviderIdentity, FederatedSignInOutcome, AccountTakeoverListener } from './federatedSignIn.ts';
+export type { FederatedIdentityRow } from './identityTables.ts';
 export { IdentityError } from './identityErrors.ts';
 export { IdTokenError, type VerifiedToken, type VerifiedUser } from './verifyIdToken.ts';

@@ -24,6 +24,12 @@ export function identityRateLimitRules(limits: Config['rateLimits']) {
       windowMs: HOUR,
     },
     signUpPerIp: { name: 'identity.signup.ip', limit: limits.signUpPerIp, windowMs: HOUR },
+    // Browser sign-ins started with a provider (each writes a pending row): as many as sign-in attempts.
+    providerStartPerIp: {
+      name: 'identity.provider-start.ip',
+      limit: limits.signInAttemptsPerIp,
+      windowMs: 15 * MINUTE,
+    },
     resetEmailPerEmail: { name: 'identity.reset-email.email', limit: limits.resetEmailPerEmail, windowMs: HOUR },
     resetEmailPerIp: { name: 'identity.reset-email.ip', limit: limits.resetEmailPerIp, windowMs: HOUR },
     resetCodePerIp: { name: 'identity.reset-code.ip', limit: limits.resetCodePerIp, windowMs: 15 * MINUTE },

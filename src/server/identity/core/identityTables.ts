@@ -76,7 +76,22 @@ export interface IdentityPendingSecondStepsTable {
   expires_at: number;
 }
 
+/** An OpenID Connect provider's identity linked to an account (migration 0340). */
+export interface FederatedIdentitiesTable {
+  /** 'google.com', 'oidc.<id>'. */
+  provider_id: string;
+  /** The provider's `sub`: with provider_id, the primary key. */
+  subject: string;
+  user_id: string;
+  /** What the provider last said (its `email`, `name`, `picture`), shown in providerUserInfo. */
+  email: string | null;
+  display_name: string | null;
+  photo_url: string | null;
+  created_at: number;
+}
+
 export interface IdentityTables {
+  federated_identities: FederatedIdentitiesTable;
   users: UsersTable;
   identity_sessions: IdentitySessionsTable;
   identity_signing_keys: IdentitySigningKeysTable;
@@ -88,3 +103,4 @@ export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<IdentitySessionsTable>;
 export type OobCodeRow = Selectable<IdentityOobCodesTable>;
 export type PendingSecondStepRow = Selectable<IdentityPendingSecondStepsTable>;
+export type FederatedIdentityRow = Selectable<FederatedIdentitiesTable>;

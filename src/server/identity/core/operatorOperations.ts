@@ -4,6 +4,7 @@ import type { AccountOperations } from './accountOperations.ts';
 import type { MemberChange, MemberOperations } from './memberOperations.ts';
 import { importAccounts, type ImportedAccount } from './accountImport.ts';
 import type { FirebaseHashParameters } from './firebaseScrypt.ts';
+import type { FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
 import type { UserRow } from './identityTables.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
 import type { SessionsStore } from './sessionsStore.ts';
@@ -22,6 +23,8 @@ export interface AdminUserView {
   lastLoginAt: number | null;
   /** 'argon2id', 'firebase-scrypt'; null: no password yet (imported from a federated-only Firebase account; set one through reset). */
   passwordAlgorithm: string | null;
+  /** The providers linked to the account: id and the provider's `sub` (and the address it gave). */
+  providers: { providerId: string; rawId: string; email: string | null }[];
 }
 
 /** Operator actions on accounts and keys (the admin command is their door); each finds the account by email. */
@@ -32,11 +35,12 @@ export function createOperatorOperations(deps: {
   accounts: AccountOperations;
   keys: SigningKeys;
   members: MemberOperations;
+  federated: FederatedIdentitiesStore;
   passwords: PasswordHasher;
   now: () => number;
 }) {
   const { users } = deps;
-  const view = (user: UserRow): AdminUserView => ({
+  const view = async (user: UserRow): Promise<AdminUserView> => ({
     uid: user.id,
     email: user.email,
     displayName: user.display_name,
@@ -46,6 +50,11 @@ export function createOperatorOperations(deps: {
     createdAt: user.created_at,
     lastLoginAt: user.last_login_at,
     passwordAlgorithm: deps.passwords.algorithm(user.password_hash),
+    providers: (await deps.federated.ofUser(user.id)).map((link) => ({
+      providerId: link.provider_id,
+      rawId: link.subject,
+      email: link.email,
+    })),
   });
 
   async function changeByEmail(email: string, change: MemberChange): Promise<AdminUserView | undefined> {
@@ -57,7 +66,7 @@ export function createOperatorOperations(deps: {
   }
 
   return {
-    listUsers: async (): Promise<AdminUserView[]> => (await users.list()).map(view),
+    listUsers: async (): Promise<AdminUserView[]> => Promise.all((await users.list()).map(view)),
 
     /** undefined: no such account. */
     async findUser(email: string): Promise<AdminUserView | undefined> {

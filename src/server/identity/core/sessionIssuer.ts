@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DatabaseSchema } from '../../db/schema.ts';
 import { IdentityError } from './identityErrors.ts';
+import type { FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
 import type { UserRow } from './identityTables.ts';
 import { signIdToken } from './idTokens.ts';
 import { ID_TOKEN_LIFETIME_SECONDS } from './lifetimes.ts';
@@ -23,7 +24,7 @@ export interface IssuedSession {
 export interface SessionStart {
   /** When the sign-in behind the session happened (epoch ms); a credential change keeps the old one. */
   authTime: number;
-  /** `firebase.sign_in_provider` of its ID tokens: 'password', 'passkey'. */
+  /** `firebase.sign_in_provider` of its ID tokens: 'password', 'passkey', a provider id ('google.com'). */
   provider: string;
   /** The second step that completed the sign-in ('totp': `firebase.sign_in_second_factor`), if any. */
   secondFactor?: string | undefined;
@@ -45,13 +46,15 @@ export function createSessionIssuer(deps: {
   users: UsersStore;
   sessions: SessionsStore;
   keys: SigningKeys;
+  /** The account's linked provider identities, named in its ID tokens. */
+  federated: FederatedIdentitiesStore;
   issuer: string;
   audience: string;
   now: () => number;
 }) {
   const { sessions } = deps;
 
-  const sign = (
+  const sign = async (
     user: UserRow,
     sessionId: string,
     start: { authTime: number; provider: string; secondFactor?: string | undefined },
@@ -64,6 +67,7 @@ export function createSessionIssuer(deps: {
       authTime: start.authTime,
       provider: start.provider,
       secondFactor: start.secondFactor,
+      links: await deps.federated.ofUser(user.id),
       now: deps.now(),
     });
 

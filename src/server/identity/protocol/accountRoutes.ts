@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { IdentityCore } from '../core/identityCore.ts';
-import type { UserRow } from '../core/identityTables.ts';
+import type { FederatedIdentityRow, UserRow } from '../core/identityTables.ts';
 import { lookupUser, providerUserInfo } from './accountResponses.ts';
 import { applyOobCodeBody, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
@@ -32,10 +32,11 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
     app.post('/v1/accounts::lookup', async (request) => {
       const body = parseBody(idTokenBody, request.body);
       const { user } = await core.verifyIdToken(body.idToken);
+      const links = await core.signInMethods.linksOf(user.id);
       const mfaInfo = await core.twoStep.mfaInfoOf(user.id);
       return {
         kind: 'identitytoolkit#GetAccountInfoResponse',
-        users: [{ ...lookupUser(user), ...(mfaInfo !== undefined ? { mfaInfo } : {}) }],
+        users: [{ ...lookupUser(user, links), ...(mfaInfo !== undefined ? { mfaInfo } : {}) }],
       };
     });
 
@@ -43,10 +44,15 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
       // With an action code and no ID token, this applies the code (the SDK's applyActionCode).
       if (hasOobCode(request.body)) {
         const { oobCode } = parseBody(applyOobCodeBody, request.body);
-        return updateAnswer(await core.emailActions.apply(oobCode, originOf(request)));
+        const applied = await core.emailActions.apply(oobCode, originOf(request));
+        return updateAnswer(applied, await core.signInMethods.linksOf(applied.id));
       }
       const body = parseBody(updateBody, request.body);
-      const token = await core.verifyIdToken(body.idToken);
+      let token = await core.verifyIdToken(body.idToken);
+      // Unlinking (the SDK's unlink): never the last way to sign in.
+      if (body.deleteProvider !== undefined) {
+        token = { ...token, user: (await core.signInMethods.remove(token, body.deleteProvider)).user };
+      }
       const deleted = new Set(body.deleteAttribute ?? []);
       const { user, session } = await accounts.update(
         token,
@@ -60,7 +66,7 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
         originOf(request),
       );
       return {
-        ...updateAnswer(user),
+        ...updateAnswer(user, await core.signInMethods.linksOf(user.id)),
         ...(session !== undefined ? delivery.deliver(request, reply, session) : {}),
       };
     });
@@ -75,14 +81,14 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
 }
 
 /** The answer of accounts:update (displayName and photoUrl echoed when set). */
-export function updateAnswer(user: UserRow) {
+export function updateAnswer(user: UserRow, links: readonly FederatedIdentityRow[]) {
   return {
     kind: 'identitytoolkit#SetAccountInfoResponse',
     localId: user.id,
     email: user.email,
     ...(user.display_name !== null ? { displayName: user.display_name } : {}),
     ...(user.photo_url !== null ? { photoUrl: user.photo_url } : {}),
-    providerUserInfo: providerUserInfo(user),
+    providerUserInfo: providerUserInfo(user, links),
     emailVerified: user.email_verified === 1,
   };
 }

@@ -1,0 +1,22 @@
+/** The texts of signing in with providers and of the profile's Sign-in methods section (issue 27). */
+export const signInMethodMessages = {
+  continueWith: (name: string) => `Continue with ${name}`,
+  sectionTitle: 'Sign-in methods',
+  sectionIntro: 'The ways you can sign in to this account.',
+  password: 'Password',
+  passwordSet: 'Set',
+  passwordNotSet: 'Not set. Use Forgot password on the login page to choose one.',
+  passkeys: 'Passkeys',
+  passkeyCount: (count: number) => (count === 0 ? 'None' : count === 1 ? '1 passkey' : `${count} passkeys`),
+  connected: (email: string | undefined) => (email ? `Connected as ${email}` : 'Connected'),
+  notConnected: 'Not connected',
+  connect: 'Connect',
+  disconnect: 'Disconnect',
+  connectLabel: (name: string) => `Connect ${name}`,
+  disconnectLabel: (name: string) => `Disconnect ${name}`,
+  disconnected: (name: string) => `${name} disconnected.`,
+  lastMethod: 'This is your only way to sign in. Add another one before removing it.',
+  loadFailed: 'Your sign-in methods could not be loaded. Please try again.',
+  failed: 'That did not work. Please try again.',
+  signInAgain: 'For your security, log out and log in again before connecting a provider.',
+} as const;

@@ -47,6 +47,7 @@ export function toArticleJson(row: ArticleRow): Article {
     authorId: row.authorId,
     authorName: row.authorName,
     date: new Date(row.date).toISOString(),
+    tags: row.tags,
   };
 }
 
@@ -85,7 +86,7 @@ export function createArticleReads(
       return task();
     });
   const listKey = (limit: number, cursor: string, filter: ListFilter) =>
-    `list:${limit}:${filter.authorId ?? ''}:${cursor}`;
+    `list:${limit}:${filter.authorId ?? ''}:${filter.tagSlug ?? ''}:${cursor}`;
   return {
     async listPage(limit, after, filter = {}, acceptEncoding) {
       const coding = preferredCoding(acceptEncoding, true);

@@ -18,6 +18,7 @@ import {
 } from './articlesRepository.ts';
 import { authenticate, sendInvalidToken, type VerifyIdToken } from './bearerAuth.ts';
 import { sendJsonResource } from './cachedJson.ts';
+import { isTagSlug } from '../../shared/tags.ts';
 
 export interface CreateRateLimit {
   /** Returns the seconds to wait when `uid` has created too many articles lately. */
@@ -77,6 +78,14 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
           ]);
         }
         filter.authorId = query.author;
+      }
+      if (query.tag !== undefined) {
+        if (typeof query.tag !== 'string' || !isTagSlug(query.tag)) {
+          return sendProblem(reply, 400, 'The tag parameter is not valid.', [
+            { field: 'tag', message: 'tag must be one tag slug (lower case letters and digits joined by -).' },
+          ]);
+        }
+        filter.tagSlug = query.tag;
       }
       let after: ArticleCursor | undefined;
       if (query.cursor !== undefined) {

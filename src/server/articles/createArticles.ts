@@ -11,6 +11,9 @@ import { isArticleId, isAuthorId } from './articleId.ts';
 import { createArticleReads, type ArticleReads } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
+import { mostUsedTags } from './articleTags.ts';
+import { searchRoutes } from './search/searchRoutes.ts';
+import { tagsRoutes } from './tagsRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import type { Article } from '../../shared/articleSchema.ts';
 
@@ -85,7 +88,18 @@ export function createArticles(deps: ArticlesDeps): Articles {
   };
 
   return {
-    routes: articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }),
+    routes: async (app) => {
+      await app.register(articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }));
+      await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
+      await app.register(
+        searchRoutes({
+          repository,
+          database: deps.database.db,
+          rateLimiter: deps.rateLimiter,
+          searchesPerMinute: deps.config.rateLimits.searchPerIp,
+        }),
+      );
+    },
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
     onWritten: (listener) => {
       writtenListeners.push(listener);

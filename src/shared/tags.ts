@@ -13,6 +13,7 @@ export const TAG_SLUG_MAX_LENGTH = 120;
  * scripts (Devanagari, Thai...) they are vowels, part of the word. PostgreSQL's
  * inkwell_search_fold (migration 0280) removes the same ranges.
  */
+// eslint-disable-next-line no-misleading-character-class -- ranges of combining marks, matched alone on purpose
 const DIACRITICS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+/g;
 
 /** Lower case with diacritics removed: `Café` and `cafe` are the same word. */

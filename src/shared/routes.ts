@@ -16,6 +16,10 @@ export const screens = {
   author: '/author/:uid',
   /** Where email action links land (verify, change and recover an email). */
   action: '/action',
+  /** One tag's articles (DESIGN.md §8.5). */
+  tag: '/tag/:slug',
+  /** Search results for `?q=`. */
+  search: '/search',
 } as const;
 
 /** Fills a pattern's one parameter, encoded as a path segment. */
@@ -36,6 +40,9 @@ export const paths = {
   editArticle: (id: string) => fill(screens.editor, id),
   author: (uid: string) => fill(screens.author, uid),
   action: screens.action,
+  tag: (slug: string) => fill(screens.tag, slug),
+  /** Search results: `?q=` the text. */
+  search: screens.search,
 } as const;
 
 /**
@@ -55,6 +62,8 @@ const screenPatterns = Object.values(screens).map(patternToRegExp);
 const ARTICLE_PATH = patternToRegExp(screens.article);
 const EDITOR_PATH = patternToRegExp(screens.editor);
 const AUTHOR_PATH = patternToRegExp(screens.author);
+// Pure: the web app never matches tag paths, so its bundle drops this.
+const TAG_PATH = /* @__PURE__ */ patternToRegExp(screens.tag);
 
 /** True when the path (no query string) is one of the app's screens. */
 export function isAppRoute(pathname: string): boolean {
@@ -77,6 +86,11 @@ export function matchEditArticlePath(pathname: string): string | null {
 /** The uid of an author page's path (`/author/:uid`), or null. */
 export function matchAuthorPath(pathname: string): string | null {
   return idFrom(AUTHOR_PATH.exec(pathname));
+}
+
+/** The slug of a tag page's path (`/tag/:slug`), or null. */
+export function matchTagPath(pathname: string): string | null {
+  return idFrom(TAG_PATH.exec(pathname));
 }
 
 function idFrom(match: RegExpExecArray | null): string | null {

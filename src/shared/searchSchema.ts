@@ -3,9 +3,7 @@ import { articleSchema } from './articleSchema.ts';
 
 /** GET /api/search (DESIGN.md §8.5). */
 
-export const SEARCH_QUERY_MAX_LENGTH = 200;
-export const SEARCH_DEFAULT_LIMIT = 20;
-export const SEARCH_MAX_LIMIT = 50;
+export { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_LENGTH } from './searchLimits.ts';
 
 export const searchResultSchema = z.object({
   article: articleSchema,

@@ -9,12 +9,13 @@ export const TAG_NAME_MAX_LENGTH = 30;
 export const TAG_SLUG_MAX_LENGTH = 120;
 
 /**
- * The combining diacritical marks (accents, cedillas, umlauts...). Other marks stay: in many
- * scripts (Devanagari, Thai...) they are vowels, part of the word. PostgreSQL's
- * inkwell_search_fold (migration 0280) removes the same ranges.
+ * The combining diacritical marks (accents, cedillas, umlauts...) of the main block, which
+ * covers every Latin, Greek and Cyrillic letter's. Other marks stay: in many scripts
+ * (Devanagari, Thai...) they are vowels, part of the word. This runs in every page (tag links),
+ * so it stays this short; the search indexes fold more (migration 0280, FTS5's remove_diacritics).
  */
-// eslint-disable-next-line no-misleading-character-class -- ranges of combining marks, matched alone on purpose
-const DIACRITICS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+/g;
+// eslint-disable-next-line no-misleading-character-class -- combining marks, matched alone on purpose
+const DIACRITICS = /[\u0300-\u036f]+/g;
 
 /** Lower case with diacritics removed: `Café` and `cafe` are the same word. */
 export function foldText(text: string): string {

@@ -19,6 +19,8 @@ const screenModules = {
   profile: () => import('./account/ProfilePage.tsx'),
   author: () => import('./authors/AuthorPage.tsx'),
   emailAction: () => import('./account/EmailActionPage.tsx'),
+  tag: () => import('./tags/TagPage.tsx'),
+  search: () => import('./search/SearchPage.tsx'),
 };
 
 const ArticlePage = lazy(() => screenModules.article().then((m) => ({ default: m.ArticlePage })));
@@ -29,6 +31,9 @@ const ForgotPasswordPage = lazy(() => screenModules.forgotPassword().then((m) =>
 const ResetPasswordPage = lazy(() => screenModules.resetPassword().then((m) => ({ default: m.ResetPasswordPage })));
 const AuthorPage = lazy(() => screenModules.author().then((m) => ({ default: m.AuthorPage })));
 const EmailActionPage = lazy(() => screenModules.emailAction().then((m) => ({ default: m.EmailActionPage })));
+// Default exports, so no adapter per screen: they came after the home page's budget was full.
+const TagPage = lazy(screenModules.tag);
+const SearchPage = lazy(screenModules.search);
 const ProfilePage = lazy(() => screenModules.profile().then((m) => ({ default: m.ProfilePage })));
 
 const fetchAhead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
@@ -81,6 +86,8 @@ export function AppRouter() {
           <Route path={screens.forgotPassword} element={<ForgotPasswordPage />} />
           <Route path={screens.resetPassword} element={<ResetPasswordPage />} />
           <Route path={screens.action} element={<EmailActionPage />} />
+          <Route path={screens.tag} element={<TagPage />} />
+          <Route path={screens.search} element={<SearchPage />} />
           {/* Signed-in only (docs/product.md). */}
           <Route element={<RequireAuth />}>
             <Route path={screens.profile} element={<ProfilePage />} />

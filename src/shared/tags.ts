@@ -14,7 +14,6 @@ export const TAG_SLUG_MAX_LENGTH = 120;
  * (Devanagari, Thai...) they are vowels, part of the word. This runs in every page (tag links),
  * so it stays this short; the search indexes fold more (migration 0280, FTS5's remove_diacritics).
  */
-// eslint-disable-next-line no-misleading-character-class -- combining marks, matched alone on purpose
 const DIACRITICS = /[\u0300-\u036f]+/g;
 
 /** Lower case with diacritics removed: `Café` and `cafe` are the same word. */

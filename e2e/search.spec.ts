@@ -16,7 +16,10 @@ async function screenshots(page: Page, label: string) {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.map((violation) => violation.id), `${label} ${colorScheme}`).toEqual([]);
+    expect(
+      results.violations.map((violation) => violation.id),
+      `${label} ${colorScheme}`,
+    ).toEqual([]);
     for (const viewport of [
       { width: 390, height: 844 },
       { width: 1280, height: 800 },
@@ -28,9 +31,15 @@ async function screenshots(page: Page, label: string) {
   await page.emulateMedia({ colorScheme: null });
 }
 
-test('the top bar searches the articles: marked snippets, tags, paging and an empty state', async ({ page, request }) => {
+test('the top bar searches the articles: marked snippets, tags, paging and an empty state', async ({
+  page,
+  request,
+}) => {
   const writer = await apiSignUp(request, 'Marina Quay');
-  const word = `zephyr${writer.uid.slice(0, 6).toLowerCase().replace(/[^a-z]/g, 'q')}`;
+  const word = `zephyr${writer.uid
+    .slice(0, 6)
+    .toLowerCase()
+    .replace(/[^a-z]/g, 'q')}`;
   const titled = await apiPublish(request, writer, {
     image: `${PICTURE_ORIGIN}/1.svg`,
     title: `The ${word} harbour`,

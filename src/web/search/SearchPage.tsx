@@ -79,7 +79,13 @@ function SearchResults({ q }: { q: string }) {
   if (state.status === 'failed') return <LoadFailure message="Search failed." onRetry={() => load(null)} />;
   if (state.results.length === 0) {
     return (
-      <EmptyList action={<Link to={paths.home} className="pill">Browse all articles</Link>}>
+      <EmptyList
+        action={
+          <Link to={paths.home} className="pill">
+            Browse all articles
+          </Link>
+        }
+      >
         No articles match “{q}”.
       </EmptyList>
     );

@@ -61,14 +61,22 @@ export async function searchIndex(
 ): Promise<SearchHit[]> {
   if (query.include.length === 0) return [];
   if (isSqlite(db)) {
+    // Ranked on the index alone (rowid and score: no text carried through the sort), then the
+    // page's few rows fetched with their text. bm25 weights: title, body, tags, author.
     const result = await sql<SearchHit>`
+      with ranked as (
+        select s.rowid as search_rowid, bm25(article_search, 100.0, 1.0, 10.0, 5.0) as score
+          from article_search s
+          join article_search_keys k on k.search_rowid = s.rowid
+          join articles on articles.id = k.article_id
+         where article_search match ${fts5Expression(query)} and ${isPublished('articles')}
+         order by score, s.rowid desc
+         limit ${limit} offset ${offset})
       select k.article_id as "articleId", s.body as body
-        from article_search s
-        join article_search_keys k on k.search_rowid = s.rowid
-        join articles on articles.id = k.article_id
-       where article_search match ${fts5Expression(query)} and ${isPublished('articles')}
-       order by bm25(article_search, 100.0, 1.0, 10.0, 5.0), articles.date desc, articles.id desc
-       limit ${limit} offset ${offset}`.execute(db);
+        from ranked
+        join article_search_keys k on k.search_rowid = ranked.search_rowid
+        join article_search s on s.rowid = ranked.search_rowid
+       order by ranked.score, ranked.search_rowid desc`.execute(db);
     return result.rows;
   }
   const tsquery = tsqueryOf(query);

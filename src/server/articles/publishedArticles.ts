@@ -5,6 +5,9 @@ import { sql, type RawBuilder } from 'kysely';
  * tag counts): only published articles. Every article is published today; when articles get
  * a status (moderation), this is the one place that says which ones readers may find.
  *
+ * The search index holds published articles only (search/searchIndex.ts indexArticle uses this
+ * when writing an entry), so a change of visibility must rewrite the article's entry.
+ *
  * `articlesAlias` names the articles table in the caller's query.
  */
 export function isPublished(articlesAlias = 'articles'): RawBuilder<boolean> {

@@ -15,7 +15,12 @@ type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 const isSqlite = (db: Executor) => db.getExecutor().adapter instanceof SqliteAdapter;
 
-/** (Re)writes one article's entry from its stored title, tags and author, and its plain text. */
+/**
+ * (Re)writes one article's entry from its stored title, tags and author, and its plain text.
+ * Only published articles have an entry (publishedArticles.ts): so search needs no join to
+ * filter, which at 100,000 matches cost more than the ranking (bench/README.md). Whatever
+ * changes an article's visibility must call this again.
+ */
 export async function indexArticle(trx: Executor, articleId: string, text: string): Promise<void> {
   const tags = sql<string>`coalesce((select ${aggregateNames(trx)} from article_tags at join tags t on t.slug = at.slug
                                      where at.article_id = a.id), '')`;
@@ -27,14 +32,16 @@ export async function indexArticle(trx: Executor, articleId: string, text: strin
     await sql`delete from article_search where rowid = ${key}`.execute(trx);
     await sql`insert into article_search (rowid, title, body, tags, author)
               select ${key}, a.title, ${text}, ${tags}, coalesce(u.display_name, '')
-                from articles a join users u on u.id = a.author_id where a.id = ${articleId}`.execute(trx);
+                from articles a join users u on u.id = a.author_id
+               where a.id = ${articleId} and ${isPublished('a')}`.execute(trx);
   } else {
+    // An article no longer published loses its entry.
+    await sql`delete from article_search where article_id = ${articleId}`.execute(trx);
     await sql`insert into article_search (article_id, body, tags, document)
               select a.id, ${text}, ${tags}, inkwell_search_document(a.title, ${text}, ${tags}, coalesce(u.display_name, ''))
-                from articles a join users u on u.id = a.author_id where a.id = ${articleId}
-              on conflict (article_id) do update set body = excluded.body, tags = excluded.tags, document = excluded.document`.execute(
-      trx,
-    );
+                from articles a join users u on u.id = a.author_id
+               where a.id = ${articleId} and ${isPublished('a')}
+`.execute(trx);
   }
 }
 
@@ -65,12 +72,10 @@ export async function searchIndex(
     // page's few rows fetched with their text. bm25 weights: title, body, tags, author.
     const result = await sql<SearchHit>`
       with ranked as (
-        select s.rowid as search_rowid, bm25(article_search, 100.0, 1.0, 10.0, 5.0) as score
-          from article_search s
-          join article_search_keys k on k.search_rowid = s.rowid
-          join articles on articles.id = k.article_id
-         where article_search match ${fts5Expression(query)} and ${isPublished('articles')}
-         order by score, s.rowid desc
+        select rowid as search_rowid, bm25(article_search, 100.0, 1.0, 10.0, 5.0) as score
+          from article_search
+         where article_search match ${fts5Expression(query)}
+         order by score, rowid desc
          limit ${limit} offset ${offset})
       select k.article_id as "articleId", s.body as body
         from ranked
@@ -83,10 +88,9 @@ export async function searchIndex(
   const result = await sql<SearchHit>`
     select s.article_id as "articleId", s.body as body
       from article_search s
-      join articles on articles.id = s.article_id
-     where s.document @@ ${tsquery} and ${isPublished('articles')}
+     where s.document @@ ${tsquery}
      order by (ts_filter(s.document, '{a}') @@ ${tsquery}) desc,
-              ts_rank(s.document, ${tsquery}) desc, articles.date desc, articles.id desc
+              ts_rank(s.document, ${tsquery}) desc, s.article_id desc
      limit ${limit} offset ${offset}`.execute(db);
   return result.rows;
 }

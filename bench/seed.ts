@@ -47,6 +47,17 @@ const BATCH = 500;
 const WORDS =
   'ink quiet river paper morning lamp garden letter window autumn harbour stone thread winter candle map'.split(' ');
 
+// Words only a few articles use (about 100 each at 100,000 articles), so search has something
+// to find besides the handful of words every article repeats.
+const SYLLABLES = 'ka lo mi ren tas vo pel dri sun ber'.split(' ');
+const RARE_WORDS = 2000;
+/** The n-th rare word: three syllables and an ending, e.g. "kalomiia". */
+export function rareWord(n: number): string {
+  const m = n % RARE_WORDS;
+  return `${SYLLABLES[m % 10]}${SYLLABLES[Math.floor(m / 10) % 10]}${SYLLABLES[Math.floor(m / 100) % 10]}${'ia on ex us'.split(' ')[Math.floor(m / 1000) % 4]}`;
+}
+const TOPICS = 'Travel Cooking Poetry History Science Gardening Music Sailing Books Weather'.split(' ');
+
 function sentence(seed: number, words: number): string {
   let text = '';
   for (let i = 0; i < words; i++) text += (i ? ' ' : '') + WORDS[(seed * 7 + i * 13) % WORDS.length];
@@ -100,8 +111,9 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
         date,
         image,
         title: `${sentence(i, 5)} No. ${options.articles - i}`,
-        description: `${sentence(i, 40)}\n\n${sentence(i + 3, 60)}`,
+        description: `${sentence(i, 40)}\n\n${sentence(i + 3, 60)} About ${rareWord(i)} and ${rareWord(i * 7 + 3)}.`,
         authorId: authors[i % authors.length]!.uid,
+        tags: [TOPICS[i % TOPICS.length]!, TOPICS[(i * 3 + 1) % TOPICS.length]!],
       });
     }
     await database.db.transaction().execute((trx) => createArticlesRepository(trx).insertBatch(batch));

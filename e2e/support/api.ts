@@ -31,7 +31,7 @@ export interface CreatedArticle {
 export async function apiPublish(
   request: APIRequestContext,
   account: ApiAccount,
-  article: { image: string; title: string; description: string },
+  article: { image: string; title: string; description: string; tags?: string[] },
 ): Promise<CreatedArticle> {
   const response = await request.post('/api/articles', {
     headers: { authorization: `Bearer ${account.idToken}` },

@@ -93,6 +93,7 @@ const envSchema = z.object({
   RATE_LIMIT_RESET_CODE_PER_IP: positiveInt(1_000_000).default(100),
   RATE_LIMIT_ARTICLE_CREATE_PER_USER: positiveInt(1_000_000).default(60),
   RATE_LIMIT_IMAGE_UPLOAD_PER_USER: positiveInt(1_000_000).default(60),
+  RATE_LIMIT_SEARCH_PER_IP: positiveInt(1_000_000).default(60),
   IMAGE_MAX_BYTES: positiveInt(256 * 1024 * 1024).default(10 * 1024 * 1024),
   IMAGE_PROCESSING_TIMEOUT_SECONDS: positiveInt(600).default(30),
   READ_CACHE_MAX_BYTES: positiveInt(4 * 1024 * 1024 * 1024).default(32 * 1024 * 1024),
@@ -168,6 +169,8 @@ export interface Config {
     articleCreatePerUser: number;
     /** Image uploads per user per hour. */
     imageUploadPerUser: number;
+    /** Searches per client IP per minute. */
+    searchPerIp: number;
   };
 }
 
@@ -240,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resetCodePerIp: e.RATE_LIMIT_RESET_CODE_PER_IP,
       articleCreatePerUser: e.RATE_LIMIT_ARTICLE_CREATE_PER_USER,
       imageUploadPerUser: e.RATE_LIMIT_IMAGE_UPLOAD_PER_USER,
+      searchPerIp: e.RATE_LIMIT_SEARCH_PER_IP,
     },
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from './fieldError.ts';
+import { TAG_NAME_MAX_LENGTH, TAGS_MAX, tagSlug } from './tags.ts';
 
 /**
  * The article as the API sends it and the fields a person may set, shared by the server
@@ -11,7 +12,7 @@ export const TITLE_MAX_LENGTH = 200;
 export const DESCRIPTION_MAX_LENGTH = 20000;
 
 /** The fields of an article body; anything else in a body is an error. */
-export const articleInputFields = ['image', 'title', 'description'] as const;
+export const articleInputFields = ['image', 'title', 'description', 'tags'] as const;
 export type ArticleInputField = (typeof articleInputFields)[number];
 
 // Characters as a person counts them: an emoji is one, not two UTF-16 units.
@@ -54,6 +55,27 @@ export const articleInputSchema = z.strictObject(
       .refine((value) => characterCount(value) <= DESCRIPTION_MAX_LENGTH, {
         error: `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters.`,
       }),
+    /** Optional: a PUT without it keeps the article's tags (DESIGN.md §8.5). */
+    tags: z
+      .array(
+        z
+          .string({ error: 'Each tag must be text.' })
+          .trim()
+          .min(1, { error: 'A tag cannot be empty.' })
+          .refine(isStorableText, { error: 'A tag contains a character that cannot be stored.', abort: true })
+          .refine((value) => characterCount(value) <= TAG_NAME_MAX_LENGTH, {
+            error: `A tag must be at most ${TAG_NAME_MAX_LENGTH} characters.`,
+            abort: true,
+          })
+          .refine((value) => tagSlug(value) !== '', { error: 'A tag needs at least one letter or digit.' }),
+        { error: 'Tags must be a list of words.' },
+      )
+      .max(TAGS_MAX, { error: `An article can have at most ${TAGS_MAX} tags.` })
+      // Tags with the same slug are one tag: the first spelling stays.
+      .transform((tags) =>
+        tags.filter((tag, index) => tags.findIndex((other) => tagSlug(other) === tagSlug(tag)) === index),
+      )
+      .optional(),
   },
   { error: 'The article must be an object with image, title and description.' },
 );
@@ -73,11 +95,12 @@ export function parseArticleInput(body: unknown): ArticleInputResult {
       for (const key of issue.keys) {
         errors.push({
           field: key,
-          message: `${key} cannot be set: an article takes only image, title and description.`,
+          message: `${key} cannot be set: an article takes only image, title, description and tags.`,
         });
       }
     } else {
-      const field = issue.path.map(String).join('.') || 'body';
+      // A tag's problem is the tags field's (a form shows one message under the tag field).
+      const field = issue.path[0] === 'tags' ? 'tags' : issue.path.map(String).join('.') || 'body';
       // One message per field is what a form can show.
       if (!errors.some((error) => error.field === field)) errors.push({ field, message: issue.message });
     }
@@ -99,6 +122,8 @@ export const articleSchema = z.object({
   authorName: z.string().nullable(),
   /** ISO 8601 UTC, set by the server when the article was created. */
   date: z.iso.datetime(),
+  /** Tag names in the order the author gave them (src/shared/tags.ts makes their slugs). */
+  tags: z.array(z.string()),
 });
 export type Article = z.infer<typeof articleSchema>;
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isAppRoute, matchArticlePath, matchAuthorPath, matchEditArticlePath, paths, screens } from './routes.ts';
+import {
+  isAppRoute,
+  matchArticlePath,
+  matchAuthorPath,
+  matchEditArticlePath,
+  matchTagPath,
+  paths,
+  screens,
+} from './routes.ts';
 
 describe('the screen table', () => {
   it('answers every link it builds as a screen, with the id read back as it was', () => {
@@ -17,12 +25,16 @@ describe('the screen table', () => {
       paths.author(id),
       paths.action,
       paths.admin,
+      paths.tag(id),
+      paths.search,
     ];
     for (const link of links) expect(isAppRoute(link), link).toBe(true);
     expect(links).toHaveLength(Object.keys(screens).length + 1);
     expect(matchArticlePath(paths.article(id))).toBe(id);
     expect(matchEditArticlePath(paths.editArticle(id))).toBe(id);
     expect(matchAuthorPath(paths.author(id))).toBe(id);
+    expect(matchTagPath(paths.tag('cafe-culture'))).toBe('cafe-culture');
+    expect(matchTagPath('/tag/cafe-culture/feed.xml')).toBeNull();
   });
 
   it('builds the links people see in the address bar', () => {

@@ -18,6 +18,10 @@ export const screens = {
   action: '/action',
   /** Members and invitations, for editors and owners (others see the 404 page). */
   admin: '/admin',
+  /** One tag's articles (DESIGN.md §8.5). */
+  tag: '/tag/:slug',
+  /** Search results for `?q=`. */
+  search: '/search',
 } as const;
 
 /** Fills a pattern's one parameter, encoded as a path segment. */
@@ -39,6 +43,9 @@ export const paths = {
   author: (uid: string) => fill(screens.author, uid),
   action: screens.action,
   admin: screens.admin,
+  tag: (slug: string) => fill(screens.tag, slug),
+  /** Search results: `?q=` the text. */
+  search: screens.search,
 } as const;
 
 /**
@@ -58,6 +65,8 @@ const screenPatterns = Object.values(screens).map(patternToRegExp);
 const ARTICLE_PATH = patternToRegExp(screens.article);
 const EDITOR_PATH = patternToRegExp(screens.editor);
 const AUTHOR_PATH = patternToRegExp(screens.author);
+// Pure: the web app never matches tag paths, so its bundle drops this.
+const TAG_PATH = /* @__PURE__ */ patternToRegExp(screens.tag);
 
 /** True when the path (no query string) is one of the app's screens. */
 export function isAppRoute(pathname: string): boolean {
@@ -80,6 +89,11 @@ export function matchEditArticlePath(pathname: string): string | null {
 /** The uid of an author page's path (`/author/:uid`), or null. */
 export function matchAuthorPath(pathname: string): string | null {
   return idFrom(AUTHOR_PATH.exec(pathname));
+}
+
+/** The slug of a tag page's path (`/tag/:slug`), or null. */
+export function matchTagPath(pathname: string): string | null {
+  return idFrom(TAG_PATH.exec(pathname));
 }
 
 function idFrom(match: RegExpExecArray | null): string | null {

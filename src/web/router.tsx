@@ -20,6 +20,8 @@ const screenModules = {
   author: () => import('./authors/AuthorPage.tsx'),
   emailAction: () => import('./account/EmailActionPage.tsx'),
   admin: () => import('./admin/AdminPage.tsx'),
+  tag: () => import('./tags/TagPage.tsx'),
+  search: () => import('./search/SearchPage.tsx'),
 };
 
 const ArticlePage = lazy(() => screenModules.article().then((m) => ({ default: m.ArticlePage })));
@@ -31,6 +33,9 @@ const ResetPasswordPage = lazy(() => screenModules.resetPassword().then((m) => (
 const AuthorPage = lazy(() => screenModules.author().then((m) => ({ default: m.AuthorPage })));
 const EmailActionPage = lazy(() => screenModules.emailAction().then((m) => ({ default: m.EmailActionPage })));
 const AdminPage = lazy(() => screenModules.admin().then((m) => ({ default: m.AdminPage })));
+// Default exports, so no adapter per screen: they came after the home page's budget was full.
+const TagPage = lazy(screenModules.tag);
+const SearchPage = lazy(screenModules.search);
 const ProfilePage = lazy(() => screenModules.profile().then((m) => ({ default: m.ProfilePage })));
 
 const fetchAhead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
@@ -83,6 +88,8 @@ export function AppRouter() {
           <Route path={screens.forgotPassword} element={<ForgotPasswordPage />} />
           <Route path={screens.resetPassword} element={<ResetPasswordPage />} />
           <Route path={screens.action} element={<EmailActionPage />} />
+          <Route path={screens.tag} element={<TagPage />} />
+          <Route path={screens.search} element={<SearchPage />} />
           {/* Signed-in only (docs/product.md). */}
           <Route element={<RequireAuth />}>
             <Route path={screens.profile} element={<ProfilePage />} />

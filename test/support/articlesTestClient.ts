@@ -100,7 +100,10 @@ export interface ArticlesTestApp {
 export function articlesTestApp(dialectCase: DialectCase): ArticlesTestApp {
   const app = {} as ArticlesTestApp;
   beforeAll(async () => {
-    app.server = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '100000' });
+    app.server = await startTestApp(dialectCase, {
+      RATE_LIMIT_ARTICLE_CREATE_PER_USER: '100000',
+      RATE_LIMIT_SEARCH_PER_IP: '100000',
+    });
     app.api = articlesApi(app.server.url);
     app.alice = await signUp(app.server.url, 'Alice');
     app.bob = await signUp(app.server.url, 'Bob');

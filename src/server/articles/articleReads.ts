@@ -45,6 +45,7 @@ export function toArticleJson(row: ArticleRow): Article {
     authorId: row.authorId,
     authorName: row.authorName,
     date: new Date(row.date).toISOString(),
+    tags: row.tags,
   };
 }
 
@@ -83,7 +84,7 @@ export function createArticleReads(
       return task();
     });
   const listKey = (limit: number, cursor: string, filter: ListFilter) =>
-    `list:${limit}:${filter.authorId ?? ''}:${cursor}`;
+    `list:${limit}:${filter.authorId ?? ''}:${filter.tagSlug ?? ''}:${cursor}`;
   return {
     async listPage(limit, after, filter = {}, finishForOneRequest = async (page) => ({ ...page, sentOnce: true })) {
       const cursor = after ? encodeArticleCursor(after) : '';

@@ -56,6 +56,7 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       authorId: app.alice.uid,
       authorName: 'Alice',
       date: article.date,
+      tags: [],
     });
     expect(article.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const date = Date.parse(article.date);

@@ -2,6 +2,9 @@ import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import { renderMarkdown } from '../../shared/markdown/renderMarkdown.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { ArticleCursor } from './articleCursor.ts';
+import { tagNamesOf, writeArticleTags } from './articleTags.ts';
+import { isPublished } from './publishedArticles.ts';
+import { indexArticle } from './search/searchIndex.ts';
 
 /**
  * All SQL of the articles feature. The one read outside its own table: the author's
@@ -22,6 +25,8 @@ export interface ArticleRow {
   authorName: string | null;
   /** Epoch milliseconds. */
   date: number;
+  /** Tag names in the author's order. */
+  tags: string[];
 }
 
 /** One article with its rendered body: what the article page shows. */
@@ -33,6 +38,8 @@ export interface ArticleFields {
   image: string;
   title: string;
   description: string;
+  /** Tag names, one per slug (articleSchema.ts merges them). Absent on an update: the tags stay. */
+  tags?: string[] | undefined;
 }
 
 /** The author's account no longer exists (deleted after the caller's token was checked). */
@@ -54,23 +61,44 @@ export type ArticleWrittenListener = (
 
 /** The stored columns of an article's fields: the Markdown and what it renders to (decision 0040). */
 function fieldColumns(fields: ArticleFields) {
-  const { html, excerpt } = renderMarkdown(fields.description);
+  const { html, excerpt, text } = renderMarkdown(fields.description);
   return {
-    image: fields.image,
-    title: fields.title,
-    description: fields.description,
-    description_html: html,
-    excerpt,
+    columns: {
+      image: fields.image,
+      title: fields.title,
+      description: fields.description,
+      description_html: html,
+      excerpt,
+    },
+    /** The plain text, for the search index. */
+    text,
   };
 }
 
 function articleRecord(article: NewArticle) {
+  const { columns, text } = fieldColumns(article);
   return {
-    id: article.id,
-    ...fieldColumns(article),
-    author_id: article.authorId,
-    date: article.date,
+    record: { id: article.id, ...columns, author_id: article.authorId, date: article.date },
+    text,
   };
+}
+
+/** Tags, then the search index entry (which reads the tags): in the article's transaction. */
+async function writeTagsAndIndex(trx: Kysely<DatabaseSchema>, article: NewArticle, text: string) {
+  await writeArticleTags(trx, article.id, article.date, article.tags ?? []);
+  await indexArticle(trx, article.id, text);
+}
+
+/** The rows with their tag names. */
+async function withTagNames<R extends Omit<ArticleRow, 'tags'>>(
+  db: Kysely<DatabaseSchema>,
+  rows: R[],
+): Promise<(R & { tags: string[] })[]> {
+  const names = await tagNamesOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, tags: names.get(row.id) ?? [] }));
 }
 
 function isForeignKeyViolation(error: unknown): boolean {
@@ -98,9 +126,10 @@ function selectWithAuthors(db: Kysely<DatabaseSchema>) {
     ]);
 }
 
-/** Which articles a list holds: all of them, or one author's. */
+/** Which articles a list holds: all of them, one author's, or those with one tag (by slug). */
 export interface ListFilter {
   authorId?: string;
+  tagSlug?: string;
 }
 
 /**
@@ -114,6 +143,7 @@ export function listPageQuery(
   after: ArticleCursor | undefined,
   filter: ListFilter = {},
 ) {
+  if (filter.tagSlug !== undefined) return tagPageQuery(db, limit, after, filter.tagSlug);
   let query = selectWithAuthors(db);
   if (filter.authorId !== undefined) query = query.where('articles.author_id', '=', filter.authorId);
   if (after) {
@@ -135,6 +165,31 @@ export function listPageQuery(
     .limit(limit + 1);
 }
 
+/**
+ * One tag's published articles, newest first: a keyset range on article_tags' (slug, date desc,
+ * article_id desc) index (the article's date is copied there), joined to the articles.
+ */
+function tagPageQuery(db: Kysely<DatabaseSchema>, limit: number, after: ArticleCursor | undefined, slug: string) {
+  let query = selectWithAuthors(db)
+    .innerJoin('article_tags', 'article_tags.article_id', 'articles.id')
+    .where('article_tags.slug', '=', slug)
+    .where(isPublished('articles'));
+  if (after) {
+    query = query
+      .where('article_tags.date', '<=', after.date)
+      .where((eb) =>
+        eb.or([
+          eb('article_tags.date', '<', after.date),
+          eb.and([eb('article_tags.date', '=', after.date), eb('article_tags.article_id', '<', after.id)]),
+        ]),
+      );
+  }
+  return query
+    .orderBy('article_tags.date', 'desc')
+    .orderBy('article_tags.article_id', 'desc')
+    .limit(limit + 1);
+}
+
 export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: ArticleWrittenListener[] = []) {
   const withAuthors = () => selectWithAuthors(db);
   const tellWritten = async (article: { id: string } & ArticleFields, trx: Transaction<DatabaseSchema>) => {
@@ -151,7 +206,9 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
     async insert(article: NewArticle): Promise<void> {
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('articles').values(articleRecord(article)).execute();
+          const { record, text } = articleRecord(article);
+          await trx.insertInto('articles').values(record).execute();
+          await writeTagsAndIndex(trx, article, text);
           await tellWritten(article, trx);
         });
       } catch (error) {
@@ -165,17 +222,34 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
      * Many articles in one statement (seeding, imports). The caller wraps batches in a
      * transaction; 500 rows x 8 values stays under every SQLite build's parameter limit.
      * Written-listeners are not told: imported and seeded articles use no uploaded image.
+     * Their tags and search index entries are written with them (one statement each).
      */
     async insertBatch(articles: NewArticle[]): Promise<void> {
       if (articles.length === 0) return;
-      await db.insertInto('articles').values(articles.map(articleRecord)).execute();
+      const records = articles.map(articleRecord);
+      await db
+        .insertInto('articles')
+        .values(records.map((item) => item.record))
+        .execute();
+      for (const [index, article] of articles.entries()) {
+        await writeTagsAndIndex(db, article, records[index]!.text);
+      }
     },
 
     async find(id: string): Promise<ArticleDetailRow | undefined> {
-      return withAuthors()
+      const row = await withAuthors()
         .select('articles.description_html as descriptionHtml')
         .where('articles.id', '=', id)
         .executeTakeFirst();
+      return row && (await withTagNames(db, [row]))[0];
+    },
+
+    /** Articles by id, in the order of `ids` (unknown ids left out): search results. */
+    async findMany(ids: readonly string[]): Promise<ArticleRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await withTagNames(db, await withAuthors().where('articles.id', 'in', ids).execute());
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
     /**
@@ -183,7 +257,7 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
      * the caller knows whether another page exists without counting.
      */
     async listPage(limit: number, after: ArticleCursor | undefined, filter: ListFilter = {}): Promise<ArticleRow[]> {
-      return listPageQuery(db, limit, after, filter).execute();
+      return withTagNames(db, await listPageQuery(db, limit, after, filter).execute());
     },
 
     /** An account's id and display name, whether or not it wrote anything; undefined when there is none. */
@@ -229,15 +303,19 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
 
     /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
     async update(id: string, authorId: string, fields: ArticleFields): Promise<AuthorWriteOutcome> {
-      const columns = fieldColumns(fields);
+      const { columns, text } = fieldColumns(fields);
       const updated = await db.transaction().execute(async (trx) => {
-        const result = await trx
+        const row = await trx
           .updateTable('articles')
           .set(columns)
           .where('id', '=', id)
           .where('author_id', '=', authorId)
+          .returning('date')
           .executeTakeFirst();
-        if (result.numUpdatedRows === 0n) return false;
+        if (row === undefined) return false;
+        // Without `tags` the article keeps its own.
+        if (fields.tags !== undefined) await writeArticleTags(trx, id, Number(row.date), fields.tags);
+        await indexArticle(trx, id, text);
         await tellWritten({ id, ...fields }, trx);
         return true;
       });

@@ -21,6 +21,7 @@ import {
 } from './articlesRepository.ts';
 import { oneRequestFinisher, sendJsonResource } from '../http/cachedResource.ts';
 import { can } from '../roles/permissions.ts';
+import { isTagSlug } from '../../shared/tags.ts';
 
 export interface CreateRateLimit {
   /** Returns the seconds to wait when `uid` has created too many articles lately. */
@@ -67,8 +68,11 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     const signedIn = { preHandler: registerCallerAuthentication(app, verifyIdToken) };
 
     app.get('/articles', { ...cachedRead, preValidation: queryValidation(listQuery) }, async (request, reply) => {
-      const { limit, author, cursor: after } = request.query as ListQuery;
-      const filter: ListFilter = author === undefined ? {} : { authorId: author };
+      const { limit, author, tag, cursor: after } = request.query as ListQuery;
+      const filter: ListFilter = {
+        ...(author === undefined ? {} : { authorId: author }),
+        ...(tag === undefined ? {} : { tagSlug: tag }),
+      };
       return sendJsonResource(request, reply, await reads.listPage(limit, after, filter, oneRequestFinisher(request)));
     });
 

@@ -1,6 +1,8 @@
 /** The articles feature's tables, as Kysely sees them. Only this feature queries them. */
 export interface ArticlesTables {
   articles: ArticlesTable;
+  tags: TagsTable;
+  article_tags: ArticleTagsTable;
 }
 
 export interface ArticlesTable {
@@ -17,5 +19,19 @@ export interface ArticlesTable {
   /** users.id of the creator; the row must be removed (through the user-deleting hook) before the user. */
   author_id: string;
   /** Creation time, epoch milliseconds; never changes. */
+  date: number;
+}
+
+/** Tags (DESIGN.md §8.5): one row per slug, with the spelling first used. */
+export interface TagsTable {
+  slug: string;
+  name: string;
+}
+
+/** An article's tags in the author's order; `date` is the article's (it never changes), for tag lists. */
+export interface ArticleTagsTable {
+  article_id: string;
+  slug: string;
+  position: number;
   date: number;
 }

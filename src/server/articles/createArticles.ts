@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
-import { matchArticlePath, matchAuthorPath, matchEditArticlePath } from '../../shared/routes.ts';
+import { matchArticlePath, matchAuthorPath, matchEditArticlePath, matchTagPath } from '../../shared/routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -8,9 +8,13 @@ import type { VerifiedUser } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId, isAuthorId } from './articleId.ts';
-import { createArticleReads, type ArticleReads } from './articleReads.ts';
+import { createArticleReads, toArticleJson, type ArticleReads } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
+import { mostUsedTags, publishedTagName, publishedTagSlugs } from './articleTags.ts';
+import { isTagSlug } from '../../shared/tags.ts';
+import { searchRoutes } from './search/searchRoutes.ts';
+import { tagsRoutes } from './tagsRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import type { Article } from '../../shared/articleSchema.ts';
 
@@ -58,6 +62,12 @@ export interface ArticleReader {
   author(uid: string): Promise<{ id: string; name: string | null } | undefined>;
   /** Up to `limit` ids of accounts with articles, in id order, after `after`. */
   authorIds(limit: number, after?: string): Promise<string[]>;
+  /** Up to `limit` slugs of tags on published articles, in slug order, after `after`. */
+  tagSlugs(limit: number, after?: string): Promise<string[]>;
+  /** A tag's name when a published article has it, else undefined. */
+  tagName(slug: string): Promise<string | undefined>;
+  /** The newest `limit` published articles with the tag, newest first. */
+  newestWithTag(slug: string, limit: number): Promise<Article[]>;
 }
 
 export interface ArticlesDeps {
@@ -87,7 +97,18 @@ export function createArticles(deps: ArticlesDeps): Articles {
   };
 
   return {
-    routes: articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }),
+    routes: async (app) => {
+      await app.register(articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }));
+      await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
+      await app.register(
+        searchRoutes({
+          repository,
+          database: deps.database.db,
+          rateLimiter: deps.rateLimiter,
+          searchesPerMinute: deps.config.rateLimits.searchPerIp,
+        }),
+      );
+    },
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
     async countByAuthors(uids) {
       if (uids.length === 0) return new Map();
@@ -106,6 +127,10 @@ export function createArticles(deps: ArticlesDeps): Articles {
     dataPreloads(pathname) {
       // Exactly the URLs the web app asks for (src/web/articles/articlePrefetch.ts).
       if (pathname === '/') return [`/api/articles?limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
+      const slug = matchTagPath(pathname);
+      if (slug !== null && isTagSlug(slug)) {
+        return [`/api/articles?tag=${encodeURIComponent(slug)}&limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
+      }
       const uid = matchAuthorPath(pathname);
       if (uid !== null && isAuthorId(uid)) {
         return [`/api/articles?author=${encodeURIComponent(uid)}&limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
@@ -114,6 +139,9 @@ export function createArticles(deps: ArticlesDeps): Articles {
       return id !== null && isArticleId(id) ? [`/api/articles/${id}`] : [];
     },
     async pageStatus(_request, pathname) {
+      // A tag page exists while a published article has the tag.
+      const slug = matchTagPath(pathname);
+      if (slug !== null) return isTagSlug(slug) && (await publishedTagName(deps.database.db, slug)) ? undefined : 404;
       const uid = matchAuthorPath(pathname);
       if (uid !== null) return isAuthorId(uid) && (await repository.author(uid)) ? undefined : 404;
       const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
@@ -150,6 +178,12 @@ export function createArticles(deps: ArticlesDeps): Articles {
       isCursor: (text) => decodeArticleCursor(text) !== undefined,
       author: async (uid) => (isAuthorId(uid) ? repository.author(uid) : undefined),
       authorIds: (limit, after) => repository.authorIds(limit, after),
+      tagSlugs: (limit, after) => publishedTagSlugs(deps.database.db, limit, after),
+      tagName: async (slug) => (isTagSlug(slug) ? publishedTagName(deps.database.db, slug) : undefined),
+      async newestWithTag(slug, limit) {
+        const rows = await repository.listPage(limit, undefined, { tagSlug: slug });
+        return rows.slice(0, limit).map(toArticleJson);
+      },
     },
   };
 }

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { ARTICLE_PAGE_DEFAULT_LIMIT, ARTICLE_PAGE_MAX_LIMIT } from '../../shared/articlePaging.ts';
 import { decodeArticleCursor } from './articleCursor.ts';
 import { isAuthorId } from './articleId.ts';
+import { isTagSlug } from '../../shared/tags.ts';
 
 /**
- * `GET /api/articles?limit=&author=&cursor=`: each parameter's message is the client's answer
+ * `GET /api/articles?limit=&author=&tag=&cursor=`: each parameter's message is the client's answer
  * (http/queryValidation.ts). Unknown parameters are ignored, as the protocol's `?key=` is.
  */
 export const listQuery = z.object({
@@ -20,6 +21,10 @@ export const listQuery = z.object({
   author: z
     .string({ error: 'author must be one account id.' })
     .refine(isAuthorId, 'author must be one account id.')
+    .optional(),
+  tag: z
+    .string({ error: 'tag must be one tag slug (lower case letters and digits joined by -).' })
+    .refine(isTagSlug, 'tag must be one tag slug (lower case letters and digits joined by -).')
     .optional(),
   cursor: z
     .string({ error: 'cursor must be a nextCursor value from a previous page.' })

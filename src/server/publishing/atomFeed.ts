@@ -4,8 +4,16 @@ import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import { paths } from '../../shared/routes.ts';
 
 /** An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a trailing slash. */
-export function atomFeed(publicUrl: string, site: SiteIdentity, articles: Article[]): string {
-  const home = `${publicUrl}/`;
+export function atomFeed(
+  publicUrl: string,
+  site: SiteIdentity,
+  articles: Article[],
+  /** A tag's feed: its articles only, titled and linked to the tag's page. */
+  tag?: { name: string; slug: string },
+): string {
+  const home = tag ? `${publicUrl}${paths.tag(tag.slug)}` : `${publicUrl}/`;
+  const self = tag ? `${publicUrl}${paths.tag(tag.slug)}/feed.xml` : `${publicUrl}/feed.xml`;
+  const title = tag ? `${tag.name} · ${site.title}` : site.title;
   // An empty feed still needs an <updated>; the epoch says "nothing yet" without inventing a time.
   const updated = articles[0]?.date ?? new Date(0).toISOString();
   const entries = articles.map((article) => {
@@ -26,9 +34,9 @@ export function atomFeed(publicUrl: string, site: SiteIdentity, articles: Articl
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <id>${escapeXml(home)}</id>
-  <title type="text">${escapeXml(site.title)}</title>
+  <title type="text">${escapeXml(title)}</title>
   <subtitle type="text">${escapeXml(site.description)}</subtitle>
-  <link rel="self" type="application/atom+xml" href="${escapeXml(`${publicUrl}/feed.xml`)}"/>
+  <link rel="self" type="application/atom+xml" href="${escapeXml(self)}"/>
   <link rel="alternate" type="text/html" href="${escapeXml(home)}"/>
   <updated>${updated}</updated>
   <author><name>${escapeXml(site.title)}</name></author>

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../shared/messages.ts';
+import { isTagSlug } from '../../shared/tags.ts';
 import { matchArticlePath, matchAuthorPath } from '../../shared/routes.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
@@ -16,6 +17,7 @@ import {
   planSitemap,
   singleSitemap,
   sitemapIndex,
+  tagSitemap,
   type SitemapSource,
 } from './sitemaps.ts';
 
@@ -97,6 +99,28 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       }
       if (typeof after !== 'string' || !reader.isCursor(after)) return notFound(reply);
       return xml(reply).send(Readable.from(articleSitemap(sitemap, after)));
+    });
+
+    app.get('/sitemaps/tags.xml', cachedRead, async (request, reply) => {
+      const { after } = request.query as { after?: unknown };
+      if (after === undefined) {
+        return sendCached(request, reply, 'sitemap-tags', async () =>
+          toResource(await tagSitemap(sitemap, undefined), XML),
+        );
+      }
+      if (typeof after !== 'string' || after === '') return notFound(reply);
+      return xml(reply).send(await tagSitemap(sitemap, after));
+    });
+
+    // A tag's feed, for tags some published article has: so the cache holds only real tags' feeds.
+    app.get<{ Params: { slug: string } }>('/tag/:slug/feed.xml', cachedRead, async (request, reply) => {
+      const { slug } = request.params;
+      if (!isTagSlug(slug) || (await reader.tagName(slug)) === undefined) return notFound(reply);
+      return sendCached(request, reply, `tag-feed:${slug}`, async () => {
+        const name = (await reader.tagName(slug)) ?? slug;
+        const articles = await reader.newestWithTag(slug, FEED_SIZE);
+        return toResource(atomFeed(publicUrl, site, articles, { name, slug }), ATOM);
+      });
     });
 
     app.get('/sitemaps/authors.xml', cachedRead, async (request, reply) => {

@@ -11,7 +11,7 @@ const URLSET_OPEN = `${HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitem
 const URLSET_CLOSE = '</urlset>\n';
 
 export interface SitemapSource {
-  reader: Pick<ArticleReader, 'links' | 'cursorAfter' | 'authorIds'>;
+  reader: Pick<ArticleReader, 'links' | 'cursorAfter' | 'authorIds' | 'tagSlugs'>;
   /** Origin without a trailing slash. */
   publicUrl: string;
   /** URLs per sitemap file; tests make it small. */
@@ -22,10 +22,12 @@ export interface SitemapSource {
 export type SitemapStarts = (string | undefined)[];
 
 /** What /sitemap.xml is: one file holding every URL, or an index of article files and author files. */
-export type SitemapPlan = { kind: 'single' } | { kind: 'index'; articles: SitemapStarts; authors: SitemapStarts };
+export type SitemapPlan =
+  { kind: 'single' } | { kind: 'index'; articles: SitemapStarts; authors: SitemapStarts; tags: SitemapStarts };
 
 const articleUrl = (publicUrl: string, id: string) => `${publicUrl}${paths.article(id)}`;
 const authorUrl = (publicUrl: string, id: string) => `${publicUrl}${paths.author(id)}`;
+const tagUrl = (publicUrl: string, slug: string) => `${publicUrl}${paths.tag(slug)}`;
 const urlLine = (loc: string) => `  <url><loc>${escapeXml(loc)}</loc></url>\n`;
 
 /**
@@ -34,9 +36,15 @@ const urlLine = (loc: string) => `  <url><loc>${escapeXml(loc)}</loc></url>\n`;
  */
 export async function planSitemap(source: SitemapSource): Promise<SitemapPlan> {
   const authors = await source.reader.authorIds(source.pageSize);
-  const roomForArticles = source.pageSize - 1 - authors.length;
+  const tags = await source.reader.tagSlugs(source.pageSize);
+  const roomForArticles = source.pageSize - 1 - authors.length - tags.length;
   if (roomForArticles >= 1 && (await source.reader.cursorAfter(roomForArticles)) === null) return { kind: 'single' };
-  return { kind: 'index', articles: await articlePageStarts(source), authors: await authorPageStarts(source) };
+  return {
+    kind: 'index',
+    articles: await articlePageStarts(source),
+    authors: await keyPageStarts(source, (limit, after) => source.reader.authorIds(limit, after)),
+    tags: await keyPageStarts(source, (limit, after) => source.reader.tagSlugs(limit, after)),
+  };
 }
 
 /**
@@ -55,12 +63,15 @@ async function articlePageStarts(source: SitemapSource): Promise<SitemapStarts> 
   return starts;
 }
 
-/** Where each author file starts: undefined, then the last author id of the previous file. */
-async function authorPageStarts(source: SitemapSource): Promise<SitemapStarts> {
+/** Where each author (or tag) file starts: undefined, then the last id (or slug) of the previous file. */
+async function keyPageStarts(
+  source: SitemapSource,
+  keys: (limit: number, after?: string) => Promise<string[]>,
+): Promise<SitemapStarts> {
   const starts: SitemapStarts = [];
   let after: string | undefined;
   for (;;) {
-    const ids = await source.reader.authorIds(source.pageSize, after);
+    const ids = await keys(source.pageSize, after);
     if (ids.length === 0) break;
     starts.push(after);
     if (ids.length < source.pageSize) break;
@@ -84,7 +95,7 @@ async function* articleLines(source: SitemapSource, after: string | undefined, c
 
 /**
  * The whole sitemap as one file: the home page, the articles newest first, then the author
- * pages. No <lastmod>: articles keep their creation date when edited, so it would tell crawlers
+ * pages and the tag pages. No <lastmod>: articles keep their creation date when edited, so it would tell crawlers
  * an edited article never changed.
  */
 export async function* singleSitemap(source: SitemapSource): AsyncGenerator<string> {
@@ -93,6 +104,8 @@ export async function* singleSitemap(source: SitemapSource): AsyncGenerator<stri
   yield* articleLines(source, undefined, source.pageSize);
   const authors = await source.reader.authorIds(source.pageSize);
   if (authors.length > 0) yield authors.map((id) => urlLine(authorUrl(source.publicUrl, id))).join('');
+  const tags = await source.reader.tagSlugs(source.pageSize);
+  if (tags.length > 0) yield tags.map((slug) => urlLine(tagUrl(source.publicUrl, slug))).join('');
   yield URLSET_CLOSE;
 }
 
@@ -110,6 +123,12 @@ export async function authorSitemap(source: SitemapSource, after: string | undef
   return URLSET_OPEN + ids.map((id) => urlLine(authorUrl(source.publicUrl, id))).join('') + URLSET_CLOSE;
 }
 
+/** One tag file of a paged sitemap: up to a page of tag pages after the slug `after`. */
+export async function tagSitemap(source: SitemapSource, after: string | undefined): Promise<string> {
+  const slugs = await source.reader.tagSlugs(source.pageSize, after);
+  return URLSET_OPEN + slugs.map((slug) => urlLine(tagUrl(source.publicUrl, slug))).join('') + URLSET_CLOSE;
+}
+
 /** The sitemap index naming every file (with absolute URLs, as the protocol requires). */
 export function sitemapIndex(publicUrl: string, plan: Extract<SitemapPlan, { kind: 'index' }>): string {
   const file = (name: string, start: string | undefined) =>
@@ -117,6 +136,7 @@ export function sitemapIndex(publicUrl: string, plan: Extract<SitemapPlan, { kin
   const locs = [
     ...plan.articles.map((start) => file('articles', start)),
     ...plan.authors.map((start) => file('authors', start)),
+    ...plan.tags.map((start) => file('tags', start)),
   ];
   const entries = locs.map((loc) => `  <sitemap><loc>${escapeXml(loc)}</loc></sitemap>\n`);
   return `${HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('')}</sitemapindex>\n`;

@@ -29,18 +29,23 @@ function visibleText(tokens: Token[], out: string[]): void {
   }
 }
 
+/** The whole rendered text of a parsed article without markup, whitespace collapsed: what search reads. */
+export function plainTextOf(tokens: Token[]): string {
+  const out: string[] = [];
+  visibleText(tokens, out);
+  // Control characters are no text a person reads.
+  return out
+    .join('')
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .trim();
+}
+
 /**
  * The rendered text of a parsed article without markup, whitespace collapsed, cut at a word
  * boundary with an ellipsis when longer than EXCERPT_MAX_LENGTH characters.
  */
 export function excerptOf(tokens: Token[]): string {
-  const out: string[] = [];
-  visibleText(tokens, out);
-  // Control characters are no text a person reads.
-  const flat = out
-    .join('')
-    .replace(/[\s\p{Cc}]+/gu, ' ')
-    .trim();
+  const flat = plainTextOf(tokens);
   const chars = [...flat];
   if (chars.length <= EXCERPT_MAX_LENGTH) return flat;
   const cut = chars.slice(0, EXCERPT_MAX_LENGTH - 1).join('');

@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { excerptOf } from './markdownExcerpt.ts';
+import { excerptOf, plainTextOf } from './markdownExcerpt.ts';
 
 /**
  * Article bodies as docs/product.md (Rules) describes them: CommonMark plus autolinks and strikethrough,
@@ -14,6 +14,8 @@ export interface RenderedMarkdown {
   html: string;
   /** The rendered text without markup, at most EXCERPT_MAX_LENGTH characters. */
   excerpt: string;
+  /** The whole rendered text without markup, whitespace collapsed (the search index holds it). */
+  text: string;
 }
 
 export const LINK_REL = 'nofollow ugc noopener';
@@ -70,5 +72,6 @@ const renderer = createRenderer();
 export function renderMarkdown(source: string): RenderedMarkdown {
   const env = {};
   const tokens = renderer.parse(source, env);
-  return { html: renderer.renderer.render(tokens, renderer.options, env), excerpt: excerptOf(tokens) };
+  const text = plainTextOf(tokens);
+  return { html: renderer.renderer.render(tokens, renderer.options, env), excerpt: excerptOf(tokens), text };
 }

@@ -4,6 +4,7 @@ import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { ArticleByline } from './ArticleByline.tsx';
 import { ArticleImage } from './ArticleImage.tsx';
+import { TagLinks } from './TagLinks.tsx';
 import type { Article } from './articleTypes.ts';
 
 interface ArticleCardProps {
@@ -41,6 +42,7 @@ export function ArticleCard({ article, isAuthor, onDelete, featured = false, hea
           {article.excerpt}
         </p>
         <ArticleByline authorId={article.authorId} authorName={article.authorName} date={article.date} />
+        <TagLinks tags={article.tags} />
         {isAuthor && (
           <div className="relative z-10 mt-auto flex gap-2 pt-2">
             <Link to={paths.editArticle(article.id)} className="pill">

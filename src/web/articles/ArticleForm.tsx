@@ -13,10 +13,11 @@ import type { Article, ArticleField, ArticleInput } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
 import { LeaveEditorDialog } from './LeaveEditorDialog.tsx';
+import { TagsField } from './TagsField.tsx';
 import { useArticleDraft } from './useArticleDraft.ts';
 import { useLeaveGuard } from './useLeaveGuard.ts';
 
-const fieldOrder: ArticleField[] = ['image', 'title', 'description'];
+const fieldOrder: ArticleField[] = ['image', 'title', 'description', 'tags'];
 const fieldId = (field: ArticleField) => `article-${field}`;
 type FieldErrors = Partial<Record<ArticleField, string>>;
 
@@ -38,8 +39,8 @@ export function ArticleForm({ article }: ArticleFormProps) {
   const navigate = useNavigate();
   const { state: auth, getIdToken } = useAuth();
   const initial: ArticleInput = article
-    ? { image: article.image, title: article.title, description: article.description }
-    : { image: '', title: '', description: '' };
+    ? { image: article.image, title: article.title, description: article.description, tags: article.tags }
+    : { image: '', title: '', description: '', tags: [] };
   const draft = useArticleDraft(article?.id, initial, auth.status === 'signedIn' ? auth.user.uid : null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -90,7 +91,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
   }
 
   const errorFor = (field: ArticleField) => fieldErrors[field];
-  const update = (field: ArticleField) => (value: string) => {
+  const update = (field: 'image' | 'title' | 'description') => (value: string) => {
     draft.update(field, value);
     if (fieldErrors[field]) setFieldErrors((current) => ({ ...current, [field]: undefined }));
   };
@@ -129,6 +130,15 @@ export function ArticleForm({ article }: ArticleFormProps) {
         error={errorFor('description')}
         note={limitNote(draft.values.description.trim(), DESCRIPTION_MAX_LENGTH)}
         onChange={update('description')}
+      />
+      <TagsField
+        id={fieldId('tags')}
+        tags={draft.values.tags ?? []}
+        error={errorFor('tags')}
+        onChange={(tags) => {
+          draft.update('tags', tags);
+          if (fieldErrors.tags) setFieldErrors((current) => ({ ...current, tags: undefined }));
+        }}
       />
       <div className="flex flex-wrap items-center gap-4">
         <button

@@ -15,6 +15,7 @@ import type { ArticleDetail } from './articleTypes.ts';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog.tsx';
 import { LoadFailure } from './LoadFailure.tsx';
 import { MoreArticles } from './MoreArticles.tsx';
+import { TagLinks } from './TagLinks.tsx';
 import { readingMinutes } from './readingMinutes.ts';
 import { settle, useSettled } from './settled.ts';
 import { useDeleteArticle } from './useDeleteArticle.ts';
@@ -70,6 +71,9 @@ function ArticleView({ article }: { article: ArticleDetail }) {
               readingMinutes={readingMinutes(article.descriptionHtml)}
               large
             />
+          </div>
+          <div className="mt-4 font-sans empty:hidden">
+            <TagLinks tags={article.tags} />
           </div>
           {isAuthor && (
             <div className="mt-4 flex gap-2 font-sans">

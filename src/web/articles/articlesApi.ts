@@ -16,6 +16,8 @@ export interface ListOptions {
   limit?: number;
   /** Only this author's articles (docs/architecture.md, Articles API). */
   author?: string;
+  /** Only articles with this tag (its slug). */
+  tag?: string;
 }
 
 /**
@@ -61,9 +63,9 @@ export function createArticlesApi(baseUrl = '') {
       // In the order the server's preload hints spell them (createArticles.ts dataPreloads), so the
       // browser reuses the preloaded answer.
       if (options.author) query.set('author', options.author);
+      if (options.tag) query.set('tag', options.tag);
       if (options.limit) query.set('limit', String(options.limit));
       if (options.cursor) query.set('cursor', options.cursor);
-      if (options.author) query.set('author', options.author);
       const search = query.size > 0 ? `?${query}` : '';
       return call<ArticlesPage>('GET', `/articles${search}`);
     },

@@ -11,13 +11,18 @@ interface StoredDraft {
 
 function asInput(value: unknown): ArticleInput | null {
   if (value === null || typeof value !== 'object') return null;
-  const { image, title, description } = value as Partial<Record<keyof ArticleInput, unknown>>;
+  const { image, title, description, tags } = value as Partial<Record<keyof ArticleInput, unknown>>;
   if (typeof image !== 'string' || typeof title !== 'string' || typeof description !== 'string') return null;
-  return { image, title, description };
+  // Drafts kept before tags existed have none.
+  const tagList = Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
+  return { image, title, description, tags: tagList };
 }
 
+const sameTags = (a: readonly string[] = [], b: readonly string[] = []) =>
+  a.length === b.length && a.every((tag, index) => tag === b[index]);
+
 const sameInput = (a: ArticleInput, b: ArticleInput) =>
-  a.image === b.image && a.title === b.title && a.description === b.description;
+  a.image === b.image && a.title === b.title && a.description === b.description && sameTags(a.tags, b.tags);
 
 /**
  * The draft for this form, only when the same person started it from the article as it still is:
@@ -60,7 +65,7 @@ export function useArticleDraft(articleId: string | undefined, initial: ArticleI
     }
   }, [articleId, uid, base, values, touched]);
 
-  const update = useCallback((field: keyof ArticleInput, value: string) => {
+  const update = useCallback(<F extends keyof ArticleInput>(field: F, value: ArticleInput[F]) => {
     setTouched(true);
     setValues((current) => ({ ...current, [field]: value }));
   }, []);

@@ -58,9 +58,10 @@ let kept: { key: string; state: FeedState; scrollY: number; focusedTitle?: strin
 
 /**
  * A list of articles: the first page from a call started early (see articlePrefetch), further
- * pages on demand. `author` narrows it to one author's articles (the author page).
+ * pages on demand. `author` narrows it to one author's articles (the author page), `tag` to one
+ * tag's (the tag page).
  */
-export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>, author?: string) {
+export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>, author?: string, tag?: string) {
   const { key } = useLocation();
   const back = useNavigationType() === 'POP';
   // Decided once per visit: a Back (or Forward) to the entry the kept list was shown in.
@@ -124,10 +125,12 @@ export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>, author
   const fetchPage = useCallback(
     async (more: boolean) => {
       dispatch({ type: 'request', more });
-      const result = await settle(articlesApi.list({ limit: PAGE_SIZE, cursor: more ? nextCursor : null, author }));
+      const result = await settle(
+        articlesApi.list({ limit: PAGE_SIZE, cursor: more ? nextCursor : null, author, tag }),
+      );
       startTransition(() => dispatch({ type: 'settled', source, more, result }));
     },
-    [source, nextCursor, author],
+    [source, nextCursor, author, tag],
   );
 
   const loadMore = useCallback(() => {

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { labels } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { SearchControl } from './SearchControl.tsx';
 import { Wordmark } from './Wordmark.tsx';
 
 // Same box for Profile, Login and the placeholder, so the bar never shifts when the state becomes known.
@@ -20,7 +21,7 @@ export function TopBar() {
         >
           {labels.home}
         </Link>
-        <span className="flex-1" />
+        <SearchControl />
         {state.status === 'unknown' ? (
           <span aria-hidden="true" className="h-9 min-w-20 rounded-md bg-slate-200/60 dark:bg-slate-800/60" />
         ) : state.status === 'signedIn' ? (

@@ -9,6 +9,7 @@ import { readVersionMigration } from './0011_read_version.ts';
 import { identityCoreMigration } from './0012_identity_core.ts';
 import { passkeysMigration } from './0020_passkeys.ts';
 import { pendingSecondStepsMigration } from './0240_pending_second_steps.ts';
+import { tagsAndSearchMigration } from './0280_tags_and_search.ts';
 import { twoStepMigration } from './0320_two_step.ts';
 import { rolesAndInvitationsMigration } from './0260_roles_and_invitations.ts';
 import { federatedIdentitiesMigration } from './0340_federated_identities.ts';
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0020_passkeys': passkeysMigration,
   '0240_pending_second_steps': pendingSecondStepsMigration,
   '0260_roles_and_invitations': rolesAndInvitationsMigration,
+  '0280_tags_and_search': tagsAndSearchMigration,
   '0320_two_step': twoStepMigration,
   '0340_federated_identities': federatedIdentitiesMigration,
 };

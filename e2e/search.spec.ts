@@ -1,0 +1,129 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { apiPublish, apiSignUp } from './support/api.ts';
+import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+
+// The top bar's search and the tag pages (DESIGN.md §8.5), through the real server and API.
+
+test.beforeEach(async ({ page }) => {
+  await servePictures(page);
+});
+
+const SCREENS_DIR = 'test-results/screens';
+
+/** Screenshots at a phone and a laptop size, light and dark, for a person to look at; and axe in both schemes. */
+async function screenshots(page: Page, label: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map((violation) => violation.id),
+      `${label} ${colorScheme}`,
+    ).toEqual([]);
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
+
+test('the top bar searches the articles: marked snippets, tags, paging and an empty state', async ({
+  page,
+  request,
+}) => {
+  const writer = await apiSignUp(request, 'Marina Quay');
+  const word = `zephyr${writer.uid
+    .slice(0, 6)
+    .toLowerCase()
+    .replace(/[^a-z]/g, 'q')}`;
+  const titled = await apiPublish(request, writer, {
+    image: `${PICTURE_ORIGIN}/1.svg`,
+    title: `The ${word} harbour`,
+    description: 'Boats <b>rocked</b> gently & gulls cried.',
+    tags: ['Harbours'],
+  });
+  for (let i = 0; i < 21; i++) {
+    await apiPublish(request, writer, {
+      image: `${PICTURE_ORIGIN}/2.svg`,
+      title: `Logbook ${i}`,
+      description: `Day ${i}: the ${word}s blew from the west across the café terrace.`,
+    });
+  }
+
+  await page.goto('/');
+  const box = page.getByRole('search').getByRole('searchbox', { name: 'Search articles' });
+  // The spec's Home link and Login button are still there beside it.
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' })).toBeVisible();
+  await box.fill(word.toUpperCase());
+  await box.press('Enter');
+  await expect(page).toHaveURL(`/search?q=${word.toUpperCase()}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`“${word.toUpperCase()}”`);
+  await expect(page).toHaveTitle(`Search: ${word.toUpperCase()} – Inkwell`);
+
+  const results = page.getByRole('list', { name: 'Results' }).getByRole('article');
+  // A title match first; 20 a page.
+  await expect(results).toHaveCount(20);
+  await expect(results.first()).toHaveAccessibleName(titled.title);
+  await expect(results.first().getByRole('link', { name: 'Harbours' })).toBeVisible();
+  // The body's words are marked (the plural too: stemming); the HTML in the text stays text.
+  await expect(results.nth(1).locator('mark')).toHaveText(`${word}s`);
+  await expect(results.first()).toContainText('Boats <b>rocked</b> gently & gulls cried.');
+  await expect(results.first().locator('b')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'More results' }).click();
+  await expect(results).toHaveCount(22);
+  await expect(page.getByRole('button', { name: 'More results' })).toHaveCount(0);
+  await page.goto(`/search?q=${word}`);
+  await expect(results).toHaveCount(20);
+  await screenshots(page, 'search-results');
+
+  // Diacritics ignored: "cafe" finds "café".
+  await page.goto(`/search?q=${encodeURIComponent(`cafe ${word}`)}`);
+  await expect(results.first().locator('mark').filter({ hasText: 'café' })).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search articles' }).fill(`${word} -${word}`);
+  await page.getByRole('searchbox', { name: 'Search articles' }).press('Enter');
+  await expect(page.getByText(`No articles match “${word} -${word}”.`)).toBeVisible();
+  await screenshots(page, 'search-empty');
+});
+
+test('a tag on a card leads to its page; a tag without articles is not found', async ({ page, request }) => {
+  const writer = await apiSignUp(request, 'Tam Tagger');
+  const tag = `Knots ${writer.uid.slice(0, 5)}`;
+  const first = await apiPublish(request, writer, {
+    image: `${PICTURE_ORIGIN}/1.svg`,
+    title: `Bowline ${writer.uid}`,
+    description: 'The king of knots.',
+    tags: [tag, 'Sailing'],
+  });
+  await apiPublish(request, writer, {
+    image: `${PICTURE_ORIGIN}/2.svg`,
+    title: `Untagged ${writer.uid}`,
+    description: 'No tags here.',
+  });
+
+  await page.goto(`/author/${writer.uid}`);
+  const card = page.getByRole('article', { name: first.title });
+  await card.getByRole('link', { name: tag }).click();
+  const slug = tag.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  await expect(page).toHaveURL(`/tag/${slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: tag })).toBeVisible();
+  await expect(page).toHaveTitle(`${tag} – Inkwell`);
+  const cards = page.getByRole('main').getByRole('article');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toHaveAccessibleName(first.title);
+  await screenshots(page, 'tag-page');
+
+  // The article page links its tags too.
+  await page.goto(`/article/${first.id}`);
+  await expect(page.getByRole('main').getByRole('link', { name: 'Sailing' })).toHaveAttribute('href', '/tag/sailing');
+
+  const missing = await page.goto('/tag/no-article-has-this-tag');
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+});

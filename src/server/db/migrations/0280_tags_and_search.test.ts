@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dialectCases, type TestDatabase } from '../../../../test/support/testDatabases.ts';
+import { searchIndex } from '../../articles/search/searchIndex.ts';
+import { parseSearchQuery } from '../../articles/search/searchQuery.ts';
+import { openDatabase, type Database } from '../database.ts';
+import { migrateToLatest } from '../migrate.ts';
+import { migrations } from './index.ts';
+
+describe.each(dialectCases())('migration 0280 on $dialect', (dialectCase) => {
+  let testDatabase: TestDatabase | undefined;
+  let database: Database | undefined;
+
+  afterEach(async () => {
+    await database?.close();
+    await testDatabase?.dispose();
+  });
+
+  it('indexes the articles written (or imported) before it: text, title and author, entities decoded', async () => {
+    testDatabase = await dialectCase.create();
+    database = openDatabase(testDatabase.config);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old schema is not the typed one
+    const db = database.db as unknown as Kysely<any>;
+    const before = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await before.migrateTo('0020_passkeys')).error).toBeUndefined();
+    await db
+      .insertInto('users')
+      .values({
+        id: 'u1',
+        email: 'old@example.com',
+        password_hash: 'x',
+        created_at: 1,
+        password_updated_at: 1,
+        valid_since: 1,
+        display_name: 'Émile Old',
+      })
+      .execute();
+    // More rows than one backfill batch.
+    const ids = Array.from({ length: 450 }, (_, i) => `article${String(i).padStart(13, '0')}`);
+    for (let start = 0; start < ids.length; start += 150) {
+      await db
+        .insertInto('articles')
+        .values(
+          ids.slice(start, start + 150).map((id, i) => ({
+            id,
+            image: 'https://pictures.example/p.jpg',
+            title: `Old ${start + i}`,
+            description: 'x',
+            description_html:
+              id === ids[449] ? '<p>Fish &amp; chips by the <em>harbours</em></p>\n' : `<p>Body of ${id}</p>\n`,
+            excerpt: 'x',
+            author_id: 'u1',
+            date: start + i,
+          })),
+        )
+        .execute();
+    }
+
+    await migrateToLatest(database);
+
+    const find = async (text: string) =>
+      (await searchIndex(database!.db, parseSearchQuery(text), 10, 0)).map((hit) => hit.articleId);
+    expect(await find('harbour')).toEqual([ids[449]]);
+    expect(await find('"fish & chips"')).toEqual([ids[449]]);
+    expect((await searchIndex(database.db, parseSearchQuery('chips'), 1, 0))[0]!.body).toBe(
+      'Fish & chips by the harbours',
+    );
+    expect(await find('emile')).toHaveLength(10);
+    expect(await find('"old 17"')).toEqual([ids[17]]);
+  });
+});

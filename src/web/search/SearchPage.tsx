@@ -1,0 +1,144 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { SEARCH_QUERY_MAX_LENGTH } from '../../shared/searchLimits.ts';
+import type { SearchResult } from '../../shared/searchSchema.ts';
+import { paths } from '../../shared/routes.ts';
+import { ArticleByline } from '../articles/ArticleByline.tsx';
+import { EmptyList } from '../articles/EmptyList.tsx';
+import { LoadFailure } from '../articles/LoadFailure.tsx';
+import { TagLinks } from '../articles/TagLinks.tsx';
+import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { searchArticles } from './searchApi.ts';
+
+type SearchState =
+  | { status: 'loading' | 'failed'; results: SearchResult[]; nextCursor: string | null }
+  | { status: 'ready' | 'loadingMore' | 'moreFailed'; results: SearchResult[]; nextCursor: string | null };
+
+const start: SearchState = { status: 'loading', results: [], nextCursor: null };
+
+/** `/search?q=`: articles matching the text, most relevant first, a page at a time (DESIGN.md §8.5). */
+export default function SearchPage() {
+  const [params] = useSearchParams();
+  const q = (params.get('q') ?? '').trim();
+  useDocumentTitle(q ? `Search: ${q}` : 'Search');
+  return (
+    <section aria-labelledby="search-heading">
+      <header className="mb-10 border-b border-slate-200 pb-8 sm:mb-14 sm:pb-12 dark:border-slate-800">
+        <p className="eyebrow">Search</p>
+        <h1 id="search-heading" dir="auto" className="display-title mt-2 text-[2.25rem] break-words sm:text-[3rem]">
+          {q ? `“${q}”` : 'Search the articles'}
+        </h1>
+      </header>
+      {[...q].length > SEARCH_QUERY_MAX_LENGTH ? (
+        <EmptyList>Search text can be at most {SEARCH_QUERY_MAX_LENGTH} characters. Try fewer words.</EmptyList>
+      ) : q ? (
+        <SearchResults key={q} q={q} />
+      ) : (
+        <EmptyList>Type a word in the search box to find articles by their title, text, tags or author.</EmptyList>
+      )}
+    </section>
+  );
+}
+
+function SearchResults({ q }: { q: string }) {
+  const [state, setState] = useState<SearchState>(start);
+  const firstNew = useRef<HTMLAnchorElement>(null);
+  const [focusFrom, setFocusFrom] = useState<number | null>(null);
+
+  const load = useCallback(
+    (cursor: string | null) => {
+      setState((current) => ({ ...current, status: cursor ? 'loadingMore' : 'loading' }));
+      searchArticles(q, cursor).then(
+        (page) =>
+          setState((current) => ({
+            status: 'ready',
+            results: cursor ? [...current.results, ...page.results] : page.results,
+            nextCursor: page.nextCursor,
+          })),
+        () => setState((current) => ({ ...current, status: cursor ? 'moreFailed' : 'failed' })),
+      );
+    },
+    [q],
+  );
+  useEffect(() => load(null), [load]);
+  // After "More results", the keyboard carries on from the first new result.
+  useEffect(() => {
+    if (focusFrom !== null && state.results.length > focusFrom) {
+      firstNew.current?.focus();
+      setFocusFrom(null);
+    }
+  }, [focusFrom, state.results.length]);
+
+  if (state.status === 'loading') {
+    return (
+      <p role="status" className="text-slate-600 dark:text-slate-400">
+        Searching…
+      </p>
+    );
+  }
+  if (state.status === 'failed') return <LoadFailure message="Search failed." onRetry={() => load(null)} />;
+  if (state.results.length === 0) {
+    return (
+      <EmptyList
+        action={
+          <Link to={paths.home} className="pill">
+            Browse all articles
+          </Link>
+        }
+      >
+        No articles match “{q}”.
+      </EmptyList>
+    );
+  }
+  return (
+    <>
+      <ol className="space-y-10" aria-label="Results">
+        {state.results.map((result, index) => (
+          <li key={result.article.id}>
+            <article aria-labelledby={`result-${result.article.id}`} className="space-y-2">
+              <h2 id={`result-${result.article.id}`} dir="auto" className="result-title">
+                <Link
+                  to={paths.article(result.article.id)}
+                  ref={index === focusFrom ? firstNew : undefined}
+                  className="hover:underline"
+                >
+                  {result.article.title}
+                </Link>
+              </h2>
+              {/* The server escapes everything in a snippet but its <mark> tags (DESIGN.md §8.5). */}
+              <p
+                dir="auto"
+                className="search-snippet text-slate-700 dark:text-slate-300"
+                dangerouslySetInnerHTML={{ __html: result.snippet }}
+              />
+              <ArticleByline
+                authorId={result.article.authorId}
+                authorName={result.article.authorName}
+                date={result.article.date}
+              />
+              <TagLinks tags={result.article.tags} />
+            </article>
+          </li>
+        ))}
+      </ol>
+      <div className="mt-10 flex justify-center">
+        {state.status === 'moreFailed' && (
+          <LoadFailure message="More results could not be loaded." onRetry={() => load(state.nextCursor)} />
+        )}
+        {state.nextCursor && state.status !== 'moreFailed' && (
+          <button
+            type="button"
+            className="pill"
+            disabled={state.status === 'loadingMore'}
+            onClick={() => {
+              setFocusFrom(state.results.length);
+              load(state.nextCursor);
+            }}
+          >
+            {state.status === 'loadingMore' ? 'Loading…' : 'More results'}
+          </button>
+        )}
+      </div>
+    </>
+  );
+}

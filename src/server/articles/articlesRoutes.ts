@@ -21,7 +21,6 @@ import {
 } from './articlesRepository.ts';
 import { oneRequestFinisher, sendJsonResource } from '../http/cachedResource.ts';
 import { can } from '../roles/permissions.ts';
-import { isTagSlug } from '../../shared/tags.ts';
 
 export interface CreateRateLimit {
   /** Returns the seconds to wait when `uid` has created too many articles lately. */

@@ -44,6 +44,11 @@ export function createServices(deps: {
     database,
     publicUrl: config.publicUrl,
     identity: passkeyIdentity(identity),
+    rateLimiter,
+    limits: {
+      signInStartsPerIp: config.rateLimits.passkeySignInStartPerIp,
+      anonymousChallengesMax: config.passkeyAnonymousChallengesMax,
+    },
     clock,
   });
   identity.onUserDeleting((uid, trx) => passkeys.deleteByUser(uid, trx));

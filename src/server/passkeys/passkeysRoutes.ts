@@ -10,7 +10,8 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { PasskeyListResponse, PasskeyView } from '../../shared/passkeyProtocol.ts';
 import { ProtocolError, sendProtocolError } from '../identity/protocol/protocolErrors.ts';
 import { parseBody } from '../identity/protocol/requestSchemas.ts';
-import type { ChallengeStore } from './challengeStore.ts';
+import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
+import { ChallengesFullError, type ChallengeStore } from './challengeStore.ts';
 import type { PasskeyIdentity } from './passkeyIdentity.ts';
 import {
   finishRegistrationBody,
@@ -28,6 +29,9 @@ export interface PasskeysRoutesDeps {
   passkeys: PasskeysRepository;
   challenges: ChallengeStore;
   relyingParty: RelyingParty;
+  rateLimiter: RateLimiter;
+  /** Sign-in ceremonies one client IP may start per 15 minutes. */
+  signInStartsPerIp: number;
   now: () => number;
 }
 
@@ -73,6 +77,12 @@ async function verified<T>(verify: () => Promise<T>, ownFailure: () => unknown):
  */
 export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
   const { identity, passkeys, challenges, relyingParty: rp, now } = deps;
+  // Each start writes a challenge row: anonymous writes are limited per client, as sign-ins are.
+  const signInStartsPerIp: RateLimitRule = {
+    name: 'passkeys:startSignIn:ip',
+    limit: deps.signInStartsPerIp,
+    windowMs: 15 * 60 * 1000,
+  };
 
   return async (app) => {
     // The browser session mode's cookie (read to end the session a sign-in replaces, written with the new one).
@@ -189,6 +199,13 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
 
     app.post('/v1/passkeys::startSignIn', async (request) => {
       const body = parseBody(startSignInBody, request.body);
+      const counted = await deps.rateLimiter.consume(signInStartsPerIp, request.ip);
+      if (!counted.allowed) {
+        throw new ProtocolError('TOO_MANY_ATTEMPTS_TRY_LATER', {
+          status: 429,
+          retryAfterSeconds: counted.retryAfterSeconds,
+        });
+      }
       // With an ID token it is a re-authentication: only the caller's own passkeys are offered and accepted.
       const caller = body.idToken === undefined ? undefined : await identity.verifyIdToken(body.idToken);
       const own = caller === undefined ? [] : await passkeys.listOfUser(caller.uid);
@@ -197,7 +214,13 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
         userVerification: 'required',
         allowCredentials: own.map((row) => ({ id: row.id, transports: transportsOf(row) })),
       });
-      await challenges.save(options.challenge, 'sign-in', caller?.uid ?? null);
+      try {
+        await challenges.save(options.challenge, 'sign-in', caller?.uid ?? null);
+      } catch (error) {
+        if (!(error instanceof ChallengesFullError)) throw error;
+        // Too many ceremonies under way at once: the oldest expire within five minutes.
+        throw new ProtocolError('TOO_MANY_ATTEMPTS_TRY_LATER', { status: 429, retryAfterSeconds: 60 });
+      }
       return { kind: 'inkwell#PasskeyOptions', options };
     });
 

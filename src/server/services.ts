@@ -62,6 +62,7 @@ function passkeyIdentity(identity: Identity): PasskeyIdentity {
     verifyIdToken: (idToken) => door.verifyIdToken(idToken),
     isRecentSignIn: (authTime) => door.isRecentSignIn(authTime),
     findAccount: (uid) => door.findAccount(uid),
+    endSessions: (uid, sessionIds) => identity.endSessions(uid, sessionIds),
     countSignInAttempt: (request, email) => door.countSignInAttempt(request, email),
     issueSession: ({ uid, attempt, request, reply }) =>
       door.issueSession({ uid, provider: 'passkey', attempt: attempt as SignInAttempt, request, reply }),

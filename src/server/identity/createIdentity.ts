@@ -12,6 +12,7 @@ import {
   type UserDeletingListener,
   type VerifiedUser,
 } from './core/identityCore.ts';
+import { createSessionsStore } from './core/sessionsStore.ts';
 import { toVerifiedUser } from './core/verifyIdToken.ts';
 import { passwordHasher } from './passwords.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
@@ -42,6 +43,8 @@ export interface Identity {
   core: IdentityCore;
   /** For sign-in doors besides the password (passkeys): tokens, limits and sessions by identity's rules. */
   sessionDoor: SessionDoor;
+  /** Ends these sessions of the user (their refresh tokens and ID tokens stop working at once). */
+  endSessions(uid: string, sessionIds: string[]): Promise<void>;
 }
 
 export function createIdentity(deps: {
@@ -63,5 +66,6 @@ export function createIdentity(deps: {
     issueSession: core.issueSession,
     core,
     sessionDoor: createSessionDoor({ core, config: deps.config, rateLimiter: deps.rateLimiter, delivery, now }),
+    endSessions: (uid, sessionIds) => createSessionsStore(deps.database.db).revokeSomeOfUser(uid, sessionIds),
   };
 }

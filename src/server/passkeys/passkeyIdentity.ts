@@ -14,6 +14,8 @@ export interface PasskeyIdentity {
   findAccount(uid: string): Promise<{ uid: string; email: string; disabled: boolean } | undefined>;
   /** Counts a sign-in attempt against the sign-in rate limits (per IP, and per account when known). */
   countSignInAttempt(request: FastifyRequest, email: string | undefined): Promise<PasskeySignInAttempt>;
+  /** Ends these sessions of the user (the ones a removed passkey opened); others' ids are ignored. */
+  endSessions(uid: string, sessionIds: string[]): Promise<void>;
   /**
    * Starts a session for a verified passkey, answered like signInWithPassword (browser session mode
    * included); refuses a disabled account; the ID token says sign_in_provider "passkey".

@@ -6,6 +6,7 @@ import {
   verifyRegistrationResponse,
   type AuthenticatorTransport,
 } from '@simplewebauthn/server';
+import { decodeJwt } from 'jose';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { PasskeyListResponse, PasskeyView } from '../../shared/passkeyProtocol.ts';
 import { ProtocolError, sendProtocolError } from '../identity/protocol/protocolErrors.ts';
@@ -193,6 +194,8 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
     app.post('/v1/passkeys::remove', async (request) => {
       const body = parseBody(removeBody, request.body);
       const caller = await identity.verifyIdToken(body.idToken);
+      // Its sessions end first: a failure between the two leaves the passkey, never its sessions.
+      await identity.endSessions(caller.uid, await passkeys.sessionsOf(caller.uid, body.credentialId));
       if (!(await passkeys.remove(caller.uid, body.credentialId))) throw new ProtocolError('PASSKEY_NOT_FOUND');
       return { kind: 'inkwell#PasskeyRemoved' };
     });
@@ -273,7 +276,14 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
         const caller = await identity.verifyIdToken(body.idToken);
         if (caller.uid !== owner.uid) throw new ProtocolError('PASSKEY_NOT_FOUND');
       }
-      return identity.issueSession({ uid: owner.uid, attempt, request, reply });
+      const issued = await identity.issueSession({ uid: owner.uid, attempt, request, reply });
+      // The session's id is the ID token's `sid` (decision 0020): remembered so removing the passkey ends it.
+      const sessionId = decodeJwt((issued as { idToken: string }).idToken).sid;
+      if (typeof sessionId === 'string' && !(await passkeys.recordSession(stored.id, sessionId))) {
+        await identity.endSessions(owner.uid, [sessionId]);
+        throw new ProtocolError('PASSKEY_NOT_FOUND');
+      }
+      return issued;
     });
   };
 }

@@ -81,6 +81,11 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
       await trx.deleteFrom('identity_sessions').where('token_hash', '=', hashSecret(refreshToken)).execute();
     },
 
+    async revokeSomeOfUser(userId: string, sessionIds: string[], trx: Db = db): Promise<void> {
+      if (sessionIds.length === 0) return;
+      await trx.deleteFrom('identity_sessions').where('user_id', '=', userId).where('id', 'in', sessionIds).execute();
+    },
+
     async revokeAllOfUser(userId: string, trx: Db = db): Promise<void> {
       await trx.deleteFrom('identity_sessions').where('user_id', '=', userId).execute();
     },

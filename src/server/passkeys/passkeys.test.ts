@@ -290,6 +290,12 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
     // The password session that removed it and the other passkey's session go on.
     expect((await client.lookup(ada.idToken)).status).toBe(200);
     expect((await client.refresh(byPhone.body.refreshToken)).status).toBe(200);
+    // Removed from a session it opened itself: the others end, the one asking stays signed in.
+    const tablet = await register(ada, 'Tablet');
+    const [fromTablet, alsoTablet] = [await signInWith(tablet), await signInWith(tablet)];
+    expect((await call('remove', { idToken: fromTablet.body.idToken, credentialId: tablet.id })).status).toBe(200);
+    expect((await client.lookup(fromTablet.body.idToken)).status).toBe(200);
+    expect((await client.lookup(alsoTablet.body.idToken)).body).toEqual(protocolError('TOKEN_EXPIRED'));
   });
 
   it('refuses a cloned authenticator whose signature counter goes back', async () => {

@@ -195,7 +195,13 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
       const body = parseBody(removeBody, request.body);
       const caller = await identity.verifyIdToken(body.idToken);
       // Its sessions end first: a failure between the two leaves the passkey, never its sessions.
-      await identity.endSessions(caller.uid, await passkeys.sessionsOf(caller.uid, body.credentialId));
+      // The one asking stays signed in (it holds a live token and is on its profile page).
+      const ownSession = decodeJwt(body.idToken).sid;
+      const opened = await passkeys.sessionsOf(caller.uid, body.credentialId);
+      await identity.endSessions(
+        caller.uid,
+        opened.filter((id) => id !== ownSession),
+      );
       if (!(await passkeys.remove(caller.uid, body.credentialId))) throw new ProtocolError('PASSKEY_NOT_FOUND');
       return { kind: 'inkwell#PasskeyRemoved' };
     });

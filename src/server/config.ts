@@ -94,6 +94,8 @@ const envSchema = z.object({
   RATE_LIMIT_ARTICLE_CREATE_PER_USER: positiveInt(1_000_000).default(60),
   RATE_LIMIT_IMAGE_UPLOAD_PER_USER: positiveInt(1_000_000).default(60),
   RATE_LIMIT_SEARCH_PER_IP: positiveInt(1_000_000).default(60),
+  RATE_LIMIT_PASSKEY_SIGNIN_START_PER_IP: positiveInt(1_000_000).default(100),
+  PASSKEY_ANONYMOUS_CHALLENGES_MAX: positiveInt(10_000_000).default(10_000),
   IMAGE_MAX_BYTES: positiveInt(256 * 1024 * 1024).default(10 * 1024 * 1024),
   IMAGE_PROCESSING_TIMEOUT_SECONDS: positiveInt(600).default(30),
   READ_CACHE_MAX_BYTES: positiveInt(4 * 1024 * 1024 * 1024).default(32 * 1024 * 1024),
@@ -171,7 +173,11 @@ export interface Config {
     imageUploadPerUser: number;
     /** Searches per client IP per minute. */
     searchPerIp: number;
+    /** Passkey sign-in ceremonies started (challenges given) per client IP per 15 minutes. */
+    passkeySignInStartPerIp: number;
   };
+  /** Live anonymous passkey sign-in challenges kept at most, all clients together; then 429. */
+  passkeyAnonymousChallengesMax: number;
 }
 
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
@@ -244,7 +250,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       articleCreatePerUser: e.RATE_LIMIT_ARTICLE_CREATE_PER_USER,
       imageUploadPerUser: e.RATE_LIMIT_IMAGE_UPLOAD_PER_USER,
       searchPerIp: e.RATE_LIMIT_SEARCH_PER_IP,
+      passkeySignInStartPerIp: e.RATE_LIMIT_PASSKEY_SIGNIN_START_PER_IP,
     },
+    passkeyAnonymousChallengesMax: e.PASSKEY_ANONYMOUS_CHALLENGES_MAX,
   };
 }
 

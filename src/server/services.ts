@@ -60,6 +60,11 @@ export function createServices(deps: {
     database,
     publicUrl: config.publicUrl,
     identity: passkeyIdentity(identity),
+    rateLimiter,
+    limits: {
+      signInStartsPerIp: config.rateLimits.passkeySignInStartPerIp,
+      anonymousChallengesMax: config.passkeyAnonymousChallengesMax,
+    },
     clock,
   });
   identity.onUserDeleting((uid, trx) => passkeys.deleteByUser(uid, trx));
@@ -88,5 +93,6 @@ function passkeyIdentity(identity: Identity): PasskeyIdentity {
     signIn: (request, reply, factor) => door.signIn(request, reply, { provider: 'passkey', ...factor }),
     refusal: door.refusal,
     parseBody: door.parseBody,
+    endSessions: (uid, sessionIds) => identity.endSessions(uid, sessionIds),
   };
 }

@@ -69,7 +69,7 @@ describe('dates', () => {
     expect(parseFirebaseDate(String(ms))).toBe(ms);
   });
 
-  it.each([[null], ['yesterday'], ['2021-05-06'], [{ seconds: 'x' }], [{ _seconds: 1, _nanoseconds: 2e9 }], [-5]])(
+  it.each([[null], ['yesterday'], ['2021-05-06'], [{ seconds: 'x' }], [{ _seconds: 1, _nanoseconds: 2e9 }], [9e15]])(
     'has no date for %j',
     (value) => expect(parseFirebaseDate(value)).toBeUndefined(),
   );
@@ -144,6 +144,26 @@ describe('the articles file', () => {
       { id: 'x2xxxxxxxxxxxxxxxxxx', reason: 'Title is required.' },
       { id: 'x3xxxxxxxxxxxxxxxxxx', reason: 'date is missing or not a date' },
       { id: 'x/4', reason: 'id is not 20 characters of A-Z, a-z and 0-9 (a Firestore generated id)' },
+    ]);
+  });
+
+  // Review finding 6: a year-275760 article pinned itself to the top and broke the feed.
+  it('skips an article dated before 1970 or more than a day ahead, with the reason', async () => {
+    const now = Date.UTC(2026, 10, 25);
+    const read = await readArticlesFile(
+      write('a4.json', {
+        early000000000000001: { ...article, date: '1969-12-31T23:59:59.999Z' },
+        far00000000000000002: { ...article, date: 8.64e15 },
+        ahead000000000000003: { ...article, date: now + 24 * 60 * 60 * 1000 + 1 },
+        soon0000000000000004: { ...article, date: now + 24 * 60 * 60 * 1000 },
+      }),
+      now,
+    );
+    expect(read.articles.map((a) => a.id)).toEqual(['soon0000000000000004']);
+    expect(read.skipped).toEqual([
+      { id: 'early000000000000001', reason: 'date is before 1970' },
+      { id: 'far00000000000000002', reason: 'date is more than a day in the future' },
+      { id: 'ahead000000000000003', reason: 'date is more than a day in the future' },
     ]);
   });
 

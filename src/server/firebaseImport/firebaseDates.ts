@@ -23,7 +23,7 @@ export function parseFirebaseDate(value: unknown): number | undefined {
   return undefined;
 }
 
-// Dates JavaScript can represent (±8.64e15 ms), and not before 1970: stored as epoch ms.
+// Dates JavaScript can represent (±8.64e15 ms); whether one is sane for an article is decided by its reader.
 function validMs(ms: number): number | undefined {
-  return Number.isSafeInteger(ms) && ms >= 0 && ms <= 8.64e15 ? ms : undefined;
+  return Number.isSafeInteger(ms) && Math.abs(ms) <= 8.64e15 ? ms : undefined;
 }

@@ -15,6 +15,7 @@ import {
   type SignUpGate,
 } from './core/identityCore.ts';
 import { passwordHasher } from './core/passwordHashing.ts';
+import { createSessionsStore } from './core/sessionsStore.ts';
 import { toVerifiedUser } from './core/verifyIdToken.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
@@ -75,6 +76,8 @@ export interface Identity {
   onAccountTakenOver: IdentityCore['onAccountTakenOver'];
   /** Counts ways in held by other features (passkeys): the last way to sign in is never unlinked. */
   onCountingSignInMethods: IdentityCore['onCountingSignInMethods'];
+  /** Ends these sessions of the user (their refresh tokens and ID tokens stop working at once). */
+  endSessions(uid: string, sessionIds: string[]): Promise<void>;
 }
 
 export function createIdentity(deps: {
@@ -119,5 +122,6 @@ export function createIdentity(deps: {
     useSecondStep: core.signIns.useSecondStep,
     onAccountTakenOver: core.onAccountTakenOver,
     onCountingSignInMethods: core.onCountingSignInMethods,
+    endSessions: (uid, sessionIds) => createSessionsStore(deps.database.db).revokeSomeOfUser(uid, sessionIds),
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { ImageFile } from './imageProcessing.ts';
 
@@ -100,8 +100,23 @@ export function createImagesRepository(db: Kysely<DatabaseSchema>) {
 
 export type ImagesRepository = ReturnType<typeof createImagesRepository>;
 
-/** Removes every image of an owner (files and uses cascade) inside the caller's transaction. */
+/**
+ * An owner's account is going, inside its transaction: the images other people's articles show
+ * pass to one of those articles' authors (decision 0210), the rest go (files and uses cascade).
+ */
 export async function deleteImagesByOwner(trx: Transaction<DatabaseSchema>, ownerId: string): Promise<void> {
+  const userOfImage = (eb: ExpressionBuilder<DatabaseSchema, 'images'>) =>
+    eb
+      .selectFrom('image_uses')
+      .innerJoin('articles', 'articles.id', 'image_uses.article_id')
+      .whereRef('image_uses.image_id', '=', 'images.id')
+      .where('articles.author_id', '<>', ownerId);
+  await trx
+    .updateTable('images')
+    .set((eb) => ({ owner_id: userOfImage(eb).select((inner) => inner.fn.min('articles.author_id').as('author')) }))
+    .where('owner_id', '=', ownerId)
+    .where((eb) => eb.exists(userOfImage(eb).select('image_uses.image_id')))
+    .execute();
   await trx.deleteFrom('images').where('owner_id', '=', ownerId).execute();
 }
 

@@ -104,4 +104,33 @@ describe.each(dialectCases())('unused uploads on $dialect', (dialectCase) => {
     expect(await countImages()).toBe(before - total);
     expect(await cleanerAt(later).removeUnused()).toBe(0);
   });
+
+  // Review finding 8: deleting an account took the images other people's articles show.
+  it('keeps, when its owner deletes the account, an image another person’s article shows', async () => {
+    const owner = await signUp(server.url, 'Leaver');
+    const other = await signUp(server.url, 'Stayer');
+    const [shared, ownOnly] = [await uploadAs(owner.idToken), await uploadAs(owner.idToken)];
+    const api = articlesApi(server.url);
+    const borrowed = await api.create(other.idToken, {
+      image: shared.url,
+      title: 'Borrows a picture',
+      description: `![again](${shared.url})`,
+    });
+    expect(borrowed.status, borrowed.text).toBe(201);
+    const deleteAccount = (idToken: string) =>
+      fetch(`${server.url}/identity/v1/accounts:delete?key=test-key`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ idToken }),
+      });
+
+    expect((await deleteAccount(owner.idToken)).status).toBe(200);
+    expect(await status(shared.local)).toBe(200);
+    expect(await status(ownOnly.local)).toBe(404);
+    expect((await api.get(borrowed.body.id)).body.image).toBe(shared.url);
+
+    // Once no article shows it, it goes with the account of the one that did.
+    expect((await deleteAccount(other.idToken)).status).toBe(200);
+    expect(await status(shared.local)).toBe(404);
+  });
 });

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import { createChallengeStore } from './challengeStore.ts';
+import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
+import { createChallengeStore, type PasskeyLimits } from './challengeStore.ts';
 import type { PasskeyIdentity } from './passkeyIdentity.ts';
 import { passkeysRoutes } from './passkeysRoutes.ts';
 import { createPasskeysRepository } from './passkeysRepository.ts';
@@ -27,6 +28,8 @@ export function createPasskeys(deps: {
   publicUrl: string;
   /** Passkeys reach identity only through this (adapted in services.ts). */
   identity: PasskeyIdentity;
+  rateLimiter: RateLimiter;
+  limits: PasskeyLimits;
   clock?: (() => number) | undefined;
 }): Passkeys {
   const now = deps.clock ?? Date.now;
@@ -37,7 +40,9 @@ export function createPasskeys(deps: {
         passkeysRoutes({
           identity: deps.identity,
           passkeys,
-          challenges: createChallengeStore(deps.database.db, now),
+          challenges: createChallengeStore(deps.database.db, now, deps.limits.anonymousChallengesMax),
+          rateLimiter: deps.rateLimiter,
+          signInStartsPerIp: deps.limits.signInStartsPerIp,
           relyingParty: relyingParty(deps.publicUrl, RELYING_PARTY_NAME),
           now,
         }),

@@ -15,6 +15,8 @@ export interface PasskeyIdentity {
   /** Whether a sign-in at `authTime` (epoch ms) is recent enough to add a passkey (RECENT_SIGN_IN_SECONDS). */
   isRecentSignIn(authTime: number): boolean;
   findAccount(uid: string): Promise<{ uid: string; email: string; disabled: boolean } | undefined>;
+  /** Ends these sessions of the user (the ones a removed passkey opened); others' ids are ignored. */
+  endSessions(uid: string, sessionIds: string[]): Promise<void>;
   /**
    * One sign-in attempt by identity's rules (counted before `check`, forgiven when it succeeds,
    * disabled accounts refused, a second step when the account has one), answered like
@@ -27,7 +29,7 @@ export interface PasskeyIdentity {
     factor: { account: string | undefined; check(): Promise<string> },
   ): Promise<object>;
   /** The error to throw to refuse a request (400 protocol JSON with this code). */
-  refusal(code: IdentityErrorCode, options?: { detail?: string }): Error;
+  refusal(code: IdentityErrorCode, options?: { detail?: string; retryAfterSeconds?: number }): Error;
   /** Parses a body with a schema whose issue messages are protocol error codes; throws the refusal. */
   parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T>;
 }

@@ -274,6 +274,30 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
     expect((await signInWith(passkey)).body).toEqual(protocolError('PASSKEY_NOT_FOUND'));
   });
 
+  // Review finding 7: removing a passkey kept the sessions it had opened.
+  it('ends the sessions a passkey opened when it is removed, and no other session', async () => {
+    const ada = await signUp(server.url, 'Loses a laptop');
+    const passkey = await register(ada, 'Lost laptop');
+    const other = await register(ada, 'Phone');
+    const [first, second, byPhone] = [await signInWith(passkey), await signInWith(passkey), await signInWith(other)];
+    for (const session of [first, second, byPhone]) expect(session.status).toBe(200);
+
+    expect((await call('remove', { idToken: ada.idToken, credentialId: passkey.id })).status).toBe(200);
+    for (const ended of [first, second]) {
+      expect((await client.lookup(ended.body.idToken)).body).toEqual(protocolError('TOKEN_EXPIRED'));
+      expect((await client.refresh(ended.body.refreshToken)).body).toEqual(protocolError('TOKEN_EXPIRED'));
+    }
+    // The password session that removed it and the other passkey's session go on.
+    expect((await client.lookup(ada.idToken)).status).toBe(200);
+    expect((await client.refresh(byPhone.body.refreshToken)).status).toBe(200);
+    // Removed from a session it opened itself: the others end, the one asking stays signed in.
+    const tablet = await register(ada, 'Tablet');
+    const [fromTablet, alsoTablet] = [await signInWith(tablet), await signInWith(tablet)];
+    expect((await call('remove', { idToken: fromTablet.body.idToken, credentialId: tablet.id })).status).toBe(200);
+    expect((await client.lookup(fromTablet.body.idToken)).status).toBe(200);
+    expect((await client.lookup(alsoTablet.body.idToken)).body).toEqual(protocolError('TOKEN_EXPIRED'));
+  });
+
   it('refuses a cloned authenticator whose signature counter goes back', async () => {
     const user = await signUp(server.url, 'Clone');
     const passkey = await register(user);

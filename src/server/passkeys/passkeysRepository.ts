@@ -48,6 +48,36 @@ export function createPasskeysRepository(db: Kysely<DatabaseSchema>) {
     },
 
     /** Only the owner's: false when the account has no passkey with this id. */
+    /**
+     * Records that the passkey opened the session; false when the passkey is gone (removed while
+     * its sign-in was finishing), and the caller then ends the session.
+     */
+    async recordSession(passkeyId: string, sessionId: string): Promise<boolean> {
+      const result = await db
+        .insertInto('passkey_sessions')
+        .columns(['session_id', 'passkey_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('passkeys')
+            .select((inner) => [inner.val(sessionId).as('session_id'), 'passkeys.id'])
+            .where('passkeys.id', '=', passkeyId),
+        )
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+
+    /** The live sessions the user's passkey opened. */
+    async sessionsOf(userId: string, passkeyId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('passkey_sessions')
+        .innerJoin('passkeys', 'passkeys.id', 'passkey_sessions.passkey_id')
+        .select('passkey_sessions.session_id')
+        .where('passkeys.id', '=', passkeyId)
+        .where('passkeys.user_id', '=', userId)
+        .execute();
+      return rows.map((row) => row.session_id);
+    },
+
     async remove(userId: string, id: string): Promise<boolean> {
       const result = await db
         .deleteFrom('passkeys')

@@ -5,9 +5,11 @@ import {
   verifyRegistrationResponse,
   type AuthenticatorTransport,
 } from '@simplewebauthn/server';
+import { decodeJwt } from 'jose';
 import type { FastifyPluginAsync } from 'fastify';
 import type { PasskeyListResponse, PasskeyView } from '../../shared/passkeyProtocol.ts';
-import type { ChallengeStore } from './challengeStore.ts';
+import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
+import { ChallengesFullError, type ChallengeStore } from './challengeStore.ts';
 import type { PasskeyIdentity } from './passkeyIdentity.ts';
 import {
   finishRegistrationBody,
@@ -25,6 +27,9 @@ export interface PasskeysRoutesDeps {
   passkeys: PasskeysRepository;
   challenges: ChallengeStore;
   relyingParty: RelyingParty;
+  rateLimiter: RateLimiter;
+  /** Sign-in ceremonies one client IP may start per 15 minutes. */
+  signInStartsPerIp: number;
   now: () => number;
 }
 
@@ -73,6 +78,12 @@ async function verified<T>(identity: PasskeyIdentity, verify: () => Promise<T>, 
 export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
   const { identity, passkeys, challenges, relyingParty: rp, now } = deps;
   const { parseBody } = identity;
+  // Each start writes a challenge row: anonymous writes are limited per client, as sign-ins are.
+  const signInStartsPerIp: RateLimitRule = {
+    name: 'passkeys:startSignIn:ip',
+    limit: deps.signInStartsPerIp,
+    windowMs: 15 * 60 * 1000,
+  };
 
   return async (app) => {
     app.post('/v1/passkeys::startRegistration', async (request) => {
@@ -160,12 +171,24 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
     app.post('/v1/passkeys::remove', async (request) => {
       const body = parseBody(removeBody, request.body);
       const caller = await identity.verifyIdToken(body.idToken);
+      // Its sessions end first: a failure between the two leaves the passkey, never its sessions.
+      // The one asking stays signed in (it holds a live token and is on its profile page).
+      const ownSession = decodeJwt(body.idToken).sid;
+      const opened = await passkeys.sessionsOf(caller.uid, body.credentialId);
+      await identity.endSessions(
+        caller.uid,
+        opened.filter((id) => id !== ownSession),
+      );
       if (!(await passkeys.remove(caller.uid, body.credentialId))) throw identity.refusal('PASSKEY_NOT_FOUND');
       return { kind: 'inkwell#PasskeyRemoved' };
     });
 
     app.post('/v1/passkeys::startSignIn', async (request) => {
       const body = parseBody(startSignInBody, request.body);
+      const counted = await deps.rateLimiter.consume(signInStartsPerIp, request.ip);
+      if (!counted.allowed) {
+        throw identity.refusal('TOO_MANY_ATTEMPTS_TRY_LATER', { retryAfterSeconds: counted.retryAfterSeconds });
+      }
       // With an ID token it is a re-authentication: only the caller's own passkeys are offered and accepted.
       const caller = body.idToken === undefined ? undefined : await identity.verifyIdToken(body.idToken);
       const own = caller === undefined ? [] : await passkeys.listOfUser(caller.uid);
@@ -174,7 +197,13 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
         userVerification: 'required',
         allowCredentials: own.map((row) => ({ id: row.id, transports: transportsOf(row) })),
       });
-      await challenges.save(options.challenge, 'sign-in', caller?.uid ?? null);
+      try {
+        await challenges.save(options.challenge, 'sign-in', caller?.uid ?? null);
+      } catch (error) {
+        if (!(error instanceof ChallengesFullError)) throw error;
+        // Too many ceremonies under way at once: the oldest expire within five minutes.
+        throw identity.refusal('TOO_MANY_ATTEMPTS_TRY_LATER', { retryAfterSeconds: 60 });
+      }
       return { kind: 'inkwell#PasskeyOptions', options };
     });
 
@@ -183,7 +212,7 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
       const stored = await passkeys.find(body.credential.id);
       const owner = stored && (await identity.findAccount(stored.user_id));
       // One sign-in attempt by identity's rules: counted before check() runs, like a password.
-      return identity.signIn(request, reply, {
+      const answer = await identity.signIn(request, reply, {
         account: owner?.email,
         check: async () => {
           const userHandle = body.credential.response.userHandle;
@@ -231,6 +260,16 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
           return owner.uid;
         },
       });
+      // The session's id is the ID token's `sid` (decision 0020): remembered so removing the passkey ends it.
+      // (A pending second step has no ID token; passkeys need none, but the port does not say so.)
+      const idToken = (answer as { idToken?: unknown }).idToken;
+      const sessionId = typeof idToken === 'string' ? decodeJwt(idToken).sid : undefined;
+      if (stored && owner && typeof sessionId === 'string' && !(await passkeys.recordSession(stored.id, sessionId))) {
+        // The passkey was removed while this sign-in finished: the session it opened ends with it.
+        await identity.endSessions(owner.uid, [sessionId]);
+        throw identity.refusal('PASSKEY_NOT_FOUND');
+      }
+      return answer;
     });
   };
 }

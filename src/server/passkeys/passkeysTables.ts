@@ -22,9 +22,16 @@ export interface PasskeyChallengesTable {
   expires_at: number;
 }
 
+/** The sessions a passkey opened (ended when it is removed). */
+export interface PasskeySessionsTable {
+  session_id: string;
+  passkey_id: string;
+}
+
 export type ChallengePurpose = 'registration' | 'sign-in';
 
 export interface PasskeysTables {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
+  passkey_sessions: PasskeySessionsTable;
 }

@@ -3,6 +3,18 @@ import { escapeXml } from './markupText.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import { paths } from '../../shared/routes.ts';
 
+// RFC 3339 has four-digit years only; JavaScript writes others as "+275760-…" (ISO 8601's expanded
+// form), which feed readers refuse. Such a date (an import from before the import checked dates)
+// is written as the nearest one RFC 3339 can say.
+const FIRST_RFC3339_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_RFC3339_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** An ISO date as RFC 3339 (§5.6 date-time) writes it. */
+export function rfc3339(isoDate: string): string {
+  const ms = Date.parse(isoDate);
+  return new Date(Math.min(Math.max(ms, FIRST_RFC3339_MS), LAST_RFC3339_MS)).toISOString();
+}
+
 /** An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a trailing slash. */
 export function atomFeed(
   publicUrl: string,
@@ -15,15 +27,15 @@ export function atomFeed(
   const self = tag ? `${publicUrl}${paths.tag(tag.slug)}/feed.xml` : `${publicUrl}/feed.xml`;
   const title = tag ? `${tag.name} · ${site.title}` : site.title;
   // An empty feed still needs an <updated>; the epoch says "nothing yet" without inventing a time.
-  const updated = articles[0]?.date ?? new Date(0).toISOString();
+  const updated = rfc3339(articles[0]?.date ?? new Date(0).toISOString());
   const entries = articles.map((article) => {
     const url = `${publicUrl}${paths.article(article.id)}`;
     return `  <entry>
     <id>${escapeXml(url)}</id>
     <title type="text">${escapeXml(article.title)}</title>
     <link rel="alternate" type="text/html" href="${escapeXml(url)}"/>
-    <published>${article.date}</published>
-    <updated>${article.date}</updated>
+    <published>${rfc3339(article.date)}</published>
+    <updated>${rfc3339(article.date)}</updated>
     <author><name>${escapeXml(article.authorName ?? site.title)}</name></author>
     <summary type="text">${escapeXml(article.excerpt)}</summary>
     <content type="text">${escapeXml(article.description)}</content>

@@ -8,6 +8,7 @@ import { articlesByAuthorMigration } from './0010_articles_by_author.ts';
 import { readVersionMigration } from './0011_read_version.ts';
 import { identityCoreMigration } from './0012_identity_core.ts';
 import { passkeysMigration } from './0020_passkeys.ts';
+import { passkeySessionsMigration } from './0211_passkey_sessions.ts';
 import { pendingSecondStepsMigration } from './0240_pending_second_steps.ts';
 import { tagsAndSearchMigration } from './0280_tags_and_search.ts';
 import { twoStepMigration } from './0320_two_step.ts';
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0011_read_version': readVersionMigration,
   '0012_identity_core': identityCoreMigration,
   '0020_passkeys': passkeysMigration,
+  '0211_passkey_sessions': passkeySessionsMigration,
   '0240_pending_second_steps': pendingSecondStepsMigration,
   '0260_roles_and_invitations': rolesAndInvitationsMigration,
   '0280_tags_and_search': tagsAndSearchMigration,

@@ -82,6 +82,11 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
       await trx.deleteFrom('identity_sessions').where('token_hash', '=', hashSecret(refreshToken)).execute();
     },
 
+    async revokeSomeOfUser(userId: string, sessionIds: string[], trx: Db = db): Promise<void> {
+      if (sessionIds.length === 0) return;
+      await trx.deleteFrom('identity_sessions').where('user_id', '=', userId).where('id', 'in', sessionIds).execute();
+    },
+
     /** Ends one session by its id (the caller's own, replaced by a fresh one). */
     async revokeById(sessionId: string, trx: Db = db): Promise<void> {
       await trx.deleteFrom('identity_sessions').where('id', '=', sessionId).execute();

@@ -71,7 +71,8 @@ export function createSignInDoor(deps: {
     },
 
     /** The error a door throws to refuse, answered as protocol JSON (and counted as a failed sign-in in check()). */
-    refusal: (code: IdentityErrorCode, options: { detail?: string } = {}): Error => new IdentityError(code, options),
+    refusal: (code: IdentityErrorCode, options: { detail?: string; retryAfterSeconds?: number } = {}): Error =>
+      new IdentityError(code, options),
 
     /** Parses a request body with a zod schema whose issue messages are protocol error codes. */
     parseBody: <T extends z.ZodType>(schema: T, body: unknown): z.output<T> => parseBody(schema, body),

@@ -76,7 +76,11 @@ describe('loadConfig', () => {
       resetCodePerIp: 100,
       articleCreatePerUser: 60,
       imageUploadPerUser: 60,
+      searchPerIp: 60,
+      passkeySignInStartPerIp: 100,
     });
+    expect(loadConfig({ RATE_LIMIT_SEARCH_PER_IP: '7' }).rateLimits.searchPerIp).toBe(7);
+    expect(loadConfig({ RATE_LIMIT_PASSKEY_SIGNIN_START_PER_IP: '9' }).rateLimits.passkeySignInStartPerIp).toBe(9);
     expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_EMAIL: '3' }).rateLimits.signInPerEmail).toBe(3);
     expect(loadConfig({ RATE_LIMIT_NEW_PASSWORD_PER_USER: '4' }).rateLimits.passwordChangePerUser).toBe(4);
     expect(() => loadConfig({ RATE_LIMIT_SIGNUP_PER_IP: '0' })).toThrow(

@@ -1,5 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
-import { mailboxUrlVariable, oidcIssuerVariable, serverUrlVariable } from './e2e/support/workerServers.ts';
+import {
+  dataDirVariable,
+  mailboxUrlVariable,
+  oidcIssuerVariable,
+  serverUrlVariable,
+} from './e2e/support/workerServers.ts';
 
 // Each worker has a server, data folder and SMTP sink of its own, started by the global setup
 // (e2e/support/workerServers.ts). This file is read again in every worker, which finds its
@@ -12,6 +17,9 @@ if (mailboxUrl) process.env.E2E_MAILBOX_URL = mailboxUrl;
 // The OpenID provider that worker's server signs people in with (e2e/providers.spec.ts).
 const oidcIssuer = process.env[oidcIssuerVariable(slot)];
 if (oidcIssuer) process.env.E2E_OIDC_ISSUER = oidcIssuer;
+// Its data folder, for specs that run the admin command against that server's database.
+const dataDir = process.env[dataDirVariable(slot)];
+if (dataDir) process.env.E2E_DATA_DIR = dataDir;
 // A spec that starts an app of its own (startTestApp) opens it in a browser: the real web app.
 process.env.INKWELL_TEST_WEB_DIST ??= 'built';
 

@@ -26,6 +26,7 @@ const START_TIMEOUT_MS = 120_000;
 export const serverUrlVariable = (index: number | string) => `E2E_SERVER_URL_${index}`;
 export const mailboxUrlVariable = (index: number | string) => `E2E_MAILBOX_URL_${index}`;
 export const oidcIssuerVariable = (index: number | string) => `E2E_OIDC_ISSUER_${index}`;
+export const dataDirVariable = (index: number | string) => `E2E_DATA_DIR_${index}`;
 
 interface WorkerServer {
   stop(): Promise<void>;
@@ -130,6 +131,7 @@ async function startWorkerServer(index: number): Promise<WorkerServer> {
   process.env[serverUrlVariable(index)] = url;
   process.env[mailboxUrlVariable(index)] = mailbox.url;
   process.env[oidcIssuerVariable(index)] = provider.issuer;
+  process.env[dataDirVariable(index)] = dataDir;
   return { stop };
 }
 

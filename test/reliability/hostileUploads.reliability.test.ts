@@ -224,7 +224,10 @@ describe('hostile uploads against the real server process', () => {
     clearInterval(sampler);
     // At most 3 bodies are read at once (the places: 120 MB); the others wait unread in their
     // sockets. Before places, 8 were read at once (320 MB), and more as soon as those left.
-    expect(rssMost - rssBefore).toBeLessThan(200);
+    // The abandoned bodies' buffers are dropped at once but freed at the next collection, so the
+    // 3 places' next uploads may briefly count beside them (seen: +213 and +245 MB on a loaded
+    // machine, +190 on a quiet one): below 8 bodies' worth is what tells the two apart.
+    expect(rssMost - rssBefore).toBeLessThan(280);
     const fresh = await upload(server, users[3]!, await plainJpeg(64, 48), 'image/jpeg');
     expect(fresh.status, fresh.detail).toBe(201);
   });

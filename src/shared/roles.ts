@@ -13,6 +13,10 @@ export const NEW_ACCOUNT_ROLES = ['author', 'contributor', 'reader'] as const sa
 export const SIGNUP_POLICIES = ['open', 'invite', 'closed'] as const;
 export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
 
+/** Who must turn two-step verification on before doing anything else (REQUIRE_TWO_STEP). */
+export const TWO_STEP_REQUIREMENTS = ['none', 'editors'] as const;
+export type TwoStepRequirement = (typeof TWO_STEP_REQUIREMENTS)[number];
+
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }

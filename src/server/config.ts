@@ -86,9 +86,7 @@ const envSchema = z.object({
     .pipe(z.email({ error: 'must be an email address' }))
     .transform((value) => value.toLowerCase())
     .optional(),
-  REQUIRE_TWO_STEP: z
-    .enum(TWO_STEP_REQUIREMENTS, { error: 'must be one of none, editors' })
-    .default('none'),
+  REQUIRE_TWO_STEP: z.enum(TWO_STEP_REQUIREMENTS, { error: 'must be one of none, editors' }).default('none'),
   RECENT_SIGN_IN_SECONDS: positiveInt(86_400).default(300),
   TRUST_PROXY: booleanFlag.default(false),
   RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt(1_000_000).default(10),

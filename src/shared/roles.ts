@@ -17,6 +17,10 @@ export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
 export const TWO_STEP_REQUIREMENTS = ['none', 'editors'] as const;
 export type TwoStepRequirement = (typeof TWO_STEP_REQUIREMENTS)[number];
 
+/** The server's 403 detail under REQUIRE_TWO_STEP=editors; the web app recognises it to link the profile. */
+export const TWO_STEP_REQUIRED =
+  'Turn on two-step verification on your profile first: this site requires it for editors and owners.';
+
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }

@@ -1,8 +1,5 @@
-import { roleAtLeast, type TwoStepRequirement } from '../../shared/roles.ts';
+import { roleAtLeast, TWO_STEP_REQUIRED, type TwoStepRequirement } from '../../shared/roles.ts';
 import { CallerRefused, type Caller, type VerifyIdToken } from '../http/callerAuth.ts';
-
-export const TWO_STEP_REQUIRED =
-  'Turn on two-step verification on your profile first: this site requires it for editors and owners.';
 
 /**
  * The token check the Bearer-authenticated /api routes use, with REQUIRE_TWO_STEP applied: with

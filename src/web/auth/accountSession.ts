@@ -1,3 +1,4 @@
+import { accountCalls, type AccountCalls } from './accountCalls.ts';
 import type { AuthUser } from './authTypes.ts';
 import type { AuthSession } from './authSession.ts';
 import { AuthError } from './errorCodes.ts';
@@ -14,21 +15,23 @@ export const DEFAULT_MIN_PASSWORD_LENGTH = 6;
  */
 export class AccountSession {
   readonly #session: AuthSession;
+  readonly #calls: AccountCalls;
   #policyMinLength: Promise<number> | null = null;
 
   constructor(session: AuthSession) {
     this.#session = session;
+    this.#calls = accountCalls(session.client);
   }
 
   /** `inviteCode`: an invitation's code (`/signup?invite=CODE`). */
   async createUser(email: string, password: string, inviteCode?: string): Promise<AuthUser> {
-    const answer = await this.#session.client.signUp(email, password, inviteCode);
+    const answer = await this.#calls.signUp(email, password, inviteCode);
     return this.#session.acceptSignIn(answer);
   }
 
   /** Rejects with SecondStepNeeded when the account has two-step verification: finishSecondStep() goes on. */
   async signIn(email: string, password: string): Promise<AuthUser> {
-    const answer = await this.#session.client.signInWithPassword(email, password);
+    const answer = await this.#calls.signInWithPassword(email, password);
     if (needsSecondStep(answer)) throw new SecondStepNeeded(answer);
     return this.#session.acceptSignIn(answer);
   }
@@ -63,15 +66,15 @@ export class AccountSession {
   }
 
   sendPasswordResetEmail(email: string): Promise<void> {
-    return this.#session.client.sendPasswordResetEmail(email);
+    return this.#calls.sendPasswordResetEmail(email);
   }
 
   verifyPasswordResetCode(oobCode: string): Promise<string> {
-    return this.#session.client.verifyPasswordResetCode(oobCode);
+    return this.#calls.verifyPasswordResetCode(oobCode);
   }
 
   async confirmPasswordReset(oobCode: string, newPassword: string): Promise<void> {
-    await this.#session.client.confirmPasswordReset(oobCode, newPassword);
+    await this.#calls.confirmPasswordReset(oobCode, newPassword);
   }
 
   /** Whether the signed-in account's address is verified, as the server knows it now. */
@@ -83,7 +86,7 @@ export class AccountSession {
   /** Mails the signed-in account's address a verification link. */
   async sendEmailVerification(): Promise<void> {
     const idToken = await this.#session.requireToken();
-    await this.#session.guard(this.#session.client.sendEmailVerification(idToken));
+    await this.#session.guard(this.#calls.sendEmailVerification(idToken));
   }
 
   /**
@@ -95,7 +98,7 @@ export class AccountSession {
     oobCode: string,
     mode: 'verifyEmail' | 'verifyAndChangeEmail' | 'recoverEmail',
   ): Promise<string> {
-    const answer = await this.#session.client.applyActionCode(oobCode);
+    const answer = await this.#calls.applyActionCode(oobCode);
     if (mode !== 'verifyEmail' && this.#session.state.status === 'signedIn') {
       await this.#session.signOut().catch(() => undefined);
     }
@@ -117,7 +120,7 @@ export class AccountSession {
   /** Proves the person is still there (for requires-recent-login): signs in again as the same user. */
   async reauthenticate(password: string): Promise<void> {
     const user = this.#session.currentUser();
-    const answer = await this.#session.guard(this.#session.client.signInWithPassword(user.email, password));
+    const answer = await this.#session.guard(this.#calls.signInWithPassword(user.email, password));
     if (answer.localId !== user.uid) throw new AuthError('user-mismatch');
     if (needsSecondStep(answer)) throw new SecondStepNeeded(answer);
     this.#session.acceptSignIn(answer);
@@ -146,13 +149,13 @@ export class AccountSession {
 
   async deleteAccount(): Promise<void> {
     const idToken = await this.#session.requireToken();
-    await this.#session.guard(this.#session.client.deleteAccount(idToken));
+    await this.#session.guard(this.#calls.deleteAccount(idToken));
     await this.#session.endDeletedSession();
   }
 
   async #update(change: { displayName?: string; email?: string; password?: string }): Promise<AuthUser> {
     const idToken = await this.#session.requireToken();
-    const answer = await this.#session.guard(this.#session.client.update({ idToken, ...change }));
+    const answer = await this.#session.guard(this.#calls.update({ idToken, ...change }));
     const user: AuthUser = { uid: answer.localId, email: answer.email, displayName: answer.displayName ?? null };
     // A new email or password starts a new session on the server: adopt its ID token.
     this.#session.adoptAccountChange(

@@ -1,3 +1,4 @@
+import { withAccountCodes } from './accountErrorCodes.ts';
 import type { UpdateAccountRequest } from '../../shared/identityRequests.ts';
 import type { SecondStepRequired } from '../../shared/twoStepProtocol.ts';
 import type { IdentityClient, ResetPasswordResponse, SignInResponse, UpdateAccountResponse } from './identityClient.ts';
@@ -7,11 +8,17 @@ export type UpdateRequest = Pick<UpdateAccountRequest, 'idToken' | 'displayName'
 
 /**
  * The identity server's calls only the account screens make (sign in, sign up, reset, change,
- * delete), on the client's `post`. Apart from identityClient.ts so that the home page, which only
+ * delete), on the client's `post`, their errors named with the account screens' codes. Apart from identityClient.ts so that the home page, which only
  * restores a session and signs out, does not load them (decision 0181).
  */
-export function accountCalls({ post }: Pick<IdentityClient, 'post'>) {
+export function accountCalls(client: Pick<IdentityClient, 'post'>) {
+  const post = <T>(path: string, body: object): Promise<T> =>
+    client.post<T>(path, body).catch((error: unknown) => {
+      throw withAccountCodes(error);
+    });
   return {
+    /** Any other call of the account screens (two-step, passkeys, providers). */
+    post,
     signUp: (email: string, password: string, inviteCode?: string) =>
       post<SignInResponse>('v1/accounts:signUp', {
         email,

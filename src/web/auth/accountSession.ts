@@ -41,7 +41,7 @@ export class AccountSession {
    * or a recovery code.
    */
   async finishSecondStep(pending: SecondStepNeeded, code: string): Promise<AuthUser> {
-    const answer = await this.#session.client.post<SignInResponse>('v2/accounts/mfaSignIn:finalize', {
+    const answer = await this.#calls.post<SignInResponse>('v2/accounts/mfaSignIn:finalize', {
       mfaPendingCredential: pending.pendingCredential,
       mfaEnrollmentId: pending.enrollmentId,
       totpVerificationInfo: { verificationCode: code },
@@ -128,7 +128,7 @@ export class AccountSession {
 
   /** A call of a feature beyond this class (passkeys); a dead session signs out as it does elsewhere. */
   callIdentity<T>(path: string, body: object): Promise<T> {
-    return this.#session.guard(this.#session.client.post<T>(path, body));
+    return this.#session.guard(this.#calls.post<T>(path, body));
   }
 
   /** Adopts a sign-in another door (a passkey) answered as signInWithPassword does. */

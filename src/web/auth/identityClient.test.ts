@@ -120,6 +120,11 @@ describe('server error codes map to client codes', () => {
     ['INVALID_OOB_CODE', 'invalid-action-code'],
     ['INVALID_ID_TOKEN', 'invalid-user-token'],
     ['INVALID_REFRESH_TOKEN', 'invalid-refresh-token'],
+    ['INVALID_CODE', 'invalid-verification-code'],
+    ['INVALID_MFA_PENDING_CREDENTIAL', 'invalid-multi-factor-session'],
+    ['SECOND_FACTOR_EXISTS', 'second-factor-already-in-use'],
+    ['SESSION_EXPIRED', 'code-expired'],
+    ['ADMIN_ONLY_OPERATION : SIGN_UP_BY_INVITATION', 'admin-restricted-operation'],
     ['SOMETHING_NEW', 'internal-error'],
     ['MISSING_REFRESH_TOKEN', 'internal-error'],
   ];
@@ -132,6 +137,16 @@ describe('server error codes map to client codes', () => {
       expect(await codeOf(accountCalls(client).signUp('a@example.com', 'secret1'))).toBe(clientCode);
     });
   }
+
+  it('the session calls every page makes name their own codes (the account ones load with the account screens)', async () => {
+    const fake = createFakeIdentityFetch({
+      'v1/token': () => errorAnswer('USER_DISABLED', 400),
+      'v1/accounts:lookup': () => errorAnswer('INVALID_ID_TOKEN', 400),
+    });
+    const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 });
+    expect(await codeOf(client.refreshFromCookie())).toBe('user-disabled');
+    expect(await codeOf(client.lookup('t'))).toBe('invalid-user-token');
+  });
 
   it('an error body that is not JSON reads as network-request-failed (as the protocol says)', async () => {
     const fake = createFakeIdentityFetch({ 'v1/accounts:signUp': () => 'not-json' });

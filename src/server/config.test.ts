@@ -62,6 +62,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ IMAGE_MAX_BYTES: '10MB' })).toThrow(/IMAGE_MAX_BYTES must be a number/);
   });
 
+  it('reads REQUIRE_TWO_STEP: none by default, editors, and a one-line error for anything else', () => {
+    expect(loadConfig({}).requireTwoStep).toBe('none');
+    expect(loadConfig({ REQUIRE_TWO_STEP: 'editors' }).requireTwoStep).toBe('editors');
+    expect(() => loadConfig({ REQUIRE_TWO_STEP: 'owners' })).toThrow(
+      /^Invalid configuration: REQUIRE_TWO_STEP must be one of none, editors \(got "owners"\)$/,
+    );
+  });
+
   it('reads the rate limits, with the documented defaults, and refuses bad ones', () => {
     expect(loadConfig({}).rateLimits).toEqual({
       signInPerEmail: 10,

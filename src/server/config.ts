@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { NEW_ACCOUNT_ROLES, SIGNUP_POLICIES, type Role, type SignupPolicy } from '../shared/roles.ts';
+import {
+  NEW_ACCOUNT_ROLES,
+  SIGNUP_POLICIES,
+  TWO_STEP_REQUIREMENTS,
+  type Role,
+  type SignupPolicy,
+  type TwoStepRequirement,
+} from '../shared/roles.ts';
 import { FALLBACK_SITE_IDENTITY, type SiteIdentity } from '../shared/siteIdentity.ts';
 import {
   parseIdentityProviders,
@@ -79,6 +86,7 @@ const envSchema = z.object({
     .pipe(z.email({ error: 'must be an email address' }))
     .transform((value) => value.toLowerCase())
     .optional(),
+  REQUIRE_TWO_STEP: z.enum(TWO_STEP_REQUIREMENTS, { error: 'must be one of none, editors' }).default('none'),
   RECENT_SIGN_IN_SECONDS: positiveInt(86_400).default(300),
   TRUST_PROXY: booleanFlag.default(false),
   RATE_LIMIT_SIGNIN_PER_EMAIL: positiveInt(1_000_000).default(10),
@@ -131,6 +139,8 @@ export interface Config {
   newAccountRole: Role;
   /** An account with this (lowercased) address becomes owner once it is verified (OWNER_EMAIL). */
   ownerEmail: string | undefined;
+  /** Whether editors and owners must have two-step verification on to act (REQUIRE_TWO_STEP). */
+  requireTwoStep: TwoStepRequirement;
   /** How recent a password sign-in must be to change email or password or delete the account. */
   recentSignInSeconds: number;
   trustProxy: boolean;
@@ -228,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signup: e.SIGNUP,
     newAccountRole: e.NEW_ACCOUNT_ROLE,
     ownerEmail: e.OWNER_EMAIL,
+    requireTwoStep: e.REQUIRE_TWO_STEP,
     recentSignInSeconds: e.RECENT_SIGN_IN_SECONDS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -7,6 +7,7 @@ import type { Mailer } from './mail/mailer.ts';
 import { createPasskeys, type PasskeyIdentity, type Passkeys } from './passkeys/createPasskeys.ts';
 import { createRateLimiter, type RateLimiter } from './rateLimit/rateLimiter.ts';
 import { createRoles } from './roles/createRoles.ts';
+import { withTwoStepRequirement } from './roles/twoStepRequirement.ts';
 import type { FastifyPluginAsync } from 'fastify';
 
 export interface Services {
@@ -46,12 +47,14 @@ export function createServices(deps: {
     signUpGate: roles.signUpGate,
     providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
   });
+  // The Bearer token check of articles, images and members: REQUIRE_TWO_STEP applies to all of them.
+  const verifyIdToken = withTwoStepRequirement(config.requireTwoStep, identity.verifyIdToken);
   // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
-  const articles = createArticles({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter });
+  const articles = createArticles({ config, database, verifyIdToken, rateLimiter });
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
   // Uploaded images: a deleted user's go with the account; an article's cover and body images
   // are recorded as used in the transaction that writes it (unused uploads go after a day).
-  const images = createImages({ config, database, verifyIdToken: identity.verifyIdToken, rateLimiter, clock });
+  const images = createImages({ config, database, verifyIdToken, rateLimiter, clock });
   identity.onUserDeleting((uid, trx) => images.deleteByOwner(uid, trx));
   articles.onWritten((article, trx) => images.recordUses(article.id, [article.image, article.description], trx));
   // Passkeys: another way to sign in, through identity's sign-in door and in its /identity
@@ -77,7 +80,7 @@ export function createServices(deps: {
   // Members are identity's accounts with their article counts.
   const rolesRoutes = roles.routes({
     members: identity.members,
-    verifyIdToken: identity.verifyIdToken,
+    verifyIdToken,
     countArticles: (uids) => articles.countByAuthors(uids),
   });
   return { identity, articles, images, passkeys, rateLimiter, rolesRoutes };

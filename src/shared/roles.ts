@@ -13,6 +13,14 @@ export const NEW_ACCOUNT_ROLES = ['author', 'contributor', 'reader'] as const sa
 export const SIGNUP_POLICIES = ['open', 'invite', 'closed'] as const;
 export type SignupPolicy = (typeof SIGNUP_POLICIES)[number];
 
+/** Who must turn two-step verification on before doing anything else (REQUIRE_TWO_STEP). */
+export const TWO_STEP_REQUIREMENTS = ['none', 'editors'] as const;
+export type TwoStepRequirement = (typeof TWO_STEP_REQUIREMENTS)[number];
+
+/** The server's 403 detail under REQUIRE_TWO_STEP=editors; the web app recognises it to link the profile. */
+export const TWO_STEP_REQUIRED =
+  'Turn on two-step verification on your profile first: this site requires it for editors and owners.';
+
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }

@@ -4,7 +4,7 @@ import { matchArticlePath, matchAuthorPath, matchEditArticlePath, matchTagPath }
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { VerifiedUser } from '../identity/createIdentity.ts';
+import type { VerifyIdToken } from '../http/callerAuth.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId, isAuthorId } from './articleId.ts';
@@ -72,8 +72,8 @@ export interface ArticleReader {
 
 export interface ArticlesDeps {
   database: Database;
-  /** identity.verifyIdToken: the one ID token check. */
-  verifyIdToken: (idToken: string) => Promise<VerifiedUser>;
+  /** identity.verifyIdToken (with the site's caller policy): the one ID token check. */
+  verifyIdToken: VerifyIdToken;
   rateLimiter: RateLimiter;
   config: Config;
 }

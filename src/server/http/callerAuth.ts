@@ -12,6 +12,19 @@ export interface Caller {
 
 export type VerifyIdToken = (idToken: string) => Promise<Caller>;
 
+/**
+ * A valid token whose caller may not act now (a site policy, such as REQUIRE_TWO_STEP): a
+ * VerifyIdToken throws it, and the hook answers with its status and message.
+ */
+export class CallerRefused extends Error {
+  override name = 'CallerRefused';
+  readonly status: 403;
+  constructor(status: 403, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the callerAuthentication hook on the routes that have it; null elsewhere. */
@@ -39,6 +52,7 @@ export function callerAuthentication(verifyIdToken: VerifyIdToken) {
         request.caller = { uid: user.uid, role: user.role };
         return undefined;
       } catch (error) {
+        if (error instanceof CallerRefused) return sendProblem(reply, error.status, error.message);
         // IdTokenError is a refused token (bad, expired, revoked, user gone or disabled); any
         // other failure is a fault of ours and must surface as one, not as a 401.
         if (!(error instanceof IdTokenError)) throw error;

@@ -112,7 +112,7 @@ export function createIdentity(deps: {
   ];
   return {
     routes: identityRoutes(core, deps.config, delivery, doors),
-    verifyIdToken: async (idToken) => toVerifiedUser((await core.verifyIdToken(idToken)).user),
+    verifyIdToken: async (idToken) => toVerifiedUser(await core.verifyIdToken(idToken)),
     onUserDeleting: core.onUserDeleting,
     onSignIn: core.onSignIn,
     admin: { ...core.operator, twoStepStatus: core.twoStep.status, resetTwoStep: core.twoStep.reset },

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { linkClass } from './formStyles.ts';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 type Mode = 'verifyEmail' | 'verifyAndChangeEmail' | 'recoverEmail';
 const MODES: readonly string[] = ['verifyEmail', 'verifyAndChangeEmail', 'recoverEmail'];
@@ -25,7 +26,7 @@ const applying = new Map<string, Promise<string>>();
 function applyOnce(session: AuthSession, oobCode: string, mode: Mode): Promise<string> {
   let pending = applying.get(oobCode);
   if (pending === undefined) {
-    pending = session.applyActionCode(oobCode, mode);
+    pending = accountSessionOf(session).applyActionCode(oobCode, mode);
     applying.set(oobCode, pending);
   }
   return pending;

@@ -3,6 +3,7 @@ import { emailActionMessages } from '../../shared/accountMessages.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { secondaryButtonClass } from './formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 type Outcome = { message: string; tone: 'error' | 'success' } | null;
 
@@ -22,10 +23,12 @@ export function EmailVerification({ email }: { email: string }) {
     setVerified(null);
     setOutcome(null);
     // Unknown (server unreachable): nothing is shown rather than a guess.
-    session.isEmailVerified().then(
-      (answer) => current && setVerified(answer),
-      () => undefined,
-    );
+    accountSessionOf(session)
+      .isEmailVerified()
+      .then(
+        (answer) => current && setVerified(answer),
+        () => undefined,
+      );
     return () => {
       current = false;
     };
@@ -35,7 +38,7 @@ export function EmailVerification({ email }: { email: string }) {
     setBusy(true);
     setOutcome(null);
     try {
-      await session.sendEmailVerification();
+      await accountSessionOf(session).sendEmailVerification();
       setOutcome({ message: emailActionMessages.verificationEmailSent(email), tone: 'success' });
     } catch {
       setOutcome({ message: emailActionMessages.verificationEmailFailed, tone: 'error' });

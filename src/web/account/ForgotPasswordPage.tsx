@@ -11,6 +11,7 @@ import { linkClass } from './formStyles.ts';
 import type { ForgotPasswordLocationState, LoginLocationState } from './LoginPage.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 export function ForgotPasswordPage() {
   useDocumentTitle('Forgot Password');
@@ -27,7 +28,7 @@ export function ForgotPasswordPage() {
     setOutcome(null);
     setBusy(true);
     try {
-      await session.sendPasswordResetEmail(email);
+      await accountSessionOf(session).sendPasswordResetEmail(email);
       setOutcome({ message: messages.resetLinkSent, tone: 'success' });
     } catch {
       setOutcome({ message: messages.resetFailed, tone: 'error' });

@@ -19,6 +19,7 @@ import { useFormSubmit } from './useFormSubmit.ts';
 import { secondStepOf, type SecondStepNeeded } from '../auth/secondStep.ts';
 import { SecondStepField, secondStepFailure, typedCode } from './SecondStepFields.tsx';
 import { twoStepMessages } from './twoStepMessages.ts';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 /** What other screens may hand the login page: where to return, a notice to show, the email to fill in. */
 export interface LoginLocationState {
@@ -67,7 +68,7 @@ export function LoginPage() {
   const handleSubmit = submitHandler({
     attempt: () => {
       setRestartNotice(null);
-      return session.signIn(email, password);
+      return accountSessionOf(session).signIn(email, password);
     },
     onFailure: (caught) => {
       const step = secondStepOf(caught);
@@ -80,7 +81,7 @@ export function LoginPage() {
   });
 
   const handleCode = codeStep.submitHandler({
-    attempt: () => session.finishSecondStep(pending!, typedCode(code)),
+    attempt: () => accountSessionOf(session).finishSecondStep(pending!, typedCode(code)),
     onFailure: (caught) => {
       const { message, restart } = secondStepFailure(caught);
       if (!restart) return message;

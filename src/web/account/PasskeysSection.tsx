@@ -9,6 +9,7 @@ import { addPasskey, listPasskeys, PasskeyError, removePasskey, renamePasskey, t
 import { PasskeyItem } from './PasskeyItem.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 type Outcome = { message: string; tone: 'error' | 'success' } | null;
 
@@ -71,7 +72,7 @@ export function PasskeysSection() {
   async function reauthenticateAndAdd(password: string | null) {
     if (password !== null) {
       try {
-        await session.reauthenticate(password);
+        await accountSessionOf(session).reauthenticate(password);
       } catch (error) {
         throw new Error(hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : passkeyMessages.failed, {
           cause: error,

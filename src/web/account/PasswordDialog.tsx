@@ -9,6 +9,7 @@ import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './f
 import { SubmitButton } from './SubmitButton.tsx';
 import { secondStepOf, type SecondStepNeeded } from '../auth/secondStep.ts';
 import { SecondStepField, secondStepFailure, typedCode } from './SecondStepFields.tsx';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 interface Props {
   open: boolean;
@@ -87,7 +88,7 @@ export function PasswordDialog({
     }
     void confirm(async () => {
       try {
-        await session.finishSecondStep(pending, typedCode(code));
+        await accountSessionOf(session).finishSecondStep(pending, typedCode(code));
       } catch (caught) {
         const { message, restart } = secondStepFailure(caught);
         if (restart) setPending(null);

@@ -26,6 +26,7 @@ import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { useDeleteAccountWarning } from './useDeleteAccountWarning.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 interface Draft {
   name: string;
@@ -63,9 +64,9 @@ export function ProfilePage() {
   async function applyDraft(changes: Draft) {
     const current = session.state.user ?? user;
     const name = changes.name.trim();
-    if (name !== (current.displayName ?? '')) await session.updateDisplayName(name);
-    if (changes.email.trim() !== current.email) await session.updateEmail(changes.email.trim());
-    if (changes.password !== '') await session.updatePassword(changes.password);
+    if (name !== (current.displayName ?? '')) await accountSessionOf(session).updateDisplayName(name);
+    if (changes.email.trim() !== current.email) await accountSessionOf(session).updateEmail(changes.email.trim());
+    if (changes.password !== '') await accountSessionOf(session).updatePassword(changes.password);
   }
 
   /** After a save attempt edit mode is closed. */
@@ -99,7 +100,7 @@ export function ProfilePage() {
 
   async function reauthenticateAndRetry(password: string | null) {
     try {
-      if (password !== null) await session.reauthenticate(password);
+      if (password !== null) await accountSessionOf(session).reauthenticate(password);
     } catch (error) {
       throw new Error(
         hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : messages.profileUpdateFailed,
@@ -117,7 +118,7 @@ export function ProfilePage() {
 
   async function deleteAccount(password: string | null) {
     try {
-      if (password !== null) await session.reauthenticate(password);
+      if (password !== null) await accountSessionOf(session).reauthenticate(password);
     } catch (error) {
       throw new Error(
         hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : accountMessages.deleteAccountFailed,
@@ -125,7 +126,7 @@ export function ProfilePage() {
       );
     }
     try {
-      await session.deleteAccount();
+      await accountSessionOf(session).deleteAccount();
     } catch (error) {
       throw new Error(accountMessages.deleteAccountFailed, { cause: error });
     }

@@ -13,6 +13,7 @@ import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { useFormSubmit } from './useFormSubmit.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 type CodeCheck =
   | { status: 'checking' }
@@ -40,16 +41,18 @@ export function ResetPasswordPage() {
   useEffect(() => {
     if (oobCode === '') return;
     let current = true;
-    session.verifyPasswordResetCode(oobCode).then(
-      (email) => current && setCheck({ status: 'valid', email }),
-      (caught: unknown) =>
-        current &&
-        setCheck(
-          isDeadCode(caught)
-            ? { status: 'dead', message: accountMessages.resetLinkInvalid }
-            : { status: 'unreachable' },
-        ),
-    );
+    accountSessionOf(session)
+      .verifyPasswordResetCode(oobCode)
+      .then(
+        (email) => current && setCheck({ status: 'valid', email }),
+        (caught: unknown) =>
+          current &&
+          setCheck(
+            isDeadCode(caught)
+              ? { status: 'dead', message: accountMessages.resetLinkInvalid }
+              : { status: 'unreachable' },
+          ),
+      );
     return () => {
       current = false;
     };
@@ -57,7 +60,7 @@ export function ResetPasswordPage() {
 
   const handleSubmit = submitHandler({
     passwords: { password, confirmation },
-    attempt: () => session.confirmPasswordReset(oobCode, password),
+    attempt: () => accountSessionOf(session).confirmPasswordReset(oobCode, password),
     onFailure(caught) {
       if (isDeadCode(caught)) {
         setCheck({ status: 'dead', message: accountMessages.resetLinkInvalid });

@@ -20,6 +20,7 @@ import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { useFormSubmit } from './useFormSubmit.ts';
 import { usePasswordMinLength } from './usePasswordMinLength.ts';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 export function SignupPage() {
   useDocumentTitle('Sign Up');
@@ -43,12 +44,12 @@ export function SignupPage() {
 
   const handleSubmit = submitHandler({
     passwords: { password, confirmation },
-    attempt: () => session.createUser(email, password, inviteCode ?? undefined),
+    attempt: () => accountSessionOf(session).createUser(email, password, inviteCode ?? undefined),
     onFailure: (caught) => refusalMessage(caught) ?? messages.signupFailed,
     // docs/product.md: signup signs the user in, then sets the display name.
     async onSuccess() {
       try {
-        await session.updateDisplayName(name.trim());
+        await accountSessionOf(session).updateDisplayName(name.trim());
       } catch {
         // The account exists and is signed in; the name can still be set on the profile screen.
         navigate(paths.profile, { replace: true });

@@ -22,6 +22,7 @@ import {
   type StartedEnrollment,
 } from './twoStep.ts';
 import { twoStepMessages } from './twoStepMessages.ts';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 type Outcome = { message: string; tone: 'error' | 'success' } | null;
 type Stage = { name: 'idle' } | { name: 'setup'; started: StartedEnrollment } | { name: 'codes'; codes: string[] };
@@ -111,7 +112,7 @@ export function TwoStepSection() {
   async function reauthenticateAndGoOn(password: string | null) {
     if (password !== null) {
       try {
-        await session.reauthenticate(password);
+        await accountSessionOf(session).reauthenticate(password);
       } catch (error) {
         throw new Error(hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : twoStepMessages.failed, {
           cause: error,

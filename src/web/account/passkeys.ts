@@ -11,6 +11,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 export type { PasskeyView };
 
@@ -98,17 +99,16 @@ async function requireToken(session: AuthSession): Promise<string> {
 async function provePasskey(session: AuthSession, options: SignInOptions & { idToken?: string }) {
   const { startAuthentication } = await webAuthn();
   const start = options.idToken === undefined ? {} : { idToken: options.idToken };
-  const started = await session.callIdentity<PasskeyOptionsResponse<PublicKeyCredentialRequestOptionsJSON>>(
-    'v1/passkeys:startSignIn',
-    start,
-  );
+  const started = await accountSessionOf(session).callIdentity<
+    PasskeyOptionsResponse<PublicKeyCredentialRequestOptionsJSON>
+  >('v1/passkeys:startSignIn', start);
   // The browser keeps one request at a time: a newer one (the button's) must not be replaced by this.
   if (options.stillWanted?.() === false) throw new PasskeyError(passkeyMessages.cancelled, 'cancelled');
   const credential = await startAuthentication({
     optionsJSON: started.options,
     useBrowserAutofill: options.autofill ?? false,
   });
-  return session.callIdentity<SignInResponse>('v1/passkeys:finishSignIn', { ...start, credential });
+  return accountSessionOf(session).callIdentity<SignInResponse>('v1/passkeys:finishSignIn', { ...start, credential });
 }
 
 interface SignInOptions {
@@ -120,14 +120,14 @@ interface SignInOptions {
 
 /** Signs in with a passkey the person picks (from the button, or from the email field's autofill). */
 export function signInWithPasskey(session: AuthSession, options: SignInOptions = {}) {
-  return attempt(async () => session.adoptSignIn(await provePasskey(session, options)));
+  return attempt(async () => accountSessionOf(session).adoptSignIn(await provePasskey(session, options)));
 }
 
 /** Proves it is still the signed-in person (for requires-recent-login) with one of their passkeys. */
 export function reauthenticateWithPasskey(session: AuthSession): Promise<void> {
   return attempt(async () => {
     const answer = await provePasskey(session, { idToken: await requireToken(session) });
-    session.adoptReauthentication(answer);
+    accountSessionOf(session).adoptReauthentication(answer);
   });
 }
 
@@ -136,31 +136,33 @@ export function addPasskey(session: AuthSession): Promise<PasskeyView> {
   return attempt(async () => {
     const { startRegistration } = await webAuthn();
     const idToken = await requireToken(session);
-    const started = await session.callIdentity<PasskeyOptionsResponse<PublicKeyCredentialCreationOptionsJSON>>(
-      'v1/passkeys:startRegistration',
-      { idToken },
-    );
+    const started = await accountSessionOf(session).callIdentity<
+      PasskeyOptionsResponse<PublicKeyCredentialCreationOptionsJSON>
+    >('v1/passkeys:startRegistration', { idToken });
     const credential = await startRegistration({ optionsJSON: started.options });
-    const finished = await session.callIdentity<{ passkey: PasskeyView }>('v1/passkeys:finishRegistration', {
-      idToken: await requireToken(session),
-      credential,
-      name: passkeyDeviceName(navigator),
-    });
+    const finished = await accountSessionOf(session).callIdentity<{ passkey: PasskeyView }>(
+      'v1/passkeys:finishRegistration',
+      {
+        idToken: await requireToken(session),
+        credential,
+        name: passkeyDeviceName(navigator),
+      },
+    );
     return finished.passkey;
   });
 }
 
 export async function listPasskeys(session: AuthSession): Promise<PasskeyView[]> {
   const idToken = await requireToken(session);
-  return (await session.callIdentity<PasskeyListResponse>('v1/passkeys:list', { idToken })).passkeys;
+  return (await accountSessionOf(session).callIdentity<PasskeyListResponse>('v1/passkeys:list', { idToken })).passkeys;
 }
 
 export async function renamePasskey(session: AuthSession, credentialId: string, name: string): Promise<void> {
   const idToken = await requireToken(session);
-  await session.callIdentity('v1/passkeys:rename', { idToken, credentialId, name });
+  await accountSessionOf(session).callIdentity('v1/passkeys:rename', { idToken, credentialId, name });
 }
 
 export async function removePasskey(session: AuthSession, credentialId: string): Promise<void> {
   const idToken = await requireToken(session);
-  await session.callIdentity('v1/passkeys:remove', { idToken, credentialId });
+  await accountSessionOf(session).callIdentity('v1/passkeys:remove', { idToken, credentialId });
 }

@@ -7,6 +7,7 @@ import type {
 } from '../../shared/providerSignIn.ts';
 import type { AuthSession } from '../auth/authSession.ts';
 import { AuthError } from '../auth/errorCodes.ts';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 let providers: Promise<SignInProvider[]> | undefined;
 
@@ -42,7 +43,7 @@ async function idTokenOf(session: AuthSession): Promise<string> {
 
 /** The signed-in account's ways in, as accounts:lookup lists them (password, linked providers). */
 export async function signInMethodsOf(session: AuthSession): Promise<ProviderUserInfo[]> {
-  const answer = await session.callIdentity<LookupResponse>('v1/accounts:lookup', {
+  const answer = await accountSessionOf(session).callIdentity<LookupResponse>('v1/accounts:lookup', {
     idToken: await idTokenOf(session),
   });
   return answer.users[0]?.providerUserInfo ?? [];
@@ -50,7 +51,7 @@ export async function signInMethodsOf(session: AuthSession): Promise<ProviderUse
 
 /** Connect: the server records whom to link, then the browser goes to the provider (and back to /profile). */
 export async function connectProvider(session: AuthSession, providerId: string): Promise<void> {
-  const answer = await session.callIdentity<ProviderLinkStartResponse>(
+  const answer = await accountSessionOf(session).callIdentity<ProviderLinkStartResponse>(
     `oauth/${encodeURIComponent(providerId)}/start`,
     { idToken: await idTokenOf(session), continue: '/profile' },
   );
@@ -59,7 +60,7 @@ export async function connectProvider(session: AuthSession, providerId: string):
 
 /** Disconnect: the server refuses to remove the last way to sign in (LAST_SIGN_IN_METHOD). */
 export async function disconnectProvider(session: AuthSession, providerId: string): Promise<void> {
-  await session.callIdentity('v1/accounts:update', {
+  await accountSessionOf(session).callIdentity('v1/accounts:update', {
     idToken: await idTokenOf(session),
     deleteProvider: [providerId],
   });

@@ -6,6 +6,7 @@ import type {
 } from '../../shared/twoStepProtocol.ts';
 import type { AuthSession } from '../auth/authSession.ts';
 import { AuthError } from '../auth/errorCodes.ts';
+import { accountSessionOf } from '../auth/accountSession.ts';
 
 /** The profile's calls of the multi-factor protocol (DESIGN §8.4). */
 
@@ -18,7 +19,9 @@ async function requireToken(session: AuthSession): Promise<string> {
 /** The account's factor, or null when two-step verification is off. */
 export async function twoStepFactor(session: AuthSession): Promise<MfaInfo | null> {
   const idToken = await requireToken(session);
-  const answer = await session.callIdentity<{ users?: LookupUser[] }>('v1/accounts:lookup', { idToken });
+  const answer = await accountSessionOf(session).callIdentity<{ users?: LookupUser[] }>('v1/accounts:lookup', {
+    idToken,
+  });
   return answer.users?.[0]?.mfaInfo?.[0] ?? null;
 }
 
@@ -29,33 +32,39 @@ export interface StartedEnrollment {
 
 export async function startEnrollment(session: AuthSession): Promise<StartedEnrollment> {
   const idToken = await requireToken(session);
-  const answer = await session.callIdentity<StartTotpEnrollmentResponse>('v2/accounts/mfaEnrollment:start', {
-    idToken,
-    totpEnrollmentInfo: {},
-  });
+  const answer = await accountSessionOf(session).callIdentity<StartTotpEnrollmentResponse>(
+    'v2/accounts/mfaEnrollment:start',
+    {
+      idToken,
+      totpEnrollmentInfo: {},
+    },
+  );
   return { secret: answer.totpSessionInfo.sharedSecretKey, sessionInfo: answer.totpSessionInfo.sessionInfo };
 }
 
 /** Turns two-step on with the app's first code; answers the recovery codes (shown once). */
 export async function finishEnrollment(session: AuthSession, started: StartedEnrollment, code: string) {
   const idToken = await requireToken(session);
-  const answer = await session.callIdentity<FinalizeTotpEnrollmentResponse>('v2/accounts/mfaEnrollment:finalize', {
-    idToken,
-    displayName: 'Authenticator app',
-    totpVerificationInfo: { sessionInfo: started.sessionInfo, verificationCode: code },
-  });
-  session.adoptNewTokens(answer);
+  const answer = await accountSessionOf(session).callIdentity<FinalizeTotpEnrollmentResponse>(
+    'v2/accounts/mfaEnrollment:finalize',
+    {
+      idToken,
+      displayName: 'Authenticator app',
+      totpVerificationInfo: { sessionInfo: started.sessionInfo, verificationCode: code },
+    },
+  );
+  accountSessionOf(session).adoptNewTokens(answer);
   return answer.recoveryCodes;
 }
 
 /** Turns two-step off; the server ends the account's other sessions and answers this one's new tokens. */
 export async function withdraw(session: AuthSession, enrollmentId: string): Promise<void> {
   const idToken = await requireToken(session);
-  const answer = await session.callIdentity<{ idToken: string; expiresIn: string }>(
+  const answer = await accountSessionOf(session).callIdentity<{ idToken: string; expiresIn: string }>(
     'v2/accounts/mfaEnrollment:withdraw',
     { idToken, mfaEnrollmentId: enrollmentId },
   );
-  session.adoptNewTokens(answer);
+  accountSessionOf(session).adoptNewTokens(answer);
 }
 
 /** The `otpauth://` URI authenticator apps scan (Google's key URI format). */

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { rolesMessages, type CreatedInvitationJson, type InvitationJson } from '../../shared/invitations.ts';
 import { roleLabels, type Role, mayGrant } from '../../shared/roles.ts';
-import { FormAlert } from '../account/FormAlert.tsx';
 import { FormField } from '../account/FormField.tsx';
 import { inputClass, primaryButtonClass } from '../account/formStyles.ts';
 import { ArticlesApiError } from '../articles/articlesApiError.ts';
 import { formatArticleDate } from '../articles/formatArticleDate.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { AdminAlert, adminFailure } from './AdminAlert.tsx';
 import { fittedSecondaryButton, smallButton } from './adminStyles.ts';
 import { rolesApi } from './rolesApi.ts';
 import { RoleSelect } from './RoleSelect.tsx';
@@ -26,8 +26,8 @@ export function InvitationsSection({ actor }: { actor: Role }) {
   const load = useCallback(async () => {
     try {
       setPending((await rolesApi.invitations(getIdToken)).invitations);
-    } catch {
-      setError(rolesMessages.loadFailed);
+    } catch (caught) {
+      setError(adminFailure(caught, rolesMessages.loadFailed));
     }
   }, [getIdToken]);
   useEffect(() => {
@@ -48,7 +48,7 @@ export function InvitationsSection({ actor }: { actor: Role }) {
       setError(
         caught instanceof ArticlesApiError && caught.fieldErrors[0]
           ? caught.fieldErrors[0].message
-          : rolesMessages.changeFailed,
+          : adminFailure(caught, rolesMessages.changeFailed),
       );
     } finally {
       setBusy(false);
@@ -59,8 +59,8 @@ export function InvitationsSection({ actor }: { actor: Role }) {
     setError(null);
     try {
       await rolesApi.revokeInvitation(getIdToken, id);
-    } catch {
-      setError(rolesMessages.changeFailed);
+    } catch (caught) {
+      setError(adminFailure(caught, rolesMessages.changeFailed));
     }
     await load();
   }
@@ -107,7 +107,7 @@ export function InvitationsSection({ actor }: { actor: Role }) {
           {rolesMessages.createInvitation}
         </button>
       </form>
-      <FormAlert message={error} tone="error" />
+      <AdminAlert message={error} />
       {created && (
         <div className="flex flex-col gap-2 rounded-md border border-green-300 bg-green-50 p-3 dark:border-green-800 dark:bg-green-950">
           <p className="text-sm">{rolesMessages.newInvitation}</p>

@@ -3,10 +3,10 @@ import type { MemberJson } from '../../shared/invitations.ts';
 import { rolesMessages } from '../../shared/invitations.ts';
 import { mayManage, type Role } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
-import { FormAlert } from '../account/FormAlert.tsx';
 import { inputClass, linkClass } from '../account/formStyles.ts';
 import { ArticlesApiError } from '../articles/articlesApiError.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { AdminAlert, adminFailure } from './AdminAlert.tsx';
 import { fittedSecondaryButton, smallButton } from './adminStyles.ts';
 import { rolesApi } from './rolesApi.ts';
 import { RoleSelect } from './RoleSelect.tsx';
@@ -29,8 +29,8 @@ export function MembersSection({ actor }: { actor: Role }) {
         const page = await rolesApi.members(getIdToken, q, cursor);
         setMembers((shown) => (cursor && shown ? [...shown, ...page.members] : page.members));
         setNextCursor(page.nextCursor);
-      } catch {
-        setError(rolesMessages.loadFailed);
+      } catch (caught) {
+        setError(adminFailure(caught, rolesMessages.loadFailed));
       }
     },
     [getIdToken],
@@ -50,7 +50,7 @@ export function MembersSection({ actor }: { actor: Role }) {
       setError(
         caught instanceof ArticlesApiError && caught.status === 409
           ? rolesMessages.lastOwner
-          : rolesMessages.changeFailed,
+          : adminFailure(caught, rolesMessages.changeFailed),
       );
     } finally {
       setBusyUid(null);
@@ -81,7 +81,7 @@ export function MembersSection({ actor }: { actor: Role }) {
           Search
         </button>
       </form>
-      <FormAlert message={error} tone="error" />
+      <AdminAlert message={error} />
       {members !== null && members.length === 0 && <p>{rolesMessages.noMembers}</p>}
       <ul className="flex flex-col divide-y divide-slate-200 dark:divide-slate-800" data-testid="members">
         {members?.map((member) => {

@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import { Link, useNavigate } from 'react-router';
 import { DESCRIPTION_MAX_LENGTH, parseArticleInput, TITLE_MAX_LENGTH } from '../../shared/articleSchema.ts';
 import { messages } from '../../shared/messages.ts';
+import { TWO_STEP_REQUIRED } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { ArticleFormField } from './ArticleFormField.tsx';
@@ -183,7 +184,9 @@ function problemsFrom(error: unknown): [FieldErrors, string | null] {
   // No answer at all (offline, or the call timed out): say so, not that the article was refused.
   if (error.status === 0) return [{}, messages.articleSaveUnreachable];
   if (error.status === 401) return [{}, messages.mustBeLoggedIn];
-  if (error.status === 403) return [{}, messages.notYourArticle];
+  // REQUIRE_TWO_STEP: the server's words, which say where to go (the profile).
+  if (error.status === 403)
+    return [{}, error.message === TWO_STEP_REQUIRED ? TWO_STEP_REQUIRED : messages.notYourArticle];
   const errors: FieldErrors = {};
   let unplaced = false;
   for (const { field, message } of error.fieldErrors) {

@@ -11,6 +11,7 @@ import { AUTH_CHANNEL_NAME, AuthSession } from './authSession.ts';
 import { AuthError } from './errorCodes.ts';
 import { createIdentityClient } from './identityClient.ts';
 import { createFakeIdentityFetch, errorAnswer, fakeIdToken } from '../../../test/support/fakeIdentityFetch.ts';
+import { accountSessionOf } from './accountSession.ts';
 
 const uid = 'user-1';
 const email = 'ada@example.com';
@@ -71,10 +72,10 @@ describe('AuthSession timing (docs/product.md, Sessions)', () => {
   it('a token counts as expired 30 s before its expiry: getIdToken then refreshes first', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     session.dispose(); // stop the proactive timer: this test is about getIdToken alone
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     const first = await session.getIdToken();
 
     // Just before the buffer the held token is still good: no network.
@@ -92,7 +93,7 @@ describe('AuthSession timing (docs/product.md, Sessions)', () => {
   it('refreshes proactively 5 minutes before expiry, then again for the new token', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
 
     await vi.advanceTimersByTimeAsync(3600_000 - PROACTIVE_REFRESH_LEAD_MS - 1);
     expect(tokenCalls(fake)).toBe(0);
@@ -109,7 +110,7 @@ describe('AuthSession timing (docs/product.md, Sessions)', () => {
   it('a failed refresh retries after 30 s, doubling up to 16 minutes, and recovers', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     const goodToken = fake.handlers['v1/token']!;
     fake.handlers['v1/token'] = () => errorAnswer('TEMPORARILY_UNAVAILABLE', 503);
 
@@ -145,7 +146,7 @@ describe('AuthSession timing (docs/product.md, Sessions)', () => {
   it('a refresh that finds the session dead (TOKEN_EXPIRED) signs out and stops refreshing', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     fake.handlers['v1/token'] = () => errorAnswer('TOKEN_EXPIRED');
 
     await vi.advanceTimersByTimeAsync(3600_000 - PROACTIVE_REFRESH_LEAD_MS);
@@ -167,7 +168,7 @@ describe('AuthSession timing (docs/product.md, Sessions)', () => {
       body: { id_token: fakeIdToken(uid, 0), access_token: 'x', token_type: 'Bearer', user_id: uid },
     });
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
 
     await vi.advanceTimersByTimeAsync(REFRESH_RETRY_MIN_MS - 1);
     expect(tokenCalls(fake)).toBe(0);
@@ -216,7 +217,7 @@ describe('AuthSession state', () => {
     expect(session.state.status).toBe('signedOut');
     expect(fake.calls).toHaveLength(0);
 
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     expect(note).toBe(true);
     session.dispose();
     session = new AuthSession({ client, hint });
@@ -262,7 +263,7 @@ describe('AuthSession state', () => {
   it('sign-out revokes the session on the server before clearing local state', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     let statusWhileRevoking: string | undefined;
     fake.handlers['v2/accounts:revokeToken'] = (body) => {
       statusWhileRevoking = session.state.status;
@@ -282,7 +283,7 @@ describe('AuthSession state', () => {
     const pendingRevoke = { isPending: () => pending, remember: (value: boolean) => (pending = value) };
     const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 10 });
     session = new AuthSession({ client, pendingRevoke });
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     fake.handlers['v2/accounts:revokeToken'] = () => 'hang'; // offline
     await expect(session.signOut()).rejects.toThrow();
     expect(session.state.status).toBe('signedOut');
@@ -321,16 +322,16 @@ describe('AuthSession state', () => {
     const pendingRevoke = { isPending: () => pending, remember: (value: boolean) => (pending = value) };
     const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 });
     session = new AuthSession({ client, pendingRevoke });
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     expect(pending).toBe(false);
   });
 
   it('signup signs in first, then sets the display name', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
-    await session.createUser(email, 'secret1');
+    await accountSessionOf(session).createUser(email, 'secret1');
     expect(session.state.status).toBe('signedIn');
-    await session.updateDisplayName('Ada Lovelace');
+    await accountSessionOf(session).updateDisplayName('Ada Lovelace');
     expect(fake.calls.map((call) => call.path)).toEqual(['v1/accounts:signUp', 'v1/accounts:update']);
     expect(fake.calls[1]!.body).toMatchObject({ displayName: 'Ada Lovelace', returnSecureToken: true });
     expect(session.state.user?.displayName).toBe('Ada Lovelace');
@@ -340,10 +341,10 @@ describe('AuthSession state', () => {
     it(`${serverCode} from an account call signs the user out`, async () => {
       const fake = scriptedServer();
       session = sessionWith(fake);
-      await session.signIn(email, 'secret1');
+      await accountSessionOf(session).signIn(email, 'secret1');
       fake.handlers['v1/accounts:update'] = () => errorAnswer(serverCode);
 
-      await expect(session.updateDisplayName('New')).rejects.toBeInstanceOf(AuthError);
+      await expect(accountSessionOf(session).updateDisplayName('New')).rejects.toBeInstanceOf(AuthError);
       expect(session.state.status).toBe('signedOut');
     });
   }
@@ -351,20 +352,24 @@ describe('AuthSession state', () => {
   it('other errors (requires-recent-login, invalid-user-token) keep the user signed in', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     fake.handlers['v1/accounts:update'] = () => errorAnswer('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
-    await expect(session.updateEmail('new@example.com')).rejects.toMatchObject({ code: 'requires-recent-login' });
+    await expect(accountSessionOf(session).updateEmail('new@example.com')).rejects.toMatchObject({
+      code: 'requires-recent-login',
+    });
     fake.handlers['v1/accounts:update'] = () => errorAnswer('INVALID_ID_TOKEN');
-    await expect(session.updatePassword('another1')).rejects.toMatchObject({ code: 'invalid-user-token' });
+    await expect(accountSessionOf(session).updatePassword('another1')).rejects.toMatchObject({
+      code: 'invalid-user-token',
+    });
     expect(session.state.status).toBe('signedIn');
   });
 
   it('reauthenticate signs in again with the current email and adopts the new token', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     const before = await session.getIdToken();
-    await session.reauthenticate('secret1');
+    await accountSessionOf(session).reauthenticate('secret1');
     expect(fake.calls.at(-1)).toMatchObject({
       path: 'v1/accounts:signInWithPassword',
       body: { email, password: 'secret1' },
@@ -375,9 +380,9 @@ describe('AuthSession state', () => {
   it('deleting the account calls accounts:delete with the ID token and signs out', async () => {
     const fake = scriptedServer();
     session = sessionWith(fake);
-    await session.signIn(email, 'secret1');
+    await accountSessionOf(session).signIn(email, 'secret1');
     const idToken = await session.getIdToken();
-    await session.deleteAccount();
+    await accountSessionOf(session).deleteAccount();
     expect(fake.calls.find((call) => call.path === 'v1/accounts:delete')!.body).toEqual({ idToken });
     expect(session.state.status).toBe('signedOut');
   });
@@ -413,7 +418,7 @@ describe('AuthSession across tabs (BroadcastChannel)', () => {
     expect(tabB.state.status).toBe('signedOut');
     expect(fakeB.calls).toHaveLength(0);
 
-    await tabA.signIn(email, 'secret1');
+    await accountSessionOf(tabA).signIn(email, 'secret1');
     await waitFor(() => tabB.state.status === 'signedIn');
     expect(fakeB.calls.map((call) => call.path)).toEqual(['v1/token', 'v1/accounts:lookup']);
 

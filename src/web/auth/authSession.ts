@@ -2,9 +2,8 @@ import type { AuthState, AuthUser } from './authTypes.ts';
 import { RESTORE_WAIT_MS, TOKEN_EXPIRY_BUFFER_MS } from './authTiming.ts';
 import { AuthError, hasCode, invalidatesSession } from './errorCodes.ts';
 import { expiryOf } from './idToken.ts';
-import type { IdentityClient, SignInResponse } from './identityClient.ts';
+import type { IdentityClient } from './identityClient.ts';
 import type { PendingRevoke } from './pendingRevoke.ts';
-import { needsSecondStep, SecondStepNeeded } from './secondStep.ts';
 import type { SessionHint } from './sessionHint.ts';
 import { TokenRefresher } from './tokenRefresher.ts';
 
@@ -30,9 +29,6 @@ export interface AuthSessionOptions {
   pendingRevoke?: PendingRevoke;
 }
 
-/** docs/product.md (Rules): the password minimum when the server's policy sets none. */
-export const DEFAULT_MIN_PASSWORD_LENGTH = 6;
-
 export type AuthStateListener = (state: AuthState) => void;
 
 interface HeldToken {
@@ -43,6 +39,8 @@ interface HeldToken {
 /**
  * The browser's sign-in session. State: unknown at load, then signedIn or signedOut.
  * The ID token lives only in this object's memory; the refresh token only in the HttpOnly cookie.
+ * Holds what every page needs (restoring, the state, tokens, Log Out); signing in, signing up and
+ * changing the account are in accountSession.ts, which only the account screens load (decision 0181).
  */
 export class AuthSession {
   readonly #client: IdentityClient;
@@ -55,7 +53,6 @@ export class AuthSession {
   #state: AuthState = { status: 'unknown', user: null };
   #token: HeldToken | null = null;
   #refreshing: Promise<{ held: HeldToken; uid: string }> | null = null;
-  #policyMinLength: Promise<number> | null = null;
   #endedHere = false;
 
   constructor(options: AuthSessionOptions) {
@@ -132,35 +129,6 @@ export class AuthSession {
     }
   }
 
-  /** `inviteCode`: an invitation's code (`/signup?invite=CODE`). */
-  async createUser(email: string, password: string, inviteCode?: string): Promise<AuthUser> {
-    const answer = await this.#client.signUp(email, password, inviteCode);
-    return this.#acceptSignIn(answer);
-  }
-
-  /** Rejects with SecondStepNeeded when the account has two-step verification: finishSecondStep() goes on. */
-  async signIn(email: string, password: string): Promise<AuthUser> {
-    const answer = await this.#client.signInWithPassword(email, password);
-    if (needsSecondStep(answer)) throw new SecondStepNeeded(answer);
-    return this.#acceptSignIn(answer);
-  }
-
-  /**
-   * Finishes a sign-in (or a re-authentication) that SecondStepNeeded held up, with a 6-digit code
-   * or a recovery code.
-   */
-  async finishSecondStep(pending: SecondStepNeeded, code: string): Promise<AuthUser> {
-    const answer = await this.#client.post<SignInResponse>('v2/accounts/mfaSignIn:finalize', {
-      mfaPendingCredential: pending.pendingCredential,
-      mfaEnrollmentId: pending.enrollmentId,
-      totpVerificationInfo: { verificationCode: code },
-    });
-    if (this.#state.status === 'signedIn' && this.#state.user.uid !== answer.localId) {
-      throw new AuthError('user-mismatch');
-    }
-    return this.#acceptSignIn(answer);
-  }
-
   /** Ends the session on the server first (the cookie's refresh token dies), then here and in other tabs. */
   async signOut(): Promise<void> {
     try {
@@ -187,111 +155,6 @@ export class AuthSession {
     }
   }
 
-  /** The minimum password length the server enforces (docs/product.md: 6 when the policy sets none). */
-  async passwordMinLength(): Promise<number> {
-    this.#policyMinLength ??= this.#client
-      .getPasswordPolicy()
-      .then((policy) => policy.customStrengthOptions?.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH)
-      .catch(() => {
-        this.#policyMinLength = null; // ask again next time
-        return DEFAULT_MIN_PASSWORD_LENGTH;
-      });
-    return this.#policyMinLength;
-  }
-
-  sendPasswordResetEmail(email: string): Promise<void> {
-    return this.#client.sendPasswordResetEmail(email);
-  }
-
-  verifyPasswordResetCode(oobCode: string): Promise<string> {
-    return this.#client.verifyPasswordResetCode(oobCode);
-  }
-
-  async confirmPasswordReset(oobCode: string, newPassword: string): Promise<void> {
-    await this.#client.confirmPasswordReset(oobCode, newPassword);
-  }
-
-  /** Whether the signed-in account's address is verified, as the server knows it now. */
-  async isEmailVerified(): Promise<boolean> {
-    const idToken = await this.#requireToken();
-    return (await this.#guard(this.#client.lookup(idToken))).emailVerified;
-  }
-
-  /** Mails the signed-in account's address a verification link. */
-  async sendEmailVerification(): Promise<void> {
-    const idToken = await this.#requireToken();
-    await this.#guard(this.#client.sendEmailVerification(idToken));
-  }
-
-  /**
-   * Applies an emailed action code (verify, change or recover an address); answers the address
-   * the account has now. A change or a recovery ends every session on the server, so this
-   * browser signs out too.
-   */
-  async applyActionCode(
-    oobCode: string,
-    mode: 'verifyEmail' | 'verifyAndChangeEmail' | 'recoverEmail',
-  ): Promise<string> {
-    const answer = await this.#client.applyActionCode(oobCode);
-    if (mode !== 'verifyEmail' && this.#state.status === 'signedIn') {
-      await this.signOut().catch(() => undefined);
-    }
-    return answer.email;
-  }
-
-  updateDisplayName(displayName: string): Promise<AuthUser> {
-    return this.#update({ displayName });
-  }
-
-  updateEmail(email: string): Promise<AuthUser> {
-    return this.#update({ email });
-  }
-
-  updatePassword(password: string): Promise<AuthUser> {
-    return this.#update({ password });
-  }
-
-  /** Proves the person is still there (for requires-recent-login): signs in again as the same user. */
-  async reauthenticate(password: string): Promise<void> {
-    const user = this.#currentUser();
-    const answer = await this.#guard(this.#client.signInWithPassword(user.email, password));
-    if (answer.localId !== user.uid) throw new AuthError('user-mismatch');
-    if (needsSecondStep(answer)) throw new SecondStepNeeded(answer);
-    this.#acceptSignIn(answer);
-  }
-
-  /** A call of a feature beyond this class (passkeys); a dead session signs out as it does elsewhere. */
-  callIdentity<T>(path: string, body: object): Promise<T> {
-    return this.#guard(this.#client.post<T>(path, body));
-  }
-
-  /** Adopts a sign-in another door (a passkey) answered as signInWithPassword does. */
-  adoptSignIn(answer: SignInResponse): AuthUser {
-    return this.#acceptSignIn(answer);
-  }
-
-  /** Adopts a re-authentication through another door (a passkey): it must be the same person. */
-  adoptReauthentication(answer: SignInResponse): void {
-    if (answer.localId !== this.#currentUser().uid) throw new AuthError('user-mismatch');
-    this.#acceptSignIn(answer);
-  }
-
-  /** Adopts the fresh session a change answered with (two-step turned on or off): same person, new tokens. */
-  adoptNewTokens(answer: { idToken: string; expiresIn: string }): void {
-    this.#signedIn(this.#currentUser(), this.#hold(answer.idToken, answer.expiresIn));
-    this.#tell({ type: 'userChanged' });
-  }
-
-  async deleteAccount(): Promise<void> {
-    const idToken = await this.#requireToken();
-    await this.#guard(this.#client.deleteAccount(idToken));
-    this.#endedHere = true;
-    this.#signedOutLocally();
-    this.#tell({ type: 'signedOut' });
-    // The server already ended every session of the deleted user; this only clears the cookie.
-    await this.#client.revokeSession().catch(() => undefined);
-  }
-
   /** Stops timers and the tab channel (tests; the app keeps one session for its lifetime). */
   dispose(): void {
     this.#refresher.stop();
@@ -299,20 +162,62 @@ export class AuthSession {
     this.#listeners.clear();
   }
 
-  async #update(change: { displayName?: string; email?: string; password?: string }): Promise<AuthUser> {
-    const idToken = await this.#requireToken();
-    const answer = await this.#guard(this.#client.update({ idToken, ...change }));
-    const user: AuthUser = {
-      uid: answer.localId,
-      email: answer.email,
-      displayName: answer.displayName ?? null,
-    };
-    // A new email or password starts a new session on the server: adopt its ID token.
-    const held = answer.idToken === undefined ? this.#token : this.#hold(answer.idToken, answer.expiresIn);
+  // What the account operations (accountSession.ts, loaded with the account screens only) build on.
+
+  /** The identity server's client. */
+  get client(): IdentityClient {
+    return this.#client;
+  }
+
+  /** Adopts a sign-in the server answered (password, sign-up, second step, passkey): a new session. */
+  acceptSignIn(answer: { localId: string; email: string; displayName?: string; idToken: string; expiresIn: string }) {
+    return this.#acceptSignIn(answer);
+  }
+
+  /**
+   * Adopts a change of the signed-in account; `tokens` when the server started a new session
+   * with it (a new email or password, two-step turned on or off).
+   */
+  adoptAccountChange(user: AuthUser, tokens?: { idToken: string; expiresIn: string | undefined }): void {
+    const held = tokens === undefined ? this.#token : this.#hold(tokens.idToken, tokens.expiresIn);
     if (held === null) throw new AuthError('no-current-user');
     this.#signedIn(user, held);
     this.#tell({ type: 'userChanged' });
-    return user;
+  }
+
+  /** After the server deleted the account: signed out here and in other tabs, the cookie cleared. */
+  async endDeletedSession(): Promise<void> {
+    this.#endedHere = true;
+    this.#signedOutLocally();
+    this.#tell({ type: 'signedOut' });
+    // The server already ended every session of the deleted user; this only clears the cookie.
+    await this.#client.revokeSession().catch(() => undefined);
+  }
+
+  /** A fresh ID token; rejects with no-current-user when signed out. */
+  async requireToken(): Promise<string> {
+    const idToken = await this.getIdToken();
+    if (idToken === null) throw new AuthError('no-current-user');
+    return idToken;
+  }
+
+  /** The signed-in user; rejects with no-current-user when signed out. */
+  currentUser(): AuthUser {
+    if (this.#state.status !== 'signedIn') throw new AuthError('no-current-user');
+    return this.#state.user;
+  }
+
+  /** Disabled accounts and dead sessions sign the user out wherever they show up. */
+  async guard<T>(pending: Promise<T>): Promise<T> {
+    try {
+      return await pending;
+    } catch (error) {
+      if (invalidatesSession(error) && this.#state.status === 'signedIn') {
+        this.#signedOutLocally();
+        this.#tell({ type: 'signedOut' });
+      }
+      throw error;
+    }
   }
 
   #acceptSignIn(answer: { localId: string; email: string; displayName?: string; idToken: string; expiresIn: string }) {
@@ -363,30 +268,6 @@ export class AuthSession {
     this.#token = held;
     this.#refresher.start(held.expiresAt);
     return held;
-  }
-
-  async #requireToken(): Promise<string> {
-    const idToken = await this.getIdToken();
-    if (idToken === null) throw new AuthError('no-current-user');
-    return idToken;
-  }
-
-  #currentUser(): AuthUser {
-    if (this.#state.status !== 'signedIn') throw new AuthError('no-current-user');
-    return this.#state.user;
-  }
-
-  /** Disabled accounts and dead sessions sign the user out wherever they show up. */
-  async #guard<T>(pending: Promise<T>): Promise<T> {
-    try {
-      return await pending;
-    } catch (error) {
-      if (invalidatesSession(error) && this.#state.status === 'signedIn') {
-        this.#signedOutLocally();
-        this.#tell({ type: 'signedOut' });
-      }
-      throw error;
-    }
   }
 
   #signedIn(user: AuthUser, held: HeldToken): void {

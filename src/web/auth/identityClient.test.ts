@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_TIMEOUT_DESKTOP_MS, REQUEST_TIMEOUT_MOBILE_MS, requestTimeoutFor } from './authTiming.ts';
 import { AuthError } from './errorCodes.ts';
+import { accountCalls } from './accountCalls.ts';
 import { createIdentityClient } from './identityClient.ts';
 import { createFakeIdentityFetch, errorAnswer } from '../../../test/support/fakeIdentityFetch.ts';
 
@@ -43,7 +44,9 @@ describe('request timeout (30 s on a computer, 60 s on a phone)', () => {
       const fake = createFakeIdentityFetch({ 'v1/accounts:signInWithPassword': () => 'hang' });
       const client = createIdentityClient({ fetch: fake.fetch, timeoutMs });
       let settled: string | null = null;
-      const pending = codeOf(client.signInWithPassword('a@example.com', 'secret1')).then((code) => (settled = code));
+      const pending = codeOf(accountCalls(client).signInWithPassword('a@example.com', 'secret1')).then(
+        (code) => (settled = code),
+      );
 
       await vi.advanceTimersByTimeAsync(timeoutMs - 1);
       expect(settled).toBeNull();
@@ -61,7 +64,7 @@ describe('request timeout (30 s on a computer, 60 s on a phone)', () => {
       'v1/accounts:sendOobCode': () => ({ status: 200, body: { email: 'a@b.co' } }),
     });
     const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: REQUEST_TIMEOUT_DESKTOP_MS });
-    await client.sendPasswordResetEmail('a@b.co');
+    await accountCalls(client).sendPasswordResetEmail('a@b.co');
     expect(vi.getTimerCount()).toBe(0);
   });
 });
@@ -80,8 +83,8 @@ describe('browser session mode on the wire', () => {
 
     await client.refreshFromCookie();
     await client.revokeSession();
-    expect(await client.verifyPasswordResetCode('code-1')).toBe('a@b.co');
-    await client.confirmPasswordReset('code-1', 'new-secret');
+    expect(await accountCalls(client).verifyPasswordResetCode('code-1')).toBe('a@b.co');
+    await accountCalls(client).confirmPasswordReset('code-1', 'new-secret');
 
     for (const call of fake.calls) {
       expect(call.init.method).toBe('POST');
@@ -117,6 +120,11 @@ describe('server error codes map to client codes', () => {
     ['INVALID_OOB_CODE', 'invalid-action-code'],
     ['INVALID_ID_TOKEN', 'invalid-user-token'],
     ['INVALID_REFRESH_TOKEN', 'invalid-refresh-token'],
+    ['INVALID_CODE', 'invalid-verification-code'],
+    ['INVALID_MFA_PENDING_CREDENTIAL', 'invalid-multi-factor-session'],
+    ['SECOND_FACTOR_EXISTS', 'second-factor-already-in-use'],
+    ['SESSION_EXPIRED', 'code-expired'],
+    ['ADMIN_ONLY_OPERATION : SIGN_UP_BY_INVITATION', 'admin-restricted-operation'],
     ['SOMETHING_NEW', 'internal-error'],
     ['MISSING_REFRESH_TOKEN', 'internal-error'],
   ];
@@ -126,14 +134,24 @@ describe('server error codes map to client codes', () => {
       const status = serverMessage.startsWith('TOO_MANY') ? 429 : 400;
       const fake = createFakeIdentityFetch({ 'v1/accounts:signUp': () => errorAnswer(serverMessage, status) });
       const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 });
-      expect(await codeOf(client.signUp('a@example.com', 'secret1'))).toBe(clientCode);
+      expect(await codeOf(accountCalls(client).signUp('a@example.com', 'secret1'))).toBe(clientCode);
     });
   }
+
+  it('the session calls every page makes name their own codes (the account ones load with the account screens)', async () => {
+    const fake = createFakeIdentityFetch({
+      'v1/token': () => errorAnswer('USER_DISABLED', 400),
+      'v1/accounts:lookup': () => errorAnswer('INVALID_ID_TOKEN', 400),
+    });
+    const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 });
+    expect(await codeOf(client.refreshFromCookie())).toBe('user-disabled');
+    expect(await codeOf(client.lookup('t'))).toBe('invalid-user-token');
+  });
 
   it('an error body that is not JSON reads as network-request-failed (as the protocol says)', async () => {
     const fake = createFakeIdentityFetch({ 'v1/accounts:signUp': () => 'not-json' });
     const client = createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 });
-    expect(await codeOf(client.signUp('a@example.com', 'secret1'))).toBe('network-request-failed');
+    expect(await codeOf(accountCalls(client).signUp('a@example.com', 'secret1'))).toBe('network-request-failed');
   });
 
   it('a refused connection reads as network-request-failed', async () => {
@@ -141,6 +159,8 @@ describe('server error codes map to client codes', () => {
       fetch: () => Promise.reject(new TypeError('Failed to fetch')),
       timeoutMs: 30_000,
     });
-    expect(await codeOf(client.signInWithPassword('a@example.com', 'secret1'))).toBe('network-request-failed');
+    expect(await codeOf(accountCalls(client).signInWithPassword('a@example.com', 'secret1'))).toBe(
+      'network-request-failed',
+    );
   });
 });

@@ -2,14 +2,9 @@ import type {
   LookupResponse,
   LookupUser,
   PasswordPolicyResponse,
-  ResetPasswordResponse,
-  SignInResponse,
   TokenResponse,
-  UpdateAccountResponse,
 } from '../../shared/identityProtocol.ts';
-import type { UpdateAccountRequest } from '../../shared/identityRequests.ts';
 import { SESSION_MODE_COOKIE_VALUE } from '../../shared/identityProtocol.ts';
-import type { SecondStepRequired } from '../../shared/twoStepProtocol.ts';
 import { AuthError, errorFromServerMessage } from './errorCodes.ts';
 
 /**
@@ -36,31 +31,15 @@ export type {
   UpdateAccountResponse,
 } from '../../shared/identityProtocol.ts';
 
-/** The fields of accounts:update this client changes (returnSecureToken is always sent). */
-export type UpdateRequest = Pick<UpdateAccountRequest, 'idToken' | 'displayName' | 'email' | 'password'>;
-
 export interface IdentityClient {
-  signUp(email: string, password: string, inviteCode?: string): Promise<SignInResponse>;
-  /** Tokens, or (two-step on) what the second step needs. */
-  signInWithPassword(email: string, password: string): Promise<SignInResponse | SecondStepRequired>;
   lookup(idToken: string): Promise<LookupUser>;
-  update(request: UpdateRequest): Promise<UpdateAccountResponse>;
-  deleteAccount(idToken: string): Promise<void>;
-  sendPasswordResetEmail(email: string): Promise<void>;
-  /** Checks a reset code without using it (no newPassword); answers the account's email. */
-  verifyPasswordResetCode(oobCode: string): Promise<string>;
-  confirmPasswordReset(oobCode: string, newPassword: string): Promise<string>;
-  /** Mails the signed-in account's address a verification link (VERIFY_EMAIL). */
-  sendEmailVerification(idToken: string): Promise<void>;
-  /** Applies a verify, change or recover code (the SDK's applyActionCode); answers the account as it is now. */
-  applyActionCode(oobCode: string): Promise<UpdateAccountResponse>;
   /** Exchanges the session cookie for a fresh ID token. */
   refreshFromCookie(): Promise<TokenResponse>;
   /** Revokes the cookie's session on the server and clears the cookie. */
   revokeSession(): Promise<void>;
   /** The server's password policy (its minimum length is configurable). */
   getPasswordPolicy(): Promise<PasswordPolicyResponse>;
-  /** Any other call (`v1/passkeys:list`...), for features with calls of their own. */
+  /** Any other call (accountCalls.ts, `v1/passkeys:list`...), for features with calls of their own. */
   post<T>(path: string, body: object): Promise<T>;
 }
 
@@ -103,42 +82,12 @@ export function createIdentityClient(options: IdentityClientOptions): IdentityCl
   const post = <T>(path: string, body: object) => call<T>(path, JSON.stringify(body), 'application/json');
 
   return {
-    signUp: (email, password, inviteCode) =>
-      post<SignInResponse>('v1/accounts:signUp', {
-        email,
-        password,
-        ...(inviteCode ? { inviteCode } : {}),
-        returnSecureToken: true,
-      }),
-    signInWithPassword: (email, password) =>
-      post<SignInResponse | SecondStepRequired>('v1/accounts:signInWithPassword', {
-        email,
-        password,
-        returnSecureToken: true,
-      }),
     async lookup(idToken) {
       const answer = await post<Partial<LookupResponse>>('v1/accounts:lookup', { idToken });
       const user = answer.users?.[0];
       if (user === undefined) throw new AuthError('internal-error');
       return user;
     },
-    update: (request) => post<UpdateAccountResponse>('v1/accounts:update', { ...request, returnSecureToken: true }),
-    async deleteAccount(idToken) {
-      await post('v1/accounts:delete', { idToken });
-    },
-    async sendPasswordResetEmail(email) {
-      await post('v1/accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email });
-    },
-    async verifyPasswordResetCode(oobCode) {
-      return (await post<ResetPasswordResponse>('v1/accounts:resetPassword', { oobCode })).email;
-    },
-    async confirmPasswordReset(oobCode, newPassword) {
-      return (await post<ResetPasswordResponse>('v1/accounts:resetPassword', { oobCode, newPassword })).email;
-    },
-    async sendEmailVerification(idToken) {
-      await post('v1/accounts:sendOobCode', { requestType: 'VERIFY_EMAIL', idToken });
-    },
-    applyActionCode: (oobCode) => post<UpdateAccountResponse>('v1/accounts:update', { oobCode }),
     // Form-encoded as the protocol's token endpoint expects; no refresh_token field: the cookie carries it.
     refreshFromCookie: () =>
       call<TokenResponse>(

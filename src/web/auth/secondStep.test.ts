@@ -4,6 +4,7 @@ import { AuthError } from './errorCodes.ts';
 import { createIdentityClient } from './identityClient.ts';
 import { SecondStepNeeded } from './secondStep.ts';
 import { createFakeIdentityFetch, errorAnswer, fakeIdToken } from '../../../test/support/fakeIdentityFetch.ts';
+import { accountSessionOf } from './accountSession.ts';
 
 const uid = 'user-1';
 const email = 'ada@example.com';
@@ -35,17 +36,21 @@ describe('AuthSession with two-step verification', () => {
     });
     session = new AuthSession({ client: createIdentityClient({ fetch: fake.fetch, timeoutMs: 30_000 }) });
 
-    const held = await session.signIn(email, 'secret-1').catch((error: unknown) => error);
+    const held = await accountSessionOf(session)
+      .signIn(email, 'secret-1')
+      .catch((error: unknown) => error);
     expect(held).toBeInstanceOf(SecondStepNeeded);
     expect(session.state.status).not.toBe('signedIn');
     const pending = held as SecondStepNeeded;
     expect(pending).toMatchObject({ pendingCredential: 'pending-1', enrollmentId: 'factor-1', uid });
 
-    const wrong = await session.finishSecondStep(pending, '000000').catch((error: unknown) => error);
+    const wrong = await accountSessionOf(session)
+      .finishSecondStep(pending, '000000')
+      .catch((error: unknown) => error);
     expect(wrong).toBeInstanceOf(AuthError);
     expect((wrong as AuthError).code).toBe('invalid-verification-code');
 
-    const user = await session.finishSecondStep(pending, '123456');
+    const user = await accountSessionOf(session).finishSecondStep(pending, '123456');
     expect(user).toEqual({ uid, email, displayName: 'Ada' });
     expect(session.state.status).toBe('signedIn');
     const finalize = fake.calls.find((call) => call.path === 'v2/accounts/mfaSignIn:finalize');

@@ -46,19 +46,22 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
     async findUserWithSession(
       userId: string,
       sessionId: string,
-    ): Promise<{ user: UserRow; sessionLive: boolean } | undefined> {
+    ): Promise<{ user: UserRow; sessionLive: boolean; twoStepOn: boolean } | undefined> {
+      // Whether a second factor is enrolled comes in the same read (at most one factor per
+      // account): REQUIRE_TWO_STEP is checked on every authenticated request.
       const row = await db
         .selectFrom('users')
         .leftJoin('identity_sessions', (join) =>
           join.onRef('identity_sessions.user_id', '=', 'users.id').on('identity_sessions.id', '=', sessionId),
         )
+        .leftJoin('two_step_factors', 'two_step_factors.user_id', 'users.id')
         .selectAll('users')
-        .select('identity_sessions.id as session_id')
+        .select(['identity_sessions.id as session_id', 'two_step_factors.enrollment_id as factor_id'])
         .where('users.id', '=', userId)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { session_id: liveSessionId, ...user } = row;
-      return { user, sessionLive: liveSessionId !== null };
+      const { session_id: liveSessionId, factor_id: factorId, ...user } = row;
+      return { user, sessionLive: liveSessionId !== null, twoStepOn: factorId !== null };
     },
 
     /** The live session of a refresh token, marked as used now; undefined when dead or unknown. */

@@ -96,6 +96,7 @@ describe.each(dialectCases())('verifyIdToken and the identity module on $dialect
       displayName: 'Ada',
       emailVerified: false,
       role: 'author',
+      twoStepOn: false,
     });
   });
 

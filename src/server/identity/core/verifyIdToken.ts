@@ -23,10 +23,14 @@ export interface VerifiedUser {
   emailVerified: boolean;
   /** The account's role now (the database's, not the token's claim). */
   role: Role;
+  /** Whether a second factor (two-step verification) is enrolled now. */
+  twoStepOn: boolean;
 }
 
 export interface VerifiedToken {
   user: UserRow;
+  /** Whether the account has a second factor enrolled, read with the account. */
+  twoStepOn: boolean;
   /** The session the token belongs to. */
   sessionId: string;
   /** Epoch milliseconds of the sign-in behind this token. */
@@ -95,6 +99,7 @@ export function createIdTokenVerifier(deps: {
     if (!found.sessionLive) throw new IdTokenError('TOKEN_EXPIRED');
     return {
       user: found.user,
+      twoStepOn: found.twoStepOn,
       sessionId: sid,
       authTime: authTime * 1000,
       provider: typeof provider === 'string' ? provider : 'password',
@@ -102,8 +107,9 @@ export function createIdTokenVerifier(deps: {
   };
 }
 
-export function toVerifiedUser(user: UserRow): VerifiedUser {
+export function toVerifiedUser({ user, twoStepOn }: Pick<VerifiedToken, 'user' | 'twoStepOn'>): VerifiedUser {
   return {
+    twoStepOn,
     uid: user.id,
     email: user.email,
     displayName: user.display_name,

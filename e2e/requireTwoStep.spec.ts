@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { runAdmin } from '../test/support/adminProcess.ts';
+import { freePort, startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
+import { expectSignedIn, logIn } from './support/accounts.ts';
+
+const SCREENS_DIR = path.join('test-results', 'screens', 'require-two-step');
+const REFUSAL = 'Turn on two-step verification on your profile first: this site requires it for editors and owners.';
+
+// REQUIRE_TWO_STEP=editors (docs/product.md, Roles), on a server of its own.
+test.describe('a site that requires two-step verification of editors and owners', () => {
+  let server: ServerProcess;
+  let dataDir: string;
+  test.beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-require-two-step-'));
+    const port = await freePort();
+    server = await startServerProcess(
+      { DATA_DIR: dataDir, REQUIRE_TWO_STEP: 'editors', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${port}` },
+      port,
+    );
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the admin page and the editor say why an owner without it is refused, and the admin page links the profile', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const email = `owner-${Date.now().toString(36)}@example.com`;
+    const password = 'correct horse battery staple';
+    const signedUp = await request.post(`${server.url}/identity/v1/accounts:signUp?key=e2e`, {
+      data: { email, password, displayName: 'Olga Owner', returnSecureToken: true },
+    });
+    expect(signedUp.status()).toBe(200);
+    const made = await runAdmin(['users', 'role', email, 'owner'], { DATA_DIR: dataDir });
+    expect(made.code, made.stderr).toBe(0);
+
+    await page.goto(`${server.url}/login`);
+    await logIn(page, email, password);
+    await expectSignedIn(page);
+    await page.goto(`${server.url}/admin`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Site administration' })).toBeVisible();
+    await expect(page.getByText(REFUSAL).first()).toBeVisible();
+    fs.mkdirSync(SCREENS_DIR, { recursive: true });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const viewport of [
+        { width: 390, height: 844 },
+        { width: 1280, height: 800 },
+      ]) {
+        await page.setViewportSize(viewport);
+        await page.screenshot({ path: `${SCREENS_DIR}/admin-${colorScheme}-${viewport.width}.png`, fullPage: true });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByRole('link', { name: 'Turn on two-step verification' }).first().click();
+    await expect(page).toHaveURL(`${server.url}/profile`);
+
+    await page.goto(`${server.url}/article-update`);
+    await page.getByLabel('Image URL').fill('http://127.0.0.1:9/picture.png');
+    await page.getByLabel('Title').fill('Held back');
+    await page.getByLabel('Description').fill('Not until two-step is on.');
+    await page.getByRole('button', { name: 'Add Article' }).click();
+    await expect(page.getByText(REFUSAL)).toBeVisible();
+    await page.screenshot({ path: `${SCREENS_DIR}/editor-light-1280.png`, fullPage: true });
+  });
+});

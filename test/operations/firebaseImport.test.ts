@@ -2,8 +2,6 @@ import { deleteApp, initializeApp, type FirebaseApp } from '@firebase/app';
 import {
   confirmPasswordReset,
   createUserWithEmailAndPassword,
-  inMemoryPersistence,
-  initializeAuth,
   sendPasswordResetEmail,
   signInWithEmailAndPassword,
   signOut,
@@ -20,6 +18,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 import { dialectCases } from '../support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../support/testOidcProvider.ts';
+import { authAgainst } from '../support/firebaseSdk.ts';
 
 // The firebase/scrypt reference's published parameters and vector.
 const SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
@@ -164,12 +163,7 @@ describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
     fs.writeFileSync(file('hash.txt'), HASH_BLOCK);
     fs.writeFileSync(file('articles.json'), JSON.stringify(exportedArticles));
     firebaseApp = initializeApp({ apiKey: 'test-key', projectId: 'inkwell' }, `firebase-import-${dialectCase.dialect}`);
-    auth = initializeAuth(firebaseApp, { persistence: inMemoryPersistence });
-    const host = new URL(server.url).host;
-    const config = auth.config as unknown as { apiHost: string; tokenApiHost: string; apiScheme: string };
-    config.apiHost = `${host}/identity`;
-    config.tokenApiHost = `${host}/identity`;
-    config.apiScheme = 'http';
+    auth = authAgainst(firebaseApp, server.url);
     // An account that already holds an address the export also has, under another uid.
     await createUserWithEmailAndPassword(auth, 'taken@example.com', 'inkwell-owner');
     await signOut(auth);

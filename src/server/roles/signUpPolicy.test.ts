@@ -1,5 +1,5 @@
 import { deleteApp, initializeApp, type FirebaseApp } from '@firebase/app';
-import { createUserWithEmailAndPassword, inMemoryPersistence, initializeAuth } from '@firebase/auth';
+import { createUserWithEmailAndPassword } from '@firebase/auth';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp } from '../../../test/support/articlesTestClient.ts';
@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases, type DialectCase } from '../../../test/support/testDatabases.ts';
 import type { Role } from '../../shared/roles.ts';
 import { passwordHasher } from '../identity/core/passwordHashing.ts';
+import { authAgainst } from '../../../test/support/firebaseSdk.ts';
 
 const userCount = async (server: TestApp) =>
   Number(
@@ -193,12 +194,7 @@ describe.each(dialectCases())('the official Firebase Auth SDK with SIGNUP=closed
   });
 
   it('fails createUserWithEmailAndPassword with auth/admin-restricted-operation', async () => {
-    const auth = initializeAuth(firebaseApp, { persistence: inMemoryPersistence });
-    const host = new URL(server.url).host;
-    const config = auth.config as unknown as { apiHost: string; tokenApiHost: string; apiScheme: string };
-    config.apiHost = `${host}/identity`;
-    config.tokenApiHost = `${host}/identity`;
-    config.apiScheme = 'http';
+    const auth = authAgainst(firebaseApp, server.url);
     const before = await userCount(server);
     const failure = await createUserWithEmailAndPassword(auth, uniqueEmail(), 'secret-1').then(
       () => undefined,

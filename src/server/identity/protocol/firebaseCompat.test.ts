@@ -6,8 +6,6 @@ import {
   createUserWithEmailAndPassword,
   deleteUser,
   EmailAuthProvider,
-  inMemoryPersistence,
-  initializeAuth,
   reauthenticateWithCredential,
   reload,
   sendEmailVerification,
@@ -29,6 +27,7 @@ import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
 import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { uniqueEmail } from '../../../../test/support/identityTestClient.ts';
+import { authAgainst } from '../../../../test/support/firebaseSdk.ts';
 
 /** The error code a Firebase SDK call fails with. */
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
@@ -71,12 +70,7 @@ describe.each(dialectCases())('the official Firebase Auth SDK against the server
       { clock: () => Date.now() + clockOffset, logStream },
     );
     firebaseApp = initializeApp({ apiKey: 'test-key', projectId: 'inkwell' }, `inkwell-${dialectCase.dialect}`);
-    auth = initializeAuth(firebaseApp, { persistence: inMemoryPersistence });
-    const host = new URL(server.url).host;
-    const config = auth.config as unknown as { apiHost: string; tokenApiHost: string; apiScheme: string };
-    config.apiHost = `${host}/identity`;
-    config.tokenApiHost = `${host}/identity`;
-    config.apiScheme = 'http';
+    auth = authAgainst(firebaseApp, server.url);
   });
   afterAll(async () => {
     await deleteApp(firebaseApp);

@@ -3,8 +3,6 @@ import { deleteApp, initializeApp, type FirebaseApp } from '@firebase/app';
 import {
   createUserWithEmailAndPassword,
   getAdditionalUserInfo,
-  inMemoryPersistence,
-  initializeAuth,
   linkWithCredential,
   OAuthProvider,
   reauthenticateWithCredential,
@@ -18,6 +16,7 @@ import { uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
 import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../../test/support/testOidcProvider.ts';
+import { authAgainst } from '../../../../test/support/firebaseSdk.ts';
 
 const PROVIDER = 'oidc.test';
 
@@ -40,12 +39,7 @@ describe.each(dialectCases())('the Firebase SDK signs in with an OpenID provider
     provider = await startTestOidcProvider({ redirectUris: [] });
     server = await startTestApp(dialectCase, provider.env('TEST'));
     firebaseApp = initializeApp({ apiKey: 'test-key', projectId: 'inkwell' }, `inkwell-oidc-${dialectCase.dialect}`);
-    auth = initializeAuth(firebaseApp, { persistence: inMemoryPersistence });
-    const host = new URL(server.url).host;
-    const config = auth.config as unknown as { apiHost: string; tokenApiHost: string; apiScheme: string };
-    config.apiHost = `${host}/identity`;
-    config.tokenApiHost = `${host}/identity`;
-    config.apiScheme = 'http';
+    auth = authAgainst(firebaseApp, server.url);
   });
   afterAll(async () => {
     await deleteApp(firebaseApp);

@@ -1,8 +1,6 @@
 import { deleteApp, initializeApp, type FirebaseApp } from '@firebase/app';
 import {
   getMultiFactorResolver,
-  inMemoryPersistence,
-  initializeAuth,
   multiFactor,
   signInWithEmailAndPassword,
   signOut,
@@ -17,6 +15,7 @@ import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
 import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { signUpVerified, totpCode } from '../../../../test/support/twoStepTestSupport.ts';
+import { authAgainst } from '../../../../test/support/firebaseSdk.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<{ code?: string }> {
   try {
@@ -39,12 +38,7 @@ describe.each(dialectCases())('two-step sign-in with the official Firebase SDK o
     sink = await startSmtpSink();
     server = await startTestApp(dialectCase, { SMTP_URL: sink.url }, { clock: now });
     firebaseApp = initializeApp({ apiKey: 'test-key', projectId: 'inkwell' }, `two-step-${dialectCase.dialect}`);
-    auth = initializeAuth(firebaseApp, { persistence: inMemoryPersistence });
-    const host = new URL(server.url).host;
-    const config = auth.config as unknown as { apiHost: string; tokenApiHost: string; apiScheme: string };
-    config.apiHost = `${host}/identity`;
-    config.tokenApiHost = `${host}/identity`;
-    config.apiScheme = 'http';
+    auth = authAgainst(firebaseApp, server.url);
   });
   afterAll(async () => {
     await deleteApp(firebaseApp);

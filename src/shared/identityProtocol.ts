@@ -3,7 +3,6 @@
  * Dependency-free on purpose: the web client imports it.
  */
 import { PASSKEY_ERROR_CODES } from './passkeyProtocol.ts';
-import type { MfaInfo } from './twoStepProtocol.ts';
 
 /** Every `error.message` code the server answers with. */
 export const IDENTITY_ERROR_CODES = [
@@ -143,7 +142,7 @@ export interface LookupUser {
   createdAt: string;
   lastLoginAt: string;
   /** The two-step factor, when one is enrolled. */
-  mfaInfo?: MfaInfo[];
+  mfaInfo?: MfaEnrollment[];
   /** Custom claims as a JSON string: `{"role":"author"}`. */
   customAttributes: string;
 }

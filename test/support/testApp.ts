@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../../src/server/config.ts';
 import { openDatabase, type Database } from '../../src/server/db/database.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import { webDistDir } from '../../src/server/web/webBuild.ts';
-import type { DialectCase } from './testDatabases.ts';
+import type { DialectCase, TestDatabase } from './testDatabases.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -27,6 +27,11 @@ export interface TestAppOptions {
   sitemapPageSize?: number;
   /** How often unused uploads are looked for (default hourly). */
   imageCleanupIntervalMs?: number;
+  /**
+   * Runs on this database instead of a fresh one, and leaves it in place on close: a restart
+   * (with other configuration) of the same site.
+   */
+  database?: TestDatabase;
 }
 
 /**
@@ -38,7 +43,7 @@ export async function startTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const testDatabase = await dialectCase.create();
+  const testDatabase = options.database ?? (await dialectCase.create());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-data-'));
   const config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env }), database: testDatabase.config };
   const database = openDatabase(config.database);
@@ -64,7 +69,7 @@ export async function startTestApp(
     close: async () => {
       await app.close();
       await database.close();
-      await testDatabase.dispose();
+      if (!options.database) await testDatabase.dispose();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

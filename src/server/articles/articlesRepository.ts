@@ -2,6 +2,7 @@ import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import { renderMarkdown } from '../../shared/markdown/renderMarkdown.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { ArticleCursor } from './articleCursor.ts';
+import { unchangedImageOrigin, type ImageOrigin } from './imageOrigin.ts';
 
 /**
  * All SQL of the articles feature. The one read outside its own table: the author's
@@ -52,22 +53,26 @@ export type ArticleWrittenListener = (
   trx: Transaction<DatabaseSchema>,
 ) => Promise<void>;
 
-/** The stored columns of an article's fields: the Markdown and what it renders to (decision 0040). */
-function fieldColumns(fields: ArticleFields) {
+/**
+ * The stored columns of an article's fields: the Markdown and what it renders to (decision 0040),
+ * with this server's image URLs made origin-free (decision 0300). The renderer keeps only
+ * absolute URLs, so it reads the Markdown as written and its HTML is made origin-free after.
+ */
+function fieldColumns(fields: ArticleFields, images: ImageOrigin) {
   const { html, excerpt } = renderMarkdown(fields.description);
   return {
-    image: fields.image,
+    image: images.toStored(fields.image),
     title: fields.title,
-    description: fields.description,
-    description_html: html,
+    description: images.toStored(fields.description),
+    description_html: images.toStored(html),
     excerpt,
   };
 }
 
-function articleRecord(article: NewArticle) {
+function articleRecord(article: NewArticle, images: ImageOrigin) {
   return {
     id: article.id,
-    ...fieldColumns(article),
+    ...fieldColumns(article, images),
     author_id: article.authorId,
     date: article.date,
   };
@@ -135,7 +140,19 @@ export function listPageQuery(
     .limit(limit + 1);
 }
 
-export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: ArticleWrittenListener[] = []) {
+/** A stored row as it is served: image paths under the current PUBLIC_URL. */
+function served<Row extends ArticleRow>(row: Row, images: ImageOrigin): Row {
+  const image = images.toServed(row.image);
+  const description = images.toServed(row.description);
+  const html = 'descriptionHtml' in row ? { descriptionHtml: images.toServed(row.descriptionHtml as string) } : {};
+  return { ...row, image, description, ...html };
+}
+
+export function createArticlesRepository(
+  db: Kysely<DatabaseSchema>,
+  onWritten: ArticleWrittenListener[] = [],
+  images: ImageOrigin = unchangedImageOrigin,
+) {
   const withAuthors = () => selectWithAuthors(db);
   const tellWritten = async (article: { id: string } & ArticleFields, trx: Transaction<DatabaseSchema>) => {
     for (const listener of onWritten) await listener(article, trx);
@@ -151,7 +168,7 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
     async insert(article: NewArticle): Promise<void> {
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('articles').values(articleRecord(article)).execute();
+          await trx.insertInto('articles').values(articleRecord(article, images)).execute();
           await tellWritten(article, trx);
         });
       } catch (error) {
@@ -168,14 +185,18 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
      */
     async insertBatch(articles: NewArticle[]): Promise<void> {
       if (articles.length === 0) return;
-      await db.insertInto('articles').values(articles.map(articleRecord)).execute();
+      await db
+        .insertInto('articles')
+        .values(articles.map((article) => articleRecord(article, images)))
+        .execute();
     },
 
     async find(id: string): Promise<ArticleDetailRow | undefined> {
-      return withAuthors()
+      const row = await withAuthors()
         .select('articles.description_html as descriptionHtml')
         .where('articles.id', '=', id)
         .executeTakeFirst();
+      return row && served(row, images);
     },
 
     /**
@@ -183,7 +204,8 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
      * the caller knows whether another page exists without counting.
      */
     async listPage(limit: number, after: ArticleCursor | undefined, filter: ListFilter = {}): Promise<ArticleRow[]> {
-      return listPageQuery(db, limit, after, filter).execute();
+      const rows = await listPageQuery(db, limit, after, filter).execute();
+      return rows.map((row) => served(row, images));
     },
 
     /** An account's id and display name, whether or not it wrote anything; undefined when there is none. */
@@ -229,7 +251,7 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
 
     /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
     async update(id: string, authorId: string, fields: ArticleFields): Promise<AuthorWriteOutcome> {
-      const columns = fieldColumns(fields);
+      const columns = fieldColumns(fields, images);
       const updated = await db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('articles')

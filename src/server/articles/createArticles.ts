@@ -12,6 +12,7 @@ import { createArticleReads, type ArticleReads } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
+import { imageOrigin } from './imageOrigin.ts';
 import type { Article } from '../../shared/articleSchema.ts';
 
 export interface Articles {
@@ -70,7 +71,7 @@ const CREATE_WINDOW_MS = 10 * 60 * 1000;
 
 export function createArticles(deps: ArticlesDeps): Articles {
   const writtenListeners: ArticleWrittenListener[] = [];
-  const repository = createArticlesRepository(deps.database.db, writtenListeners);
+  const repository = createArticlesRepository(deps.database.db, writtenListeners, imageOrigin(deps.config.publicUrl));
   const reads = createArticleReads(repository, deps.database, { cacheMaxBytes: deps.config.readCacheMaxBytes });
   const createRule = {
     name: 'articles:create',

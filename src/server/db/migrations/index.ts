@@ -8,6 +8,7 @@ import { articlesByAuthorMigration } from './0010_articles_by_author.ts';
 import { readVersionMigration } from './0011_read_version.ts';
 import { identityCoreMigration } from './0012_identity_core.ts';
 import { passkeysMigration } from './0020_passkeys.ts';
+import { originFreeImagesMigration } from './0300_origin_free_images.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0011_read_version': readVersionMigration,
   '0012_identity_core': identityCoreMigration,
   '0020_passkeys': passkeysMigration,
+  '0300_origin_free_images': originFreeImagesMigration,
 };

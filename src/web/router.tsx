@@ -1,4 +1,4 @@
-import { lazy, useLayoutEffect } from 'react';
+import { createElement, lazy, useLayoutEffect, type ComponentType } from 'react';
 import { BrowserRouter, Route, Routes, useLocation, useNavigationType } from 'react-router';
 import { AppLayout } from './components/AppLayout.tsx';
 import { HomePage } from './articles/HomePage.tsx';
@@ -21,13 +21,34 @@ const screenModules = {
   emailAction: () => import('./account/EmailActionPage.tsx'),
 };
 
-const ArticlePage = lazy(() => screenModules.article().then((m) => ({ default: m.ArticlePage })));
+/**
+ * A screen loaded on demand that can also be loaded before the first render: the screen the
+ * server rendered into the page is taken over only once its code is here (main.tsx). A lazy
+ * screen would suspend during the take-over, and the sign-in state arriving meanwhile makes
+ * React throw the served markup away and render it again (a visible flash).
+ */
+function preloadable(load: () => Promise<ComponentType>) {
+  let loaded: ComponentType | undefined;
+  const Lazy = lazy(() => load().then((component) => ({ default: component })));
+  const Screen = () => createElement(loaded ?? Lazy);
+  Screen.preload = async () => {
+    loaded = await load();
+  };
+  return Screen;
+}
+
+const ArticlePage = preloadable(() => screenModules.article().then((m) => m.ArticlePage));
+const AuthorPage = preloadable(() => screenModules.author().then((m) => m.AuthorPage));
+
+/** Loads the code of a screen the server rendered, before the app takes the page over. */
+export async function preloadServedScreen(kind: 'home' | 'article' | 'author'): Promise<void> {
+  await { article: ArticlePage, author: AuthorPage, home: undefined }[kind]?.preload();
+}
 const ArticleEditorPage = lazy(() => screenModules.editor().then((m) => ({ default: m.ArticleEditorPage })));
 const LoginPage = lazy(() => screenModules.login().then((m) => ({ default: m.LoginPage })));
 const SignupPage = lazy(() => screenModules.signup().then((m) => ({ default: m.SignupPage })));
 const ForgotPasswordPage = lazy(() => screenModules.forgotPassword().then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => screenModules.resetPassword().then((m) => ({ default: m.ResetPasswordPage })));
-const AuthorPage = lazy(() => screenModules.author().then((m) => ({ default: m.AuthorPage })));
 const EmailActionPage = lazy(() => screenModules.emailAction().then((m) => ({ default: m.EmailActionPage })));
 const ProfilePage = lazy(() => screenModules.profile().then((m) => ({ default: m.ProfilePage })));
 

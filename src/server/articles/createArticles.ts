@@ -8,12 +8,12 @@ import type { VerifiedUser } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId, isAuthorId } from './articleId.ts';
-import { createArticleReads, type ArticleReads } from './articleReads.ts';
+import { createArticleReads, toArticleJson, type ArticleReads } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import { imageOrigin } from './imageOrigin.ts';
-import type { Article } from '../../shared/articleSchema.ts';
+import type { Article, ArticleDetail, ArticlePage } from '../../shared/articleSchema.ts';
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -38,9 +38,11 @@ export interface ArticleLink {
 
 export interface ArticleReader {
   /** One article, or undefined for an unknown or malformed id. */
-  find(id: string): Promise<Article | undefined>;
+  find(id: string): Promise<ArticleDetail | undefined>;
   /** The newest `limit` articles, newest first. */
   newest(limit: number): Promise<Article[]>;
+  /** The first page of the home list, or of one author's list, as `GET /api/articles` answers it. */
+  firstPage(authorId?: string): Promise<ArticlePage>;
   /** A public answer made from articles, kept in the articles' read cache (see ArticleReads.cached). */
   cached: ArticleReads['cached'];
   /**
@@ -115,6 +117,15 @@ export function createArticles(deps: ArticlesDeps): Articles {
         return resource?.article;
       },
       newest: (limit) => reads.newest(limit),
+      async firstPage(authorId) {
+        const limit = ARTICLE_PAGE_DEFAULT_LIMIT;
+        const rows = await repository.listPage(limit, undefined, authorId === undefined ? {} : { authorId });
+        const last = rows[limit - 1];
+        return {
+          articles: rows.slice(0, limit).map(toArticleJson),
+          nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
+        };
+      },
       cached: (key, build) => reads.cached(key, build),
       async links(limit, after) {
         const rows = await repository.listLinks(

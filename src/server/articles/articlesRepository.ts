@@ -208,6 +208,15 @@ export function createArticlesRepository(
       return rows.map((row) => served(row, images));
     },
 
+    /** The newest `limit` articles with their rendered bodies, newest first: what the feed carries. */
+    async newestWithBodies(limit: number): Promise<ArticleDetailRow[]> {
+      const rows = await listPageQuery(db, limit, undefined)
+        .select('articles.description_html as descriptionHtml')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => served(row, images));
+    },
+
     /** An account's id and display name, whether or not it wrote anything; undefined when there is none. */
     async author(id: string): Promise<{ id: string; name: string | null } | undefined> {
       return db

@@ -13,7 +13,7 @@ import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenLi
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import { imageOrigin } from './imageOrigin.ts';
-import type { Article, ArticleDetail, ArticlePage } from '../../shared/articleSchema.ts';
+import type { ArticleDetail, ArticlePage } from '../../shared/articleSchema.ts';
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -39,8 +39,8 @@ export interface ArticleLink {
 export interface ArticleReader {
   /** One article, or undefined for an unknown or malformed id. */
   find(id: string): Promise<ArticleDetail | undefined>;
-  /** The newest `limit` articles, newest first. */
-  newest(limit: number): Promise<Article[]>;
+  /** The newest `limit` articles with their rendered bodies, newest first. */
+  newest(limit: number): Promise<ArticleDetail[]>;
   /** The first page of the home list, or of one author's list, as `GET /api/articles` answers it. */
   firstPage(authorId?: string): Promise<ArticlePage>;
   /** A public answer made from articles, kept in the articles' read cache (see ArticleReads.cached). */

@@ -1,10 +1,15 @@
-import type { Article } from '../../shared/articleSchema.ts';
+import type { ArticleDetail } from '../../shared/articleSchema.ts';
 import { escapeXml } from './markupText.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import { paths } from '../../shared/routes.ts';
 
-/** An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a trailing slash. */
-export function atomFeed(publicUrl: string, site: SiteIdentity, articles: Article[]): string {
+/**
+ * An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a
+ * trailing slash. Each entry carries the article as readers see it: the HTML the server rendered
+ * from its Markdown (sanitised there: no raw HTML, only http(s) links and images, every URL
+ * absolute), escaped as Atom's `type="html"` content.
+ */
+export function atomFeed(publicUrl: string, site: SiteIdentity, articles: ArticleDetail[]): string {
   const home = `${publicUrl}/`;
   // An empty feed still needs an <updated>; the epoch says "nothing yet" without inventing a time.
   const updated = articles[0]?.date ?? new Date(0).toISOString();
@@ -18,7 +23,7 @@ export function atomFeed(publicUrl: string, site: SiteIdentity, articles: Articl
     <updated>${article.date}</updated>
     <author><name>${escapeXml(article.authorName ?? site.title)}</name></author>
     <summary type="text">${escapeXml(article.excerpt)}</summary>
-    <content type="text">${escapeXml(article.description)}</content>
+    <content type="html">${escapeXml(article.descriptionHtml)}</content>
     <link rel="enclosure" href="${escapeXml(article.image)}"/>
   </entry>
 `;

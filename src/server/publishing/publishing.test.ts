@@ -174,7 +174,9 @@ describe.each(dialectCases())('publishing on $dialect', (dialectCase) => {
     expect(entries[0]!.title['#text']).toBe(NASTY_TITLE);
     // Characters XML 1.0 cannot carry are dropped; the rest of the text survives.
     expect(feed.text.includes('\u0001') || feed.text.includes('\u000b')).toBe(false);
-    expect(entries[0]!.content['#text']).toContain('</script><!-- <b>bold</b> & more text.');
+    // The rendered body (type="html"): the source's markup was escaped when it was rendered.
+    expect(entries[0]!.content['#text']).toContain('&lt;/script&gt;&lt;!-- &lt;b&gt;bold&lt;/b&gt; &amp; more text.');
+    expect(entries[0]!.content['#text']).not.toContain('<script');
   });
 
   it('pages the sitemap behind an index when it outgrows one file', async () => {

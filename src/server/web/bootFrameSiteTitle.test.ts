@@ -25,6 +25,9 @@ describe.each(dialectCases().slice(0, 1))('the shell’s static frame on $dialec
       )?.[1] ?? '';
     const names = [...frame.matchAll(/<span\b[^>]*data-site-title=""[^>]*>([^<]*)<\/span>/g)].map((match) => match[1]);
     expect(names).toEqual([ESCAPED, ESCAPED]);
+    // The feed link every page head carries is offered under the site's name too.
+    expect(html).toContain(`<link rel="alternate" type="application/atom+xml" title="${ESCAPED}" href="/feed.xml"`);
+    expect(html).not.toContain('title="Inkwell"');
     expect(frame).not.toContain('>Inkwell<');
   });
 });

@@ -72,11 +72,16 @@ function splitShell(shell: string): { before: string; after: string } {
 // The frame's elements that show the site's name (Wordmark.tsx and Footer.tsx render the same).
 const SITE_TITLE_ELEMENT = /(<span\b[^>]*\bdata-site-title=""[^>]*>)[^<]*(<\/span>)/g;
 
-/** The shell with the site's name in its static frame. */
+// The feed's link in the head: feed readers and browsers offer it under this title.
+const FEED_LINK_TITLE = /(<link rel="alternate" type="application\/atom\+xml" title=")[^"]*(")/;
+
+/** The shell with the site's name in its static frame and as its feed link's title. */
 export function shellWithSiteTitle(shell: string, title: string | undefined): string {
   return title === undefined
     ? shell
-    : shell.replace(SITE_TITLE_ELEMENT, (_, open: string, close: string) => open + escapeAttribute(title) + close);
+    : shell
+        .replace(SITE_TITLE_ELEMENT, (_, open: string, close: string) => open + escapeAttribute(title) + close)
+        .replace(FEED_LINK_TITLE, (_, open: string, close: string) => open + escapeAttribute(title) + close);
 }
 
 const escapeAttribute = (value: string) =>

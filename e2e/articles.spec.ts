@@ -348,7 +348,10 @@ test('a failed list call says so, is logged, and Retry recovers', async ({ page,
     },
   );
 
-  await page.goto('/');
+  // The home page arrives with its list (server-rendered): the call is made when the app
+  // shows the home screen itself, after a link followed inside it.
+  await page.goto('/login');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home', exact: true }).click();
   const alert = page.getByRole('alert');
   await expect(alert).toContainText('The articles could not be loaded.');
   expect(consoleErrors.some((text) => text.includes('Articles API'))).toBe(true);
@@ -363,7 +366,9 @@ test('a failed article call says so and Retry recovers', async ({ page, request 
   const article = await createArticle(request, author, { title: `Single ${unique()}` });
   await page.route(`**/api/articles/${article.id}`, (route) => route.abort('connectionfailed'), { times: 1 });
 
-  await page.goto(`/article/${article.id}`);
+  // The article page arrives with its article (server-rendered); the app calls for it when a card is followed.
+  await page.goto('/');
+  await page.getByRole('link', { name: article.title }).click();
   await expect(page.getByRole('alert')).toContainText('The article could not be loaded.');
   await page.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('heading', { level: 1, name: article.title })).toBeVisible();

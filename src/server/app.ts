@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -19,6 +20,7 @@ import { countingMailer } from './metrics/countingMailer.ts';
 import { CLEANUP_INTERVAL_MS } from './images/createImages.ts';
 import { createServices } from './services.ts';
 import { webPlugin } from './web/webPlugin.ts';
+import { loadScreenRenderer } from './web/ssrScreens.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /**
@@ -156,6 +158,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fallbackHead: publishing.fallbackHead,
     siteTitle: config.site.title,
     cached: articles.reader.cached,
+    // The reading screens arrive rendered (decision 0301): built beside the web app, in dist/ssr.
+    screenInShell: await loadScreenRenderer(
+      path.join(deps.webDistDir, '..', 'ssr', 'renderScreen.js'),
+      config.site,
+      app.log,
+    ),
   });
 
   return app;

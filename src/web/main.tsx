@@ -1,14 +1,18 @@
 import { StrictMode, startTransition, useLayoutEffect } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AuthProvider } from './auth/AuthProvider.tsx';
 import { createBrowserSession } from './auth/browserSession.ts';
-import { prefetchForPath } from './articles/articlePrefetch.ts';
-import { AppRouter } from './router.tsx';
+import { prefetchForPath, primeServedScreen } from './articles/articlePrefetch.ts';
+import { readServedScreen } from './ssr/servedScreen.ts';
+import { AppRouter, preloadServedScreen } from './router.tsx';
 import './styles.css';
 
 // Start the first screen's data call and ask the server about the session cookie before React
 // even renders: both run while the rest of the page loads.
-prefetchForPath(window.location.pathname);
+// A reading screen the server rendered brings its data along: nothing to fetch.
+const served = readServedScreen();
+if (served) primeServedScreen(served);
+else prefetchForPath(window.location.pathname);
 const session = createBrowserSession();
 void session.restore();
 
@@ -21,15 +25,20 @@ function RemoveBootFrame() {
 // In a task of its own, after the bundle's evaluation: createRoot attaches React's event listeners
 // (a few hundred), which would otherwise lengthen that one task. The transition lets React render
 // the first screen in slices that yield to the browser, not as one long task (Lighthouse TBT).
-setTimeout(() =>
-  startTransition(() =>
-    createRoot(document.getElementById('root')!).render(
-      <StrictMode>
-        <RemoveBootFrame />
-        <AuthProvider session={session}>
-          <AppRouter />
-        </AuthProvider>
-      </StrictMode>,
-    ),
-  ),
+const app = (
+  <StrictMode>
+    <RemoveBootFrame />
+    <AuthProvider session={session}>
+      <AppRouter />
+    </AuthProvider>
+  </StrictMode>
 );
+const root = document.getElementById('root')!;
+// A server-rendered screen is taken over as it stands (decision 0301); any other starts from the boot frame.
+if (served) {
+  // Its code first (preloaded by the shell): taken over at once, it cannot be thrown away.
+  const hydrate = () => startTransition(() => void hydrateRoot(root, app));
+  void preloadServedScreen(served.kind).then(hydrate, hydrate);
+} else {
+  setTimeout(() => startTransition(() => createRoot(root).render(app)));
+}

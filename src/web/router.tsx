@@ -1,4 +1,4 @@
-import { lazy, useLayoutEffect, type ComponentType } from 'react';
+import { createElement, lazy, useLayoutEffect, type ComponentType } from 'react';
 import { BrowserRouter, Route, Routes, useLocation, useNavigationType } from 'react-router';
 import { AppLayout } from './components/AppLayout.tsx';
 import { HomePage } from './articles/HomePage.tsx';
@@ -29,13 +29,35 @@ function lazyScreen<K extends string>(load: () => Promise<Record<K, ComponentTyp
   return lazy(() => load().then((module) => ({ default: module[name] })));
 }
 
-const ArticlePage = lazyScreen(screenModules.article, 'ArticlePage');
+/**
+ * A screen loaded on demand that can also be loaded before the first render: the screen the
+ * server rendered into the page is taken over only once its code is here (main.tsx). A lazy
+ * screen would suspend during the take-over, and the sign-in state arriving meanwhile makes
+ * React throw the served markup away and render it again (a visible flash).
+ */
+function preloadable(load: () => Promise<ComponentType>) {
+  let loaded: ComponentType | undefined;
+  const Lazy = lazy(() => load().then((component) => ({ default: component })));
+  const Screen = () => createElement(loaded ?? Lazy);
+  Screen.preload = async () => {
+    loaded = await load();
+  };
+  return Screen;
+}
+
+const ArticlePage = preloadable(() => screenModules.article().then((m) => m.ArticlePage));
+const AuthorPage = preloadable(() => screenModules.author().then((m) => m.AuthorPage));
+
+/** Loads the code of a screen the server rendered, before the app takes the page over. */
+export async function preloadServedScreen(kind: 'home' | 'article' | 'author'): Promise<void> {
+  await { article: ArticlePage, author: AuthorPage, home: undefined }[kind]?.preload();
+}
+
 const ArticleEditorPage = lazyScreen(screenModules.editor, 'ArticleEditorPage');
 const LoginPage = lazyScreen(screenModules.login, 'LoginPage');
 const SignupPage = lazyScreen(screenModules.signup, 'SignupPage');
 const ForgotPasswordPage = lazyScreen(screenModules.forgotPassword, 'ForgotPasswordPage');
 const ResetPasswordPage = lazyScreen(screenModules.resetPassword, 'ResetPasswordPage');
-const AuthorPage = lazyScreen(screenModules.author, 'AuthorPage');
 const EmailActionPage = lazyScreen(screenModules.emailAction, 'EmailActionPage');
 const AdminPage = lazyScreen(screenModules.admin, 'AdminPage');
 // Default exports: no helper needed.

@@ -9,7 +9,7 @@ import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import { ensureWebBuild, webDistDir } from '../../src/server/web/webBuild.ts';
 import { fixtureWebDist } from './fixtureWebDist.ts';
 import { injectRequestsFor } from './injectedFetch.ts';
-import type { DialectCase } from './testDatabases.ts';
+import type { DialectCase, TestDatabase } from './testDatabases.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -47,6 +47,11 @@ export interface TestAppOptions {
   webDist?: 'fixture' | 'built';
   /** How often a provider's keys may be fetched again for an unknown `kid` (default 30 s). */
   providerKeyRefreshCooldownMs?: number;
+  /**
+   * Runs on this database instead of a fresh one, and leaves it in place on close: a restart
+   * (with other configuration) of the same site.
+   */
+  database?: TestDatabase;
 }
 
 /**
@@ -59,7 +64,7 @@ export async function startTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const testDatabase = await dialectCase.create();
+  const testDatabase = options.database ?? (await dialectCase.create());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-data-'));
   const config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env }), database: testDatabase.config };
   const database = openDatabase(config.database);
@@ -92,7 +97,7 @@ export async function startTestApp(
       forget();
       await app.close();
       await database.close();
-      await testDatabase.dispose();
+      if (!options.database) await testDatabase.dispose();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

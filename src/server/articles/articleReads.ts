@@ -25,8 +25,8 @@ export interface ArticleReads {
   ): Promise<JsonResource>;
   /** One article serialised, or null when there is none with this id. */
   article(id: string): Promise<ArticleResource | null>;
-  /** The newest `limit` articles (what the feed is made from). */
-  newest(limit: number): Promise<Article[]>;
+  /** The newest `limit` articles with their rendered bodies (what the feed is made from). */
+  newest(limit: number): Promise<ArticleDetail[]>;
   /**
    * Any other public answer made from articles (the feed, sitemaps, HTML shells), kept in the
    * same cache and emptied by the same changes. `key` must name something the server chose to
@@ -122,7 +122,7 @@ export function createArticleReads(
     },
     async newest(limit) {
       // Not kept itself: what is made from it (the feed) is.
-      return (await repository.listPage(limit, undefined)).slice(0, limit).map(toArticleJson);
+      return (await repository.newestWithBodies(limit)).map(toArticleDetailJson);
     },
     async cached(key, make) {
       return (await cache.get(`other:${key}`, () => build(make))) as JsonResource;

@@ -5,6 +5,7 @@ import type { ArticleCursor } from './articleCursor.ts';
 import { tagNamesOf, writeArticleTags } from './articleTags.ts';
 import { isPublished } from './publishedArticles.ts';
 import { indexArticle } from './search/searchIndex.ts';
+import { unchangedImageOrigin, type ImageOrigin } from './imageOrigin.ts';
 
 /**
  * All SQL of the articles feature. The one read outside its own table: the author's
@@ -59,15 +60,19 @@ export type ArticleWrittenListener = (
   trx: Transaction<DatabaseSchema>,
 ) => Promise<void>;
 
-/** The stored columns of an article's fields: the Markdown and what it renders to (decision 0040). */
-function fieldColumns(fields: ArticleFields) {
+/**
+ * The stored columns of an article's fields: the Markdown and what it renders to (decision 0040),
+ * with this server's image URLs made origin-free (decision 0300). The renderer keeps only
+ * absolute URLs, so it reads the Markdown as written and its HTML is made origin-free after.
+ */
+function fieldColumns(fields: ArticleFields, images: ImageOrigin) {
   const { html, excerpt, text } = renderMarkdown(fields.description);
   return {
     columns: {
-      image: fields.image,
+      image: images.toStored(fields.image),
       title: fields.title,
-      description: fields.description,
-      description_html: html,
+      description: images.toStored(fields.description),
+      description_html: images.toStored(html),
       excerpt,
     },
     /** The plain text, for the search index. */
@@ -75,8 +80,8 @@ function fieldColumns(fields: ArticleFields) {
   };
 }
 
-function articleRecord(article: NewArticle) {
-  const { columns, text } = fieldColumns(article);
+function articleRecord(article: NewArticle, images: ImageOrigin) {
+  const { columns, text } = fieldColumns(article, images);
   return {
     record: { id: article.id, ...columns, author_id: article.authorId, date: article.date },
     text,
@@ -190,7 +195,19 @@ function tagPageQuery(db: Kysely<DatabaseSchema>, limit: number, after: ArticleC
     .limit(limit + 1);
 }
 
-export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: ArticleWrittenListener[] = []) {
+/** A stored row as it is served: image paths under the current PUBLIC_URL. */
+function served<Row extends ArticleRow>(row: Row, images: ImageOrigin): Row {
+  const image = images.toServed(row.image);
+  const description = images.toServed(row.description);
+  const html = 'descriptionHtml' in row ? { descriptionHtml: images.toServed(row.descriptionHtml as string) } : {};
+  return { ...row, image, description, ...html };
+}
+
+export function createArticlesRepository(
+  db: Kysely<DatabaseSchema>,
+  onWritten: ArticleWrittenListener[] = [],
+  images: ImageOrigin = unchangedImageOrigin,
+) {
   const withAuthors = () => selectWithAuthors(db);
   const tellWritten = async (article: { id: string } & ArticleFields, trx: Transaction<DatabaseSchema>) => {
     for (const listener of onWritten) await listener(article, trx);
@@ -206,7 +223,7 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
     async insert(article: NewArticle): Promise<void> {
       try {
         await db.transaction().execute(async (trx) => {
-          const { record, text } = articleRecord(article);
+          const { record, text } = articleRecord(article, images);
           await trx.insertInto('articles').values(record).execute();
           await writeTagsAndIndex(trx, article, text);
           await tellWritten(article, trx);
@@ -226,7 +243,7 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
      */
     async insertBatch(articles: NewArticle[]): Promise<void> {
       if (articles.length === 0) return;
-      const records = articles.map(articleRecord);
+      const records = articles.map((article) => articleRecord(article, images));
       await db
         .insertInto('articles')
         .values(records.map((item) => item.record))
@@ -241,14 +258,14 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
         .select('articles.description_html as descriptionHtml')
         .where('articles.id', '=', id)
         .executeTakeFirst();
-      return row && (await withTagNames(db, [row]))[0];
+      return row && served((await withTagNames(db, [row]))[0]!, images);
     },
 
     /** Articles by id, in the order of `ids` (unknown ids left out): search results. */
     async findMany(ids: readonly string[]): Promise<ArticleRow[]> {
       if (ids.length === 0) return [];
       const rows = await withTagNames(db, await withAuthors().where('articles.id', 'in', ids).execute());
-      const byId = new Map(rows.map((row) => [row.id, row]));
+      const byId = new Map(rows.map((row) => [row.id, served(row, images)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
@@ -257,7 +274,20 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
      * the caller knows whether another page exists without counting.
      */
     async listPage(limit: number, after: ArticleCursor | undefined, filter: ListFilter = {}): Promise<ArticleRow[]> {
-      return withTagNames(db, await listPageQuery(db, limit, after, filter).execute());
+      const rows = await withTagNames(db, await listPageQuery(db, limit, after, filter).execute());
+      return rows.map((row) => served(row, images));
+    },
+
+    /**
+     * The newest `limit` articles with their rendered bodies, newest first: what a feed carries
+     * (all articles, or one tag's).
+     */
+    async newestWithBodies(limit: number, filter: ListFilter = {}): Promise<ArticleDetailRow[]> {
+      const rows = await listPageQuery(db, limit, undefined, filter)
+        .select('articles.description_html as descriptionHtml')
+        .limit(limit)
+        .execute();
+      return (await withTagNames(db, rows)).map((row) => served(row, images));
     },
 
     /** An account's id and display name, whether or not it wrote anything; undefined when there is none. */
@@ -303,7 +333,7 @@ export function createArticlesRepository(db: Kysely<DatabaseSchema>, onWritten: 
 
     /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
     async update(id: string, authorId: string, fields: ArticleFields): Promise<AuthorWriteOutcome> {
-      const { columns, text } = fieldColumns(fields);
+      const { columns, text } = fieldColumns(fields, images);
       const updated = await db.transaction().execute(async (trx) => {
         const row = await trx
           .updateTable('articles')

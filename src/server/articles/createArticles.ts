@@ -8,7 +8,7 @@ import type { VerifyIdToken } from '../http/callerAuth.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId, isAuthorId } from './articleId.ts';
-import { createArticleReads, toArticleJson, type ArticleReads } from './articleReads.ts';
+import { createArticleReads, toArticleDetailJson, toArticleJson, type ArticleReads } from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { mostUsedTags, publishedTagName, publishedTagSlugs } from './articleTags.ts';
@@ -16,7 +16,8 @@ import { isTagSlug } from '../../shared/tags.ts';
 import { searchRoutes } from './search/searchRoutes.ts';
 import { tagsRoutes } from './tagsRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
-import type { Article } from '../../shared/articleSchema.ts';
+import { imageOrigin } from './imageOrigin.ts';
+import type { ArticleDetail, ArticlePage } from '../../shared/articleSchema.ts';
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -43,9 +44,11 @@ export interface ArticleLink {
 
 export interface ArticleReader {
   /** One article, or undefined for an unknown or malformed id. */
-  find(id: string): Promise<Article | undefined>;
-  /** The newest `limit` articles, newest first. */
-  newest(limit: number): Promise<Article[]>;
+  find(id: string): Promise<ArticleDetail | undefined>;
+  /** The newest `limit` articles with their rendered bodies, newest first. */
+  newest(limit: number): Promise<ArticleDetail[]>;
+  /** The first page of the home list, or of one author's list, as `GET /api/articles` answers it. */
+  firstPage(authorId?: string): Promise<ArticlePage>;
   /** A public answer made from articles, kept in the articles' read cache (see ArticleReads.cached). */
   cached: ArticleReads['cached'];
   /**
@@ -67,7 +70,7 @@ export interface ArticleReader {
   /** A tag's name when a published article has it, else undefined. */
   tagName(slug: string): Promise<string | undefined>;
   /** The newest `limit` published articles with the tag, newest first. */
-  newestWithTag(slug: string, limit: number): Promise<Article[]>;
+  newestWithTag(slug: string, limit: number): Promise<ArticleDetail[]>;
 }
 
 export interface ArticlesDeps {
@@ -82,7 +85,7 @@ const CREATE_WINDOW_MS = 10 * 60 * 1000;
 
 export function createArticles(deps: ArticlesDeps): Articles {
   const writtenListeners: ArticleWrittenListener[] = [];
-  const repository = createArticlesRepository(deps.database.db, writtenListeners);
+  const repository = createArticlesRepository(deps.database.db, writtenListeners, imageOrigin(deps.config.publicUrl));
   const reads = createArticleReads(repository, deps.database, { cacheMaxBytes: deps.config.readCacheMaxBytes });
   const createRule = {
     name: 'articles:create',
@@ -155,6 +158,15 @@ export function createArticles(deps: ArticlesDeps): Articles {
         return resource?.article;
       },
       newest: (limit) => reads.newest(limit),
+      async firstPage(authorId) {
+        const limit = ARTICLE_PAGE_DEFAULT_LIMIT;
+        const rows = await repository.listPage(limit, undefined, authorId === undefined ? {} : { authorId });
+        const last = rows[limit - 1];
+        return {
+          articles: rows.slice(0, limit).map(toArticleJson),
+          nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
+        };
+      },
       cached: (key, build) => reads.cached(key, build),
       async links(limit, after) {
         const rows = await repository.listLinks(
@@ -181,8 +193,8 @@ export function createArticles(deps: ArticlesDeps): Articles {
       tagSlugs: (limit, after) => publishedTagSlugs(deps.database.db, limit, after),
       tagName: async (slug) => (isTagSlug(slug) ? publishedTagName(deps.database.db, slug) : undefined),
       async newestWithTag(slug, limit) {
-        const rows = await repository.listPage(limit, undefined, { tagSlug: slug });
-        return rows.slice(0, limit).map(toArticleJson);
+        const rows = await repository.newestWithBodies(limit, { tagSlug: slug });
+        return rows.map(toArticleDetailJson);
       },
     },
   };

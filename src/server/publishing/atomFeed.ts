@@ -1,4 +1,4 @@
-import type { Article } from '../../shared/articleSchema.ts';
+import type { ArticleDetail } from '../../shared/articleSchema.ts';
 import { escapeXml } from './markupText.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import { paths } from '../../shared/routes.ts';
@@ -15,11 +15,16 @@ export function rfc3339(isoDate: string): string {
   return new Date(Math.min(Math.max(ms, FIRST_RFC3339_MS), LAST_RFC3339_MS)).toISOString();
 }
 
-/** An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a trailing slash. */
+/**
+ * An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a
+ * trailing slash. Each entry carries the article as readers see it: the HTML the server rendered
+ * from its Markdown (sanitised there: no raw HTML, only http(s) links and images, every URL
+ * absolute), escaped as Atom's `type="html"` content.
+ */
 export function atomFeed(
   publicUrl: string,
   site: SiteIdentity,
-  articles: Article[],
+  articles: ArticleDetail[],
   /** A tag's feed: its articles only, titled and linked to the tag's page. */
   tag?: { name: string; slug: string },
 ): string {
@@ -38,7 +43,7 @@ export function atomFeed(
     <updated>${rfc3339(article.date)}</updated>
     <author><name>${escapeXml(article.authorName ?? site.title)}</name></author>
     <summary type="text">${escapeXml(article.excerpt)}</summary>
-    <content type="text">${escapeXml(article.description)}</content>
+    <content type="html">${escapeXml(article.descriptionHtml)}</content>
     <link rel="enclosure" href="${escapeXml(article.image)}"/>
   </entry>
 `;

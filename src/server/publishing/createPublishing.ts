@@ -139,17 +139,28 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     routes,
     shellTags: siteShellTags(site),
     fallbackHead: (status) => defaultHeadTags(site, status === 404 ? messages.pageNotFound : undefined),
+    // The reading screens also come with their data, for the page the server renders (decision 0301).
     async pageHead(_request, pathname) {
-      if (pathname === '/') return { head: homeHeadTags(publicUrl, site) };
+      if (pathname === '/') {
+        return {
+          head: homeHeadTags(publicUrl, site),
+          screen: async () => ({ kind: 'home', page: await reader.firstPage() }),
+        };
+      }
       const uid = matchAuthorPath(pathname);
       if (uid !== null) {
         const author = await reader.author(uid);
-        return author ? { head: authorHeadTags(publicUrl, site, author) } : { status: 404 };
+        if (!author) return { status: 404 };
+        return {
+          head: authorHeadTags(publicUrl, site, author),
+          screen: async () => ({ kind: 'author', uid, name: author.name, page: await reader.firstPage(uid) }),
+        };
       }
       const id = matchArticlePath(pathname);
       if (id === null) return undefined;
       const article = await reader.find(id);
-      return article ? { head: articleHeadTags(publicUrl, site, article) } : { status: 404 };
+      if (!article) return { status: 404 };
+      return { head: articleHeadTags(publicUrl, site, article), screen: async () => ({ kind: 'article', article }) };
     },
   };
 }

@@ -93,6 +93,33 @@ describe.each(dialectCases())('the site’s name and its author pages on $dialec
     expect(unknown.titles).toEqual([`Page not found – ${SITE_TITLE}`]);
   });
 
+  it('carries each article in the feed as rendered, sanitised HTML with absolute URLs, not as Markdown', async () => {
+    const created = await articlesApi(server.url).create(writer.idToken, {
+      image: 'https://pictures.example/dab.jpg',
+      title: 'Dab',
+      description:
+        '## The first hour\n\nSkin the *dab*; see [the market](https://market.example/fish).\n\n' +
+        '![A dab on ice](https://pictures.example/ice.jpg)\n\n<script>alert(1)</script> [bad](javascript:alert(1))',
+    });
+    expect(created.status).toBe(201);
+    const text = await (await fetch(`${server.url}/feed.xml`)).text();
+    const entry = (
+      new XMLParser({ ignoreAttributes: false }).parse(text).feed.entry as Array<{
+        title: { '#text': string };
+        content: { '@_type': string; '#text': string };
+      }>
+    ).find((candidate) => candidate.title['#text'] === 'Dab')!;
+    expect(entry.content['@_type']).toBe('html');
+    const html: string = entry.content['#text'];
+    expect(html).toContain('<h3>The first hour</h3>');
+    expect(html).toContain('<em>dab</em>');
+    expect(html).toContain('<a href="https://market.example/fish" rel="nofollow ugc noopener">the market</a>');
+    expect(html).toContain('<img src="https://pictures.example/ice.jpg" alt="A dab on ice"');
+    expect(html).not.toContain('##');
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('href="javascript:');
+  });
+
   it('titles the feed with the site’s name and description', async () => {
     const feed = new XMLParser().parse(await (await fetch(`${server.url}/feed.xml`)).text());
     expect(feed.feed.title).toBe(SITE_TITLE);

@@ -16,11 +16,18 @@ describe.each(dialectCases().slice(0, 1))('the shell’s static frame on $dialec
   });
   afterAll(() => server?.close());
 
+  // The home page arrives rendered by the server: its wordmark and footer are the app's own.
   it.each(['/', '/login', '/no-such-page'])('names the site in the wordmark and the footer of %s', async (path) => {
     const html = await (await fetch(`${server.url}${path}`)).text();
-    const frame = /<div id="boot-frame">([\s\S]*?)<div id="root">/.exec(html)?.[1] ?? '';
+    const frame =
+      (path === '/' ? /<div id="root">([\s\S]*?)<script/ : /<div id="boot-frame">([\s\S]*?)<div id="root">/).exec(
+        html,
+      )?.[1] ?? '';
     const names = [...frame.matchAll(/<span\b[^>]*data-site-title=""[^>]*>([^<]*)<\/span>/g)].map((match) => match[1]);
     expect(names).toEqual([ESCAPED, ESCAPED]);
+    // The feed link every page head carries is offered under the site's name too.
+    expect(html).toContain(`<link rel="alternate" type="application/atom+xml" title="${ESCAPED}" href="/feed.xml"`);
+    expect(html).not.toContain('title="Inkwell"');
     expect(frame).not.toContain('>Inkwell<');
   });
 });

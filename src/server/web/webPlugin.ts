@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppRoute, matchArticlePath, screens } from '../../shared/routes.ts';
+import { isAppRoute, matchArticlePath, matchAuthorPath, screens } from '../../shared/routes.ts';
+import type { ServedScreen } from '../../shared/servedScreen.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
+import type { ScreenInShell } from './ssrScreens.ts';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -14,6 +16,7 @@ export interface WebOptions {
    * Lets features describe one of their screens: its status (e.g. 404 for an article id that
    * does not exist) and its head tags (title, description, link-preview metadata) for crawlers
    * and link previews that run no JavaScript. Returns undefined when it has no opinion.
+   * Its head must name what the page shows (the shell is kept by it, see `cached`).
    */
   pageHead?: (request: FastifyRequest, pathname: string) => Promise<PageHead | undefined>;
   /**
@@ -40,6 +43,8 @@ export interface WebOptions {
    * content, so made-up paths add nothing to it.
    */
   cached?: (key: string, build: () => Promise<JsonResource>) => Promise<JsonResource>;
+  /** Renders a reading screen into the shell (ssrScreens.ts); without it the shell comes bare. */
+  screenInShell?: ScreenInShell;
 }
 
 export interface PageHead {
@@ -49,6 +54,8 @@ export interface PageHead {
    * meta description.
    */
   head?: string;
+  /** The data of a reading screen the server renders into the page (decision 0301); fetched only when the page is made. */
+  screen?: () => Promise<ServedScreen>;
 }
 
 // The shell's default title and description, replaced when a page brings its own.
@@ -65,11 +72,16 @@ function splitShell(shell: string): { before: string; after: string } {
 // The frame's elements that show the site's name (Wordmark.tsx and Footer.tsx render the same).
 const SITE_TITLE_ELEMENT = /(<span\b[^>]*\bdata-site-title=""[^>]*>)[^<]*(<\/span>)/g;
 
-/** The shell with the site's name in its static frame. */
+// The feed's link in the head: feed readers and browsers offer it under this title.
+const FEED_LINK_TITLE = /(<link rel="alternate" type="application\/atom\+xml" title=")[^"]*(")/;
+
+/** The shell with the site's name in its static frame and as its feed link's title. */
 export function shellWithSiteTitle(shell: string, title: string | undefined): string {
   return title === undefined
     ? shell
-    : shell.replace(SITE_TITLE_ELEMENT, (_, open: string, close: string) => open + escapeAttribute(title) + close);
+    : shell
+        .replace(SITE_TITLE_ELEMENT, (_, open: string, close: string) => open + escapeAttribute(title) + close)
+        .replace(FEED_LINK_TITLE, (_, open: string, close: string) => open + escapeAttribute(title) + close);
 }
 
 const escapeAttribute = (value: string) =>
@@ -93,6 +105,7 @@ export function shellWithPreloads(shell: string, dataUrls: string[], modules: st
 // preloads their chunk so it downloads with the main bundle instead of after it runs.
 const LANDING_SCREEN_MODULES: Array<[(pathname: string) => boolean, string]> = [
   [(pathname) => matchArticlePath(pathname) !== null, 'articles/ArticlePage.tsx'],
+  [(pathname) => matchAuthorPath(pathname) !== null, 'authors/AuthorPage.tsx'],
 ];
 
 interface ManifestEntry {
@@ -160,9 +173,14 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     if (status !== 200) {
       return reply.code(status).header('cache-control', 'no-cache').type(HTML).send(html);
     }
-    const dataUrls = options.dataPreloads?.(pathname) ?? [];
+    const screen = options.screenInShell && page?.screen;
+    // A rendered screen carries its data: nothing for the app to fetch first.
+    const dataUrls = screen ? [] : (options.dataPreloads?.(pathname) ?? []);
     const modules = screenChunks.find(([isScreen]) => isScreen(pathname))?.[1] ?? [];
-    const build = async () => toResource(shellWithPreloads(html, dataUrls, modules), HTML);
+    const build = async () => {
+      const rendered = screen ? options.screenInShell!(html, pathname, await screen()) : undefined;
+      return toResource(shellWithPreloads(rendered ?? html, dataUrls, modules), HTML);
+    };
     // The key is what the bytes are made of, not the path: /article/%41… and /article/A… are one entry.
     const key = `shell\n${head ?? ''}\n${dataUrls.join(' ')}\n${modules.join(' ')}`;
     const resource = options.cached ? await options.cached(key, build) : await build();

@@ -1,4 +1,4 @@
-import { useState, type CSSProperties } from 'react';
+import { useState } from 'react';
 import { parseUploadedImageUrl, uploadedImageSrcset } from '../../shared/imageUrls.ts';
 
 interface ArticleImageProps {
@@ -7,78 +7,64 @@ interface ArticleImageProps {
   loading?: 'lazy' | 'eager';
   /** How wide the frame is shown (the `sizes` attribute); the default fits the home page's card grid. */
   sizes?: string;
-  /**
-   * crop: a 3:2 frame filled edge to edge (cards line up in a grid).
-   * whole: the picture at its own shape, never cropped, no taller than `maxHeight` (the article page).
-   */
-  fit?: 'crop' | 'whole';
-  /** CSS length bounding the height of a `whole` picture. */
-  maxHeight?: string;
   className?: string;
 }
 
 /** One to three columns in the 64rem-wide main column (HomePage's grid). */
 export const CARD_IMAGE_SIZES = '(min-width: 1024px) 310px, (min-width: 640px) 50vw, 100vw';
 
+/** An uploaded picture's resized copies (`srcset`) and shape, from its URL; nothing for a picture from another host. */
+export function responsiveImage(src: string, sizes: string) {
+  const uploaded = parseUploadedImageUrl(src);
+  return uploaded
+    ? { srcSet: uploadedImageSrcset(uploaded), sizes, width: uploaded.width, height: uploaded.height }
+    : undefined;
+}
+
+/** Marks an image that failed before the app took a server-rendered page over (React saw no error event). */
+export const failedBeforeTakeOver = (image: HTMLImageElement | null) =>
+  image !== null && image.complete && image.naturalWidth === 0 && image.currentSrc !== '';
+
+/** The neutral picture shown instead of the browser's broken-image icon. */
+export function ImagePlaceholder({ className = 'h-full' }: { className?: string }) {
+  return (
+    <div className={`flex w-full items-center justify-center ${className}`} data-testid="image-placeholder">
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-10 w-10 text-slate-400 dark:text-slate-600">
+        <path
+          fill="currentColor"
+          d="M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1Zm1 2v9.6l4-4.1 3 3 2.5-2.5L19 17.5V7H5Zm10 1.5a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3Z"
+        />
+      </svg>
+    </div>
+  );
+}
+
 /**
- * The article's picture in a frame whose shape is known before it loads (no layout shift). An
- * image that fails shows a neutral placeholder instead of the browser's broken-image icon. The
- * title next to it says what the article is, so the picture itself is decorative.
+ * A card's picture, cropped to a 3:2 frame filled edge to edge, so cards line up in a grid and
+ * the frame's shape is known before it loads (no layout shift). An image that fails shows a
+ * neutral placeholder. The title next to it says what the article is, so the picture itself is
+ * decorative. The article page shows its cover whole (ArticleCover).
  */
-export function ArticleImage({
-  src,
-  loading = 'lazy',
-  sizes = CARD_IMAGE_SIZES,
-  fit = 'crop',
-  maxHeight = '70vh',
-  className = '',
-}: ArticleImageProps) {
+export function ArticleImage({ src, loading = 'lazy', sizes = CARD_IMAGE_SIZES, className = '' }: ArticleImageProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const failed = failedSrc === src || src === '';
-  // An image uploaded here names its size and has resized copies; a cover from another host is used as it is.
-  const uploaded = parseUploadedImageUrl(src);
-  const responsive = uploaded
-    ? { srcSet: uploadedImageSrcset(uploaded), sizes, width: uploaded.width, height: uploaded.height }
-    : {};
-
-  let frameClass = 'aspect-[3/2] w-full';
-  let frameStyle: CSSProperties | undefined;
-  let imageClass = 'h-full w-full object-cover';
-  if (fit === 'whole') {
-    // An uploaded picture's shape is in its URL: the frame takes exactly that shape, as wide as
-    // the column allows and no taller than maxHeight. A cover from elsewhere has no known shape
-    // until it loads, so it sits whole (letterboxed) in a 16:9 frame rather than move the text.
-    const ratio = uploaded ? uploaded.width / uploaded.height : 16 / 9;
-    frameClass = 'mx-auto';
-    frameStyle = { aspectRatio: String(ratio), width: `min(100%, calc(${maxHeight} * ${ratio.toFixed(4)}))` };
-    imageClass = 'h-full w-full object-contain';
-  }
-
   return (
-    <div
-      className={`overflow-hidden bg-slate-200 dark:bg-slate-800 ${frameClass} ${className}`}
-      style={frameStyle}
-      data-fit={fit}
-    >
+    <div className={`aspect-[3/2] w-full overflow-hidden bg-slate-200 dark:bg-slate-800 ${className}`}>
       {failed ? (
-        <div className="flex h-full w-full items-center justify-center" data-testid="image-placeholder">
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-10 w-10 text-slate-400 dark:text-slate-600">
-            <path
-              fill="currentColor"
-              d="M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1Zm1 2v9.6l4-4.1 3 3 2.5-2.5L19 17.5V7H5Zm10 1.5a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3Z"
-            />
-          </svg>
-        </div>
+        <ImagePlaceholder />
       ) : (
         <img
           src={src}
-          {...responsive}
+          {...responsiveImage(src, sizes)}
           alt=""
           loading={loading}
           decoding="async"
           referrerPolicy="no-referrer"
+          ref={(image) => {
+            if (failedBeforeTakeOver(image)) setFailedSrc(src);
+          }}
           onError={() => setFailedSrc(src)}
-          className={imageClass}
+          className="h-full w-full object-cover"
         />
       )}
     </div>

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { ARTICLE_COLUMN, ArticleBody } from './ArticleBody.tsx';
 import { ArticleByline } from './ArticleByline.tsx';
-import { ArticleImage } from './ArticleImage.tsx';
+import { ArticleCover } from './ArticleCover.tsx';
 import { AuthorMonogram } from './AuthorMonogram.tsx';
 import { useArticleCall } from './articlePrefetch.ts';
 import { articlesApi } from './articlesApi.ts';
@@ -95,11 +95,8 @@ function ArticleView({ article }: { article: ArticleDetail }) {
             </div>
           )}
         </header>
-        <ArticleImage
+        <ArticleCover
           src={article.image}
-          fit="whole"
-          loading="eager"
-          maxHeight="min(70vh, 40rem)"
           sizes="(min-width: 1024px) 976px, 100vw"
           className="mt-8 rounded-lg sm:mt-10"
         />

@@ -3,7 +3,8 @@ import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articlePaging.ts';
 import { matchArticlePath, matchAuthorPath } from '../../shared/routes.ts';
 import type { ArticleDetail, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
-import { settle, type Settled } from './settled.ts';
+import type { ServedScreen } from '../../shared/servedScreen.ts';
+import { settle, settledNow, type Settled } from './settled.ts';
 
 /**
  * Articles per page of the home list: the API's default, which the server also uses to build
@@ -42,6 +43,23 @@ export function prefetchForPath(pathname: string): void {
   if (id !== null) prefetchArticle(id);
   const uid = matchAuthorPath(pathname);
   if (uid !== null) started.set(authorKey(uid), fetchAuthorFirstPage(uid));
+}
+
+/**
+ * The first calls of the screen the server rendered, answered with the data it rendered from
+ * (the page's data block in the browser; the server's own render, renderScreen.tsx).
+ */
+export function primeServedScreen(screen: ServedScreen): void {
+  const [key, value] =
+    screen.kind === 'article'
+      ? [articleKey(screen.article.id), screen.article]
+      : [screen.kind === 'home' ? listKey : authorKey(screen.uid), screen.page];
+  started.set(key, settledNow<unknown>({ ok: true, value }));
+}
+
+/** Drops every call started ahead (the server, after each render: its module state outlives a request). */
+export function forgetStartedCalls(): void {
+  started.clear();
 }
 
 export function prefetchArticle(id: string): void {

@@ -25,7 +25,7 @@ export const editorMessages = {
   markdownHint:
     'Markdown works here: **bold**, _italic_, ## headings, - lists, > quotes, [links](https://…). Paste or drop an image to upload it.',
   uploadTooLarge: 'This image is too large.',
-  uploadWrongType: 'This file is not an image Inkwell can read. Use JPEG, PNG, WebP, AVIF or GIF.',
+  uploadWrongType: 'This file is not an image this site can read. Use JPEG, PNG, WebP, AVIF or GIF.',
   uploadRateLimited: 'You have uploaded many images just now. Please wait a moment and try again.',
   uploadFailed: 'The image could not be uploaded. Please try again.',
   leaveTitle: 'Leave without saving?',

@@ -18,6 +18,19 @@ export function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   );
 }
 
+/**
+ * A call whose outcome is already here (the page's served data, ssr/servedScreen.ts): screens
+ * render it in their first render, as the server did, instead of a skeleton for one frame.
+ */
+export function settledNow<T>(result: Settled<T>): Promise<Settled<T>> {
+  return Object.assign(Promise.resolve(result), { known: result });
+}
+
+/** The outcome of a call made by settledNow; undefined for any other. */
+export function knownOutcome<T>(promise: Promise<Settled<T>>): Settled<T> | undefined {
+  return (promise as { known?: Settled<T> }).known;
+}
+
 /** The outcome of `promise` once it is known; undefined while it runs (and again for a new promise). */
 export function useSettled<T>(promise: Promise<Settled<T>>): Settled<T> | undefined {
   const [done, setDone] = useState<{ promise: Promise<Settled<T>>; result: Settled<T> } | null>(null);
@@ -30,5 +43,5 @@ export function useSettled<T>(promise: Promise<Settled<T>>): Settled<T> | undefi
       current = false;
     };
   }, [promise]);
-  return done?.promise === promise ? done.result : undefined;
+  return done?.promise === promise ? done.result : knownOutcome(promise);
 }

@@ -3,7 +3,7 @@ import { useLocation, useNavigationType } from 'react-router';
 import { PAGE_SIZE } from './articlePrefetch.ts';
 import type { Article, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
-import { settle, type Settled } from './settled.ts';
+import { knownOutcome, settle, type Settled } from './settled.ts';
 
 /**
  * loading: first page on its way; ready: idle (more may follow); loadingMore: next page on its
@@ -66,9 +66,14 @@ export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>, author
   const back = useNavigationType() === 'POP';
   // Decided once per visit: a Back (or Forward) to the entry the kept list was shown in.
   const [restored] = useState(() => (back && kept?.key === key ? kept : null));
-  const [state, dispatch] = useReducer(feedReducer, firstPage, (source) =>
-    restored ? { ...restored.state, source } : { source, status: 'loading' as const, articles: [], nextCursor: null },
-  );
+  const [state, dispatch] = useReducer(feedReducer, firstPage, (source): FeedState => {
+    if (restored) return { ...restored.state, source };
+    // A first page already here (the server rendered it) is shown in the first render, as it was served.
+    const served = knownOutcome(source);
+    return served?.ok
+      ? { source, status: 'ready', ...served.value }
+      : { source, status: 'loading', articles: [], nextCursor: null };
+  });
 
   // A new first-page call (a new visit to the home screen) starts the list over.
   if (state.source !== firstPage) dispatch({ type: 'reset', source: firstPage });

@@ -12,6 +12,7 @@ import { useDeleteFromList } from '../articles/useDeleteArticle.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
+import { servedAuthorName } from '../ssr/servedAuthor.ts';
 import { servedMeta, servedStatus } from './servedDocument.ts';
 
 /** `/author/:uid`: one author's articles, newest first, a page at a time (docs/product.md, Screens). */
@@ -36,6 +37,7 @@ function AuthorArticles({ uid, pathname }: { uid: string; pathname: string }) {
   // The name travels with each article; an author with none yet is named by the page's head.
   const name =
     articles.find((article) => article.authorName)?.authorName ??
+    servedAuthorName(uid) ??
     servedMeta(pathname, 'og:title') ??
     (isSelf && auth.status === 'signedIn' ? auth.user.displayName : null);
   const known = name !== null && name !== undefined && name !== '';

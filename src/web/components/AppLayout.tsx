@@ -7,6 +7,7 @@ import { Footer } from './Footer.tsx';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
 import { TopBar } from './TopBar.tsx';
 import { useFocusHeadingOnNavigate } from './useFocusHeadingOnNavigate.ts';
+import { pageServed } from '../ssr/servedScreen.ts';
 
 export function AppLayout() {
   const { state } = useAuth();
@@ -27,8 +28,9 @@ export function AppLayout() {
         <TopBar />
         <main id="main" ref={mainRef} className="mx-auto w-full max-w-5xl flex-1 px-4 pt-6 pb-16 sm:px-6 sm:pt-10">
           {/* docs/product.md: screens appear only once the sign-in state is known (no flash of the wrong screen).
-            While a screen's code loads, keep the layout still rather than flash a spinner. */}
-          {state.status === 'unknown' ? (
+            While a screen's code loads, keep the layout still rather than flash a spinner. A page the server
+            rendered (home, article, author) reads the same to everyone and is shown at once (decision 0301). */}
+          {state.status === 'unknown' && !pageServed ? (
             <div aria-busy="true" />
           ) : (
             <ScreenErrorBoundary key={location.pathname}>

@@ -1,3 +1,4 @@
+import { siteInfo } from './siteInfo.ts';
 import { Component, type ReactNode } from 'react';
 
 interface State {
@@ -39,7 +40,7 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode }, Stat
           <>
             <p className="mt-4 text-slate-600 dark:text-slate-300">
               {serverReachable
-                ? 'Inkwell may have been updated since this tab opened.'
+                ? `${siteInfo().title} may have been updated since this tab opened.`
                 : 'The server could not be reached. Check your connection, then try again.'}
             </p>
             <button

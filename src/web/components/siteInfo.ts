@@ -14,6 +14,11 @@ export function siteInfo(): SiteIdentity {
   return cached;
 }
 
+/** The identity the server renders with (renderScreen.tsx): it has no document to read it from. */
+export function setSiteInfoOnServer(site: SiteIdentity): void {
+  cached = site;
+}
+
 /** A tab title: the screen's name, then the site's, as the server writes it (docs/product.md, Screens). */
 export function pageTitle(pageName: string | null): string {
   const site = siteInfo().title;

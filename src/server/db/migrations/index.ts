@@ -14,6 +14,7 @@ import { tagsAndSearchMigration } from './0280_tags_and_search.ts';
 import { twoStepMigration } from './0320_two_step.ts';
 import { rolesAndInvitationsMigration } from './0260_roles_and_invitations.ts';
 import { federatedIdentitiesMigration } from './0340_federated_identities.ts';
+import { originFreeImagesMigration } from './0360_origin_free_images.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0280_tags_and_search': tagsAndSearchMigration,
   '0320_two_step': twoStepMigration,
   '0340_federated_identities': federatedIdentitiesMigration,
+  '0360_origin_free_images': originFreeImagesMigration,
 };

@@ -86,7 +86,9 @@ export function createActionCodes(deps: {
         deps.now(),
       );
       try {
-        await deps.mailer.send(passwordResetEmail({ to: user.email, publicUrl: config.publicUrl, code }));
+        await deps.mailer.send(
+          passwordResetEmail({ to: user.email, publicUrl: config.publicUrl, siteTitle: config.site.title, code }),
+        );
         deliveryMask.record({ durationMs: performance.now() - started, failed: false }, deps.now());
       } catch (error) {
         deliveryMask.record({ durationMs: performance.now() - started, failed: true }, deps.now());

@@ -39,6 +39,7 @@ export function createEmailActions(deps: {
 }) {
   const { config, users, sessions, oobCodes, rateLimiter, rules } = deps;
   const { publicUrl } = config;
+  const siteTitle = config.site.title;
 
   const issueVerification = (user: UserRow, address: string, trx?: Trx) =>
     oobCodes.issue(
@@ -66,7 +67,11 @@ export function createEmailActions(deps: {
       const { user } = token;
       await consumeOrThrow(rateLimiter, [[rules.verifyEmailPerUser, user.id]]);
       const code = await issueVerification(user, user.email);
-      await sendOrFail(verifyEmailMessage({ to: user.email, publicUrl, code }), origin, 'verification email');
+      await sendOrFail(
+        verifyEmailMessage({ to: user.email, publicUrl, siteTitle, code }),
+        origin,
+        'verification email',
+      );
       return { email: user.email };
     },
 
@@ -86,7 +91,7 @@ export function createEmailActions(deps: {
       sendInBackground(
         deps.mailer,
         origin.log,
-        verifyEmailMessage({ to: user.email, publicUrl, code }),
+        verifyEmailMessage({ to: user.email, publicUrl, siteTitle, code }),
         'verification email',
       );
     },
@@ -110,7 +115,11 @@ export function createEmailActions(deps: {
         },
         deps.now(),
       );
-      await sendOrFail(verifyAndChangeEmailMessage({ to: newEmail, publicUrl, code }), origin, 'email change link');
+      await sendOrFail(
+        verifyAndChangeEmailMessage({ to: newEmail, publicUrl, siteTitle, code }),
+        origin,
+        'email change link',
+      );
       return { email: user.email };
     },
 
@@ -133,8 +142,8 @@ export function createEmailActions(deps: {
         trx,
       );
       return [
-        verifyEmailMessage({ to: newEmail, publicUrl, code: verify }),
-        emailChangedNotice({ to: before.email, newEmail, publicUrl, code: recover }),
+        verifyEmailMessage({ to: newEmail, publicUrl, siteTitle, code: verify }),
+        emailChangedNotice({ to: before.email, newEmail, publicUrl, siteTitle, code: recover }),
       ];
     },
 
@@ -174,7 +183,7 @@ export function createEmailActions(deps: {
                 now,
                 trx,
               );
-              notices = [emailChangedNotice({ to: user.email, newEmail: email, publicUrl, code: recover })];
+              notices = [emailChangedNotice({ to: user.email, newEmail: email, publicUrl, siteTitle, code: recover })];
               return { ...user, email, ...verified };
             }
             case 'RECOVER_EMAIL': {

@@ -11,6 +11,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+/** Every message names the site as its operator calls it (SITE_TITLE), never the product. */
+
 /** A message of paragraphs, one of them a link, in text and HTML. */
 function message(options: {
   to: string;
@@ -30,12 +32,17 @@ ${paragraphs(options.after)}`;
   return { to: options.to, subject: options.subject, text, html };
 }
 
-export function passwordResetEmail(options: { to: string; publicUrl: string; code: string }): MailMessage {
+export function passwordResetEmail(options: {
+  to: string;
+  publicUrl: string;
+  siteTitle: string;
+  code: string;
+}): MailMessage {
   return message({
     to: options.to,
-    subject: 'Reset your Inkwell password',
+    subject: `Reset your ${options.siteTitle} password`,
     before: [
-      `Someone asked to reset the password of the Inkwell account ${options.to}.`,
+      `Someone asked to reset the password of the ${options.siteTitle} account ${options.to}.`,
       'To choose a new password, open this link within the next hour:',
     ],
     link: {
@@ -47,25 +54,35 @@ export function passwordResetEmail(options: { to: string; publicUrl: string; cod
 }
 
 /** VERIFY_EMAIL: on sign-up, on request, and to the new address of a direct change. */
-export function verifyEmailMessage(options: { to: string; publicUrl: string; code: string }): MailMessage {
+export function verifyEmailMessage(options: {
+  to: string;
+  publicUrl: string;
+  siteTitle: string;
+  code: string;
+}): MailMessage {
   return message({
     to: options.to,
-    subject: 'Verify your Inkwell email address',
+    subject: `Verify your ${options.siteTitle} email address`,
     before: [
-      `To confirm that ${options.to} is the email address of your Inkwell account, open this link within the next 3 days:`,
+      `To confirm that ${options.to} is the email address of your ${options.siteTitle} account, open this link within the next 3 days:`,
     ],
     link: { href: actionLink(options.publicUrl, 'verifyEmail', options.code), label: 'Verify your email address' },
-    after: ['If you have no Inkwell account with this address, ignore this email.'],
+    after: [`If you have no ${options.siteTitle} account with this address, ignore this email.`],
   });
 }
 
 /** VERIFY_AND_CHANGE_EMAIL: to the address an account asks to move to; nothing changes until it is opened. */
-export function verifyAndChangeEmailMessage(options: { to: string; publicUrl: string; code: string }): MailMessage {
+export function verifyAndChangeEmailMessage(options: {
+  to: string;
+  publicUrl: string;
+  siteTitle: string;
+  code: string;
+}): MailMessage {
   return message({
     to: options.to,
-    subject: 'Confirm your new Inkwell email address',
+    subject: `Confirm your new ${options.siteTitle} email address`,
     before: [
-      `Someone asked to make ${options.to} the email address of their Inkwell account.`,
+      `Someone asked to make ${options.to} the email address of their ${options.siteTitle} account.`,
       'To make the change, open this link within the next 3 days:',
     ],
     link: {
@@ -81,13 +98,14 @@ export function emailChangedNotice(options: {
   to: string;
   newEmail: string;
   publicUrl: string;
+  siteTitle: string;
   code: string;
 }): MailMessage {
   return message({
     to: options.to,
-    subject: 'Your Inkwell email address was changed',
+    subject: `Your ${options.siteTitle} email address was changed`,
     before: [
-      `The email address of your Inkwell account was changed from ${options.to} to ${options.newEmail}.`,
+      `The email address of your ${options.siteTitle} account was changed from ${options.to} to ${options.newEmail}.`,
       `If you did not do this, open this link within the next 7 days: it changes the address back to ${options.to} and signs the account out everywhere.`,
     ],
     link: { href: actionLink(options.publicUrl, 'recoverEmail', options.code), label: 'Undo the change' },

@@ -17,7 +17,11 @@ describe.each(dialectCases())('email actions (docs/architecture.md, Sign-in prot
 
   beforeAll(async () => {
     sink = await startSmtpSink();
-    server = await startTestApp(dialectCase, { SMTP_URL: sink.url, PUBLIC_URL: 'https://blog.example' });
+    server = await startTestApp(dialectCase, {
+      SMTP_URL: sink.url,
+      PUBLIC_URL: 'https://blog.example',
+      SITE_TITLE: 'Notes & Co',
+    });
     client = identityClient(server.url);
   });
   afterAll(async () => {
@@ -33,7 +37,9 @@ describe.each(dialectCases())('email actions (docs/architecture.md, Sign-in prot
     const email = uniqueEmail();
     const before = sink.messages.length;
     const { idToken } = (await client.signUp(email, 'secret-1')).body as { idToken: string };
-    const first = await sink.waitForMail(email, { after: before, subject: /^Verify your Inkwell email address$/ });
+    const first = await sink.waitForMail(email, { after: before, subject: /^Verify your Notes & Co email address$/ });
+    expect(first.text).toContain('the email address of your Notes & Co account');
+    expect(first.html).toContain('your Notes &amp; Co account');
     const firstCode = actionCode(first.text, 'verifyEmail');
     expect(first.html).toContain(`https://blog.example/action?mode=verifyEmail&amp;oobCode=${firstCode}`);
 
@@ -80,11 +86,11 @@ describe.each(dialectCases())('email actions (docs/architecture.md, Sign-in prot
     });
     expect(repassworded.status).toBe(200);
 
-    const verify = await sink.waitForMail(fresh, { after: before, subject: /^Verify your Inkwell email address$/ });
+    const verify = await sink.waitForMail(fresh, { after: before, subject: /^Verify your Notes & Co email address$/ });
     expect(actionCode(verify.text, 'verifyEmail')).toBeTruthy();
     const notice = await sink.waitForMail(email, {
       after: before,
-      subject: /^Your Inkwell email address was changed$/,
+      subject: /^Your Notes & Co email address was changed$/,
     });
     expect(notice.text).toContain(fresh);
     expect(notice.text).not.toContain('new address if you can');

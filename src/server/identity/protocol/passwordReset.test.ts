@@ -10,6 +10,8 @@ function codeFrom(text: string): string {
   return match[1]!;
 }
 
+const SITE = 'Margit’s Kitchen';
+
 describe.each(dialectCases())('password reset by email on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
@@ -20,7 +22,12 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     sink = await startSmtpSink();
     server = await startTestApp(
       dialectCase,
-      { SMTP_URL: sink.url, PUBLIC_URL: 'https://blog.example', MAIL_FROM: 'Inkwell <no-reply@blog.example>' },
+      {
+        SMTP_URL: sink.url,
+        PUBLIC_URL: 'https://blog.example',
+        MAIL_FROM: 'Margit <no-reply@blog.example>',
+        SITE_TITLE: SITE,
+      },
       { clock: () => Date.now() + clockOffset },
     );
     client = identityClient(server.url);
@@ -42,7 +49,10 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     expect(sent.body).toEqual({ kind: 'identitytoolkit#GetOobConfirmationCodeResponse', email });
 
     const mail = await sink.waitForMail(email, { after: before, subject: /Reset your/ });
-    expect(mail.subject).toBe('Reset your Inkwell password');
+    // The site's name (SITE_TITLE), never the product's.
+    expect(mail.subject).toBe(`Reset your ${SITE} password`);
+    expect(mail.text).toContain(`the password of the ${SITE} account`);
+    expect(mail.text + mail.html).not.toContain('Inkwell');
     expect(mail.from).toContain('no-reply@blog.example');
     expect(mail.text).toContain('https://blog.example/reset-password?oobCode=');
     expect(mail.html).toContain('https://blog.example/reset-password?oobCode=');
@@ -125,7 +135,8 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     const fresh = uniqueEmail('new');
     expect((await client.update({ idToken: signUp.body.idToken, email: fresh })).status).toBe(200);
     const notice = await sink.waitForMail(email, { after: before, subject: /was changed/ });
-    expect(notice.subject).toBe('Your Inkwell email address was changed');
+    expect(notice.subject).toBe(`Your ${SITE} email address was changed`);
+    expect(notice.text).toContain(`The email address of your ${SITE} account was changed`);
     expect(notice.text).toContain(fresh);
     expect(notice.html).toContain(fresh);
     // A code sent to the old address stops working after the change.

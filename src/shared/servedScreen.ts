@@ -1,0 +1,26 @@
+import type { ArticleDetail, ArticlePage } from './articleSchema.ts';
+import type { SiteIdentity } from './siteIdentity.ts';
+
+/**
+ * The reading screens the server renders into the HTML (decision 0301), with the data they were
+ * rendered from. The same data goes into the page as a JSON data block
+ * `<script type="application/json" id="served-screen">`, so the app's first render in the
+ * browser is the server's, and React takes the markup over (hydrateRoot) without a change.
+ */
+export type ServedScreen =
+  | { kind: 'home'; page: ArticlePage }
+  | { kind: 'article'; article: ArticleDetail }
+  | { kind: 'author'; uid: string; name: string | null; page: ArticlePage };
+
+/** The id of the page's JSON data block. */
+export const SERVED_SCREEN_ELEMENT_ID = 'served-screen';
+
+export interface ScreenRenderInput {
+  /** The path the screen is shown at. */
+  pathname: string;
+  site: SiteIdentity;
+  screen: ServedScreen;
+}
+
+/** What the server-side bundle (src/web/ssr/renderScreen.tsx, built to dist/ssr) exports. */
+export type RenderScreen = (input: ScreenRenderInput) => string;

@@ -1,0 +1,58 @@
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { Route, Routes, StaticRouter } from 'react-router';
+import { screens } from '../../shared/routes.ts';
+import type { RenderScreen } from '../../shared/servedScreen.ts';
+import { ArticlePage } from '../articles/ArticlePage.tsx';
+import { forgetStartedCalls, primeServedScreen } from '../articles/articlePrefetch.ts';
+import { HomePage } from '../articles/HomePage.tsx';
+import { AuthProvider } from '../auth/AuthProvider.tsx';
+import type { AuthSession } from '../auth/authSession.ts';
+import { AuthorPage } from '../authors/AuthorPage.tsx';
+import { AppLayout } from '../components/AppLayout.tsx';
+import { setSiteInfoOnServer } from '../components/siteInfo.ts';
+import { setScreenOnServer } from './servedAuthor.ts';
+import { markPageServed } from './servedScreen.ts';
+
+/**
+ * The server's half of the reading screens (decision 0301): built by Vite into dist/ssr and
+ * loaded by the server (src/server/web/ssrScreens.ts). It renders the same layout and screens
+ * as the app's router (router.tsx), at the sign-in state "unknown", from the data the page
+ * carries for the browser, so hydrateRoot (main.tsx) finds exactly this markup.
+ */
+
+// The server knows nothing of the reader's session: the page is rendered as for anyone.
+const noSession = {
+  state: { status: 'unknown', user: null },
+  endedByUser: false,
+  onAuthStateChanged: () => () => {},
+  getIdToken: async () => null,
+} as unknown as AuthSession;
+
+export const renderScreen: RenderScreen = ({ pathname, site, screen }) => {
+  setSiteInfoOnServer(site);
+  markPageServed();
+  // Module state for one synchronous render: no other request runs in between.
+  setScreenOnServer(screen);
+  primeServedScreen(screen);
+  try {
+    return renderToString(
+      <StrictMode>
+        <AuthProvider session={noSession}>
+          <StaticRouter location={pathname}>
+            <Routes>
+              <Route element={<AppLayout />}>
+                <Route path={screens.home} element={<HomePage />} />
+                <Route path={screens.article} element={<ArticlePage />} />
+                <Route path={screens.author} element={<AuthorPage />} />
+              </Route>
+            </Routes>
+          </StaticRouter>
+        </AuthProvider>
+      </StrictMode>,
+    );
+  } finally {
+    setScreenOnServer(null);
+    forgetStartedCalls();
+  }
+};

@@ -1,22 +1,12 @@
-/** Every text the product fixes (docs/product.md, Texts), verbatim. Screens import them from here. */
+/**
+ * The texts the product fixes (docs/product.md, Texts) that the reading screens show, verbatim.
+ * The account screens' fixed texts are in accountTexts.ts and the editor's in editorTexts.ts:
+ * a text in this file travels in the home page's JavaScript whether the home page shows it or not.
+ */
 export const messages = {
-  loginFailed: 'Something went wrong. Make sure you create an account first',
-  signupFailed: 'Account could not be created. Please try again later.',
-  passwordsDoNotMatch: 'Passwords do not match',
-  profileUpdateFailed: 'Failed to update account',
-  resetLinkSent: 'A reset link has been sent to your email. Check your inbox.',
-  resetFailed: 'An error has occured. Make sure the email is registered',
-  mustBeLoggedIn: 'User must be logged in to add an article.',
   confirmDelete: 'Are you sure you want to delete this article?',
   // Article screens: their fixed labels and buttons (docs/product.md, Screens).
   addAnArticleButton: 'Add an article',
-  addArticleHeading: 'Add an Article',
-  editArticleHeading: 'Edit Article',
-  imageUrlLabel: 'Image URL',
-  titleLabel: 'Title',
-  descriptionLabel: 'Description',
-  addArticleButton: 'Add Article',
-  saveArticleButton: 'Save Article',
   cancel: 'Cancel',
   edit: 'Edit',
   delete: 'Delete',
@@ -25,36 +15,16 @@ export const messages = {
   loadMore: 'Load more',
   retry: 'Retry',
   offline: 'This device seems to be offline.',
-  articleSaveUnreachable: 'The server could not be reached, so the article is not saved yet. Your text is kept here.',
   articlesLoadFailed: 'The articles could not be loaded.',
   articleLoadFailed: 'The article could not be loaded.',
-  articleSaveFailed: 'The article could not be saved. Please try again.',
   articleDeleteFailed: 'The article could not be deleted. Please try again.',
-  notYourArticle: 'You can only edit your own articles.',
   pageNotFound: 'Page not found',
   backToHome: 'Back to home',
 } as const;
 
-/** Labels, headings and button texts of the top bar and account screens (docs/product.md, Screens), verbatim. */
+/** The top bar's labels (docs/product.md, Screens), verbatim. */
 export const labels = {
   home: 'Home',
   profile: 'Profile',
   login: 'Login',
-  email: 'Email',
-  password: 'Password',
-  forgotPasswordLink: 'Forgot Password?',
-  createAnAccount: 'Create an account',
-  signUp: 'Sign Up',
-  yourName: 'Your name',
-  yourEmail: 'Your email',
-  yourPassword: 'Your password',
-  confirmYourPassword: 'Confirm your password',
-  forgotPassword: 'Forgot Password',
-  sendResetLink: 'Send Reset Link',
-  name: 'Name',
-  confirmPassword: 'Confirm password',
-  updateProfile: 'Update Profile',
-  saveUpdates: 'Save Updates',
-  cancelEdit: 'Cancel Edit',
-  logOut: 'Log Out',
 } as const;

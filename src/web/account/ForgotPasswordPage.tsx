@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { labels, messages } from '../../shared/messages.ts';
+import { accountLabels, accountFixedMessages } from '../../shared/accountTexts.ts';
 import { accountMessages } from '../../shared/accountMessages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
@@ -29,20 +29,20 @@ export function ForgotPasswordPage() {
     setBusy(true);
     try {
       await accountSessionOf(session).sendPasswordResetEmail(email);
-      setOutcome({ message: messages.resetLinkSent, tone: 'success' });
+      setOutcome({ message: accountFixedMessages.resetLinkSent, tone: 'success' });
     } catch {
-      setOutcome({ message: messages.resetFailed, tone: 'error' });
+      setOutcome({ message: accountFixedMessages.resetFailed, tone: 'error' });
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <AccountCard title={labels.forgotPassword}>
+    <AccountCard title={accountLabels.forgotPassword}>
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
         <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
         <FormField
-          label={labels.email}
+          label={accountLabels.email}
           type="email"
           name="email"
           autoComplete="email"
@@ -50,14 +50,14 @@ export function ForgotPasswordPage() {
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />
-        <SubmitButton busy={busy}>{labels.sendResetLink}</SubmitButton>
+        <SubmitButton busy={busy}>{accountLabels.sendResetLink}</SubmitButton>
       </form>
       <p className="mt-6 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm">
         <Link to={paths.login} state={{ email } satisfies LoginLocationState} className={linkClass}>
           {accountMessages.backToLogin}
         </Link>
         <Link to={paths.signup} className={linkClass}>
-          {labels.createAnAccount}
+          {accountLabels.createAnAccount}
         </Link>
       </p>
     </AccountCard>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams, type Location } from 'react-router';
-import { labels, messages } from '../../shared/messages.ts';
+import { labels } from '../../shared/messages.ts';
+import { accountLabels, accountFixedMessages } from '../../shared/accountTexts.ts';
 import { providerSignInErrorMessage } from '../../shared/providerSignIn.ts';
 import { paths } from '../../shared/routes.ts';
 import { siteInfo } from '../components/siteInfo.ts';
@@ -72,7 +73,7 @@ export function LoginPage() {
     },
     onFailure: (caught) => {
       const step = secondStepOf(caught);
-      if (step === undefined) return messages.loginFailed;
+      if (step === undefined) return accountFixedMessages.loginFailed;
       setCode('');
       setPending(step);
       return null;
@@ -167,7 +168,7 @@ export function LoginPage() {
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
         <FormAlert message={error ?? providerError ?? restartNotice} tone="error" />
         <FormField
-          label={labels.email}
+          label={accountLabels.email}
           type="email"
           name="email"
           autoComplete="username webauthn"
@@ -176,7 +177,7 @@ export function LoginPage() {
           onChange={(event) => setEmail(event.target.value)}
         />
         <FormField
-          label={labels.password}
+          label={accountLabels.password}
           type="password"
           name="password"
           autoComplete="current-password"
@@ -186,7 +187,7 @@ export function LoginPage() {
         />
         <p className="text-sm">
           <Link to={paths.forgotPassword} state={{ email } satisfies ForgotPasswordLocationState} className={linkClass}>
-            {labels.forgotPasswordLink}
+            {accountLabels.forgotPasswordLink}
           </Link>
         </p>
         <SubmitButton busy={busy}>{labels.login}</SubmitButton>
@@ -212,7 +213,7 @@ export function LoginPage() {
       {siteInfo().signup !== 'closed' && (
         <p className="mt-6 text-center text-sm">
           <Link to={paths.signup} className={linkClass}>
-            {labels.createAnAccount}
+            {accountLabels.createAnAccount}
           </Link>
         </p>
       )}

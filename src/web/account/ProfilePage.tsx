@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { labels, messages } from '../../shared/messages.ts';
+import { labels } from '../../shared/messages.ts';
+import { accountLabels, accountFixedMessages } from '../../shared/accountTexts.ts';
 import { accountMessages } from '../../shared/accountMessages.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { isOnlySpaces } from '../../shared/passwordRules.ts';
@@ -79,7 +80,7 @@ export function ProfilePage() {
   async function handleSave(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (draft.password !== draft.confirmation) {
-      setOutcome({ message: messages.passwordsDoNotMatch, tone: 'error' });
+      setOutcome({ message: accountFixedMessages.passwordsDoNotMatch, tone: 'error' });
       return;
     }
     if (isOnlySpaces(draft.password)) {
@@ -94,7 +95,7 @@ export function ProfilePage() {
     } catch (error) {
       // Email and password changes need a recent sign-in: ask for the password, then retry.
       if (hasCode(error, 'requires-recent-login')) setDialog('reauthenticate');
-      else finishSave({ message: messages.profileUpdateFailed, tone: 'error' });
+      else finishSave({ message: accountFixedMessages.profileUpdateFailed, tone: 'error' });
     }
   }
 
@@ -103,7 +104,7 @@ export function ProfilePage() {
       if (password !== null) await accountSessionOf(session).reauthenticate(password);
     } catch (error) {
       throw new Error(
-        hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : messages.profileUpdateFailed,
+        hasCode(error, 'invalid-credential') ? accountMessages.wrongPassword : accountFixedMessages.profileUpdateFailed,
         { cause: error },
       );
     }
@@ -112,7 +113,7 @@ export function ProfilePage() {
       await applyDraft(draft);
       finishSave({ message: accountMessages.profileUpdated, tone: 'success' });
     } catch {
-      finishSave({ message: messages.profileUpdateFailed, tone: 'error' });
+      finishSave({ message: accountFixedMessages.profileUpdateFailed, tone: 'error' });
     }
   }
 
@@ -146,7 +147,7 @@ export function ProfilePage() {
         <form onSubmit={handleSave} className="flex flex-col gap-4">
           <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
           <FormField
-            label={labels.name}
+            label={accountLabels.name}
             name="name"
             autoComplete="name"
             required
@@ -155,7 +156,7 @@ export function ProfilePage() {
             onChange={(event) => setDraft({ ...draft, name: event.target.value })}
           />
           <FormField
-            label={labels.email}
+            label={accountLabels.email}
             type="email"
             name="email"
             autoComplete="email"
@@ -164,7 +165,7 @@ export function ProfilePage() {
             onChange={(event) => setDraft({ ...draft, email: event.target.value })}
           />
           <FormField
-            label={labels.password}
+            label={accountLabels.password}
             type="password"
             name="password"
             autoComplete="new-password"
@@ -174,7 +175,7 @@ export function ProfilePage() {
             onChange={(event) => setDraft({ ...draft, password: event.target.value })}
           />
           <FormField
-            label={labels.confirmPassword}
+            label={accountLabels.confirmPassword}
             type="password"
             name="confirmPassword"
             autoComplete="new-password"
@@ -182,7 +183,7 @@ export function ProfilePage() {
             onChange={(event) => setDraft({ ...draft, confirmation: event.target.value })}
           />
           <div className="flex flex-col gap-2 sm:flex-row-reverse">
-            <SubmitButton busy={busy}>{labels.saveUpdates}</SubmitButton>
+            <SubmitButton busy={busy}>{accountLabels.saveUpdates}</SubmitButton>
             <button
               type="button"
               className={secondaryButtonClass}
@@ -192,7 +193,7 @@ export function ProfilePage() {
                 setEditing(false);
               }}
             >
-              {labels.cancelEdit}
+              {accountLabels.cancelEdit}
             </button>
           </div>
         </form>
@@ -200,11 +201,11 @@ export function ProfilePage() {
         <div className="flex flex-col gap-4">
           <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 break-all">
-            <dt className="font-medium text-slate-600 dark:text-slate-400">{labels.name}</dt>
+            <dt className="font-medium text-slate-600 dark:text-slate-400">{accountLabels.name}</dt>
             <dd data-testid="profile-name" dir="auto">
               {user.displayName ?? ''}
             </dd>
-            <dt className="font-medium text-slate-600 dark:text-slate-400">{labels.email}</dt>
+            <dt className="font-medium text-slate-600 dark:text-slate-400">{accountLabels.email}</dt>
             <dd data-testid="profile-email" dir="auto">
               {user.email}
             </dd>
@@ -216,10 +217,10 @@ export function ProfilePage() {
             </Link>
           )}
           <button type="button" className={primaryButtonClass} onClick={startEditing}>
-            {labels.updateProfile}
+            {accountLabels.updateProfile}
           </button>
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
-            {labels.logOut}
+            {accountLabels.logOut}
           </SubmitButton>
           <SignInMethodsSection />
           <PasskeysSection />

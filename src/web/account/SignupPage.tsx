@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { labels, messages } from '../../shared/messages.ts';
+import { labels } from '../../shared/messages.ts';
+import { accountLabels, accountFixedMessages } from '../../shared/accountTexts.ts';
 import { accountMessages } from '../../shared/accountMessages.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { paths } from '../../shared/routes.ts';
@@ -45,7 +46,7 @@ export function SignupPage() {
   const handleSubmit = submitHandler({
     passwords: { password, confirmation },
     attempt: () => accountSessionOf(session).createUser(email, password, inviteCode ?? undefined),
-    onFailure: (caught) => refusalMessage(caught) ?? messages.signupFailed,
+    onFailure: (caught) => refusalMessage(caught) ?? accountFixedMessages.signupFailed,
     // docs/product.md: signup signs the user in, then sets the display name.
     async onSuccess() {
       try {
@@ -82,7 +83,7 @@ export function SignupPage() {
             : null;
   if (shut !== null) {
     return (
-      <AccountCard title={labels.signUp}>
+      <AccountCard title={accountLabels.signUp}>
         <p role="status" className="text-base" data-testid="signup-closed">
           {shut}
         </p>
@@ -99,14 +100,14 @@ export function SignupPage() {
   }
   if (invitation.status === 'checking') {
     return (
-      <AccountCard title={labels.signUp}>
+      <AccountCard title={accountLabels.signUp}>
         <p role="status">{rolesMessages.checkingInvitation}</p>
       </AccountCard>
     );
   }
 
   return (
-    <AccountCard title={labels.signUp}>
+    <AccountCard title={accountLabels.signUp}>
       <form onSubmit={handleSubmit} className="flex flex-col gap-4">
         {invitation.status === 'checked' && invitation.valid && (
           <p
@@ -118,7 +119,7 @@ export function SignupPage() {
         )}
         <FormAlert message={error} tone="error" />
         <FormField
-          label={labels.yourName}
+          label={accountLabels.yourName}
           name="name"
           autoComplete="name"
           required
@@ -127,7 +128,7 @@ export function SignupPage() {
           onChange={(event) => setName(event.target.value)}
         />
         <FormField
-          label={labels.yourEmail}
+          label={accountLabels.yourEmail}
           type="email"
           name="email"
           autoComplete="email"
@@ -137,7 +138,7 @@ export function SignupPage() {
           onChange={(event) => setEmail(event.target.value)}
         />
         <FormField
-          label={labels.yourPassword}
+          label={accountLabels.yourPassword}
           type="password"
           name="password"
           autoComplete="new-password"
@@ -147,7 +148,7 @@ export function SignupPage() {
           onChange={(event) => setPassword(event.target.value)}
         />
         <FormField
-          label={labels.confirmYourPassword}
+          label={accountLabels.confirmYourPassword}
           type="password"
           name="confirmPassword"
           autoComplete="new-password"
@@ -155,7 +156,7 @@ export function SignupPage() {
           value={confirmation}
           onChange={(event) => setConfirmation(event.target.value)}
         />
-        <SubmitButton busy={busy}>{labels.signUp}</SubmitButton>
+        <SubmitButton busy={busy}>{accountLabels.signUp}</SubmitButton>
       </form>
       {/* A provider creates an account under the open policy; an invitation is used with the form. */}
       {policy === 'open' && !inviteCode && <ProviderButtons continuePath={paths.home} />}

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { messages } from '../../shared/messages.ts';
+import { accountFixedMessages } from '../../shared/accountTexts.ts';
 import { accountMessages } from '../../shared/accountMessages.ts';
 import { isOnlySpaces } from '../../shared/passwordRules.ts';
 
@@ -27,7 +27,7 @@ export function useFormSubmit() {
     return async (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
       if (passwords && passwords.password !== passwords.confirmation) {
-        setError(messages.passwordsDoNotMatch);
+        setError(accountFixedMessages.passwordsDoNotMatch);
         return;
       }
       if (passwords && isOnlySpaces(passwords.password)) {

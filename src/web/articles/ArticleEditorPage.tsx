@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
+import { editorTexts } from '../../shared/editorTexts.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
@@ -31,7 +32,7 @@ function EditorSection({ heading, children }: { heading: string; children: React
 
 function AddArticle() {
   return (
-    <EditorSection heading={messages.addArticleHeading}>
+    <EditorSection heading={editorTexts.addArticleHeading}>
       <ArticleForm />
     </EditorSection>
   );
@@ -53,7 +54,7 @@ function EditArticle({ id }: { id: string }) {
     // The server refuses too; this just says so before anyone types.
     body = (
       <div role="alert" className="space-y-4">
-        <p>{messages.notYourArticle}</p>
+        <p>{editorTexts.notYourArticle}</p>
         <p>
           <Link
             to={paths.article(result.value.id)}
@@ -67,5 +68,5 @@ function EditArticle({ id }: { id: string }) {
   } else {
     body = <ArticleForm article={result.value} />;
   }
-  return <EditorSection heading={messages.editArticleHeading}>{body}</EditorSection>;
+  return <EditorSection heading={editorTexts.editArticleHeading}>{body}</EditorSection>;
 }

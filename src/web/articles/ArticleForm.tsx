@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import { Link, useNavigate } from 'react-router';
 import { DESCRIPTION_MAX_LENGTH, parseArticleInput, TITLE_MAX_LENGTH } from '../../shared/articleSchema.ts';
 import { messages } from '../../shared/messages.ts';
+import { editorTexts } from '../../shared/editorTexts.ts';
 import { TWO_STEP_REQUIRED } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
@@ -51,7 +52,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
   const leave = useLeaveGuard(draft.changed && !busy);
 
   const signedOut = auth.status !== 'signedIn';
-  const shownError = formError ?? (signedOut ? messages.mustBeLoggedIn : null);
+  const shownError = formError ?? (signedOut ? editorTexts.mustBeLoggedIn : null);
 
   // Render the messages first, then move focus, so the focused field already names its error.
   function showProblems(errors: FieldErrors, message: string | null) {
@@ -75,7 +76,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
       return;
     }
     if (signedOut) {
-      showProblems({}, messages.mustBeLoggedIn);
+      showProblems({}, editorTexts.mustBeLoggedIn);
       return;
     }
     setBusy(true);
@@ -117,7 +118,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
       />
       <ArticleFormField
         id={fieldId('title')}
-        label={messages.titleLabel}
+        label={editorTexts.titleLabel}
         value={draft.values.title}
         error={errorFor('title')}
         onChange={update('title')}
@@ -126,7 +127,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
       />
       <DescriptionEditor
         id={fieldId('description')}
-        label={messages.descriptionLabel}
+        label={editorTexts.descriptionLabel}
         value={draft.values.description}
         error={errorFor('description')}
         note={limitNote(draft.values.description.trim(), DESCRIPTION_MAX_LENGTH)}
@@ -154,7 +155,7 @@ export function ArticleForm({ article }: ArticleFormProps) {
               className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white"
             />
           )}
-          {article ? messages.saveArticleButton : messages.addArticleButton}
+          {article ? editorTexts.saveArticleButton : editorTexts.addArticleButton}
         </button>
         {/* With changes, the leave guard asks first; the draft goes only on "Discard changes". */}
         <Link
@@ -180,13 +181,13 @@ export function ArticleForm({ article }: ArticleFormProps) {
 
 /** Turns a failed save into messages: field errors beside their fields, anything else above the form. */
 function problemsFrom(error: unknown): [FieldErrors, string | null] {
-  if (!(error instanceof ArticlesApiError)) return [{}, messages.articleSaveFailed];
+  if (!(error instanceof ArticlesApiError)) return [{}, editorTexts.articleSaveFailed];
   // No answer at all (offline, or the call timed out): say so, not that the article was refused.
-  if (error.status === 0) return [{}, messages.articleSaveUnreachable];
-  if (error.status === 401) return [{}, messages.mustBeLoggedIn];
+  if (error.status === 0) return [{}, editorTexts.articleSaveUnreachable];
+  if (error.status === 401) return [{}, editorTexts.mustBeLoggedIn];
   // REQUIRE_TWO_STEP: the server's words, which say where to go (the profile).
   if (error.status === 403)
-    return [{}, error.message === TWO_STEP_REQUIRED ? TWO_STEP_REQUIRED : messages.notYourArticle];
+    return [{}, error.message === TWO_STEP_REQUIRED ? TWO_STEP_REQUIRED : editorTexts.notYourArticle];
   const errors: FieldErrors = {};
   let unplaced = false;
   for (const { field, message } of error.fieldErrors) {
@@ -194,5 +195,5 @@ function problemsFrom(error: unknown): [FieldErrors, string | null] {
     else unplaced = true;
   }
   const placed = Object.keys(errors).length > 0;
-  return [errors, placed && !unplaced ? null : messages.articleSaveFailed];
+  return [errors, placed && !unplaced ? null : editorTexts.articleSaveFailed];
 }

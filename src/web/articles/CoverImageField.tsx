@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { messages } from '../../shared/messages.ts';
+import { editorTexts } from '../../shared/editorTexts.ts';
 import { fieldInputClass } from './ArticleFormField.tsx';
 import { editorMessages } from './editorMessages.ts';
 import { UPLOAD_TYPES } from './imagesApi.ts';
@@ -38,7 +38,7 @@ export function CoverImageField({ id, value, error, onChange }: CoverImageFieldP
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium">
-        {messages.imageUrlLabel}
+        {editorTexts.imageUrlLabel}
       </label>
       <div className="mt-1 flex gap-2">
         <input

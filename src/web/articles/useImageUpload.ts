@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { messages } from '../../shared/messages.ts';
+import { editorTexts } from '../../shared/editorTexts.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
 import { editorMessages } from './editorMessages.ts';
@@ -10,7 +10,7 @@ function uploadProblem(error: unknown): string {
   if (!(error instanceof ArticlesApiError)) return editorMessages.uploadFailed;
   switch (error.status) {
     case 401:
-      return messages.mustBeLoggedIn;
+      return editorTexts.mustBeLoggedIn;
     case 413:
       // The server's sentence names the limit that was hit (bytes or megapixels).
       return `${editorMessages.uploadTooLarge} ${error.message}`;

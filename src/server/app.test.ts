@@ -11,7 +11,8 @@ const CONTENT_SECURITY_POLICY =
 describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
   let server: TestApp;
   beforeAll(async () => {
-    server = await startTestApp(dialectCase);
+    // The real build, as `npm start` serves it: its assets and the server renderer of the reading screens.
+    server = await startTestApp(dialectCase, {}, { webDist: 'built' });
   });
   afterAll(() => server.close());
 

@@ -66,7 +66,8 @@ describe.each(dialectCases())('publishing on $dialect', (dialectCase) => {
     server = await startTestApp(
       dialectCase,
       { PUBLIC_URL, RATE_LIMIT_ARTICLE_CREATE_PER_USER: '1000' },
-      { sitemapPageSize: 10 },
+      // The real build: its server renderer puts the reading screens in the page.
+      { sitemapPageSize: 10, webDist: 'built' },
     );
     author = await signUp(server.url, 'Ada <Lovelace> & Co');
     const api = articlesApi(server.url);

@@ -12,7 +12,8 @@ const ESCAPED = 'Notes from &quot;Ada&quot; &amp; &lt;friends&gt;';
 describe.each(dialectCases().slice(0, 1))('the shell’s static frame on $dialect', (dialectCase) => {
   let server: TestApp;
   beforeAll(async () => {
-    server = await startTestApp(dialectCase, { SITE_TITLE });
+    // The real build: the home page arrives server-rendered, frame included.
+    server = await startTestApp(dialectCase, { SITE_TITLE }, { webDist: 'built' });
   });
   afterAll(() => server?.close());
 

@@ -17,7 +17,8 @@ describe.each(dialectCases())('reading screens rendered by the server, on $diale
   let id: string;
 
   beforeAll(async () => {
-    server = await startTestApp(dialectCase, { SITE_TITLE: 'Margit’s Kitchen' });
+    // The real build: its server renderer is what these tests are about.
+    server = await startTestApp(dialectCase, { SITE_TITLE: 'Margit’s Kitchen' }, { webDist: 'built' });
     alice = await signUp(server.url, 'Margit Ås');
     const created = await articlesApi(server.url).create(alice.idToken, {
       image: 'https://pictures.example/dab.jpg',

@@ -35,6 +35,8 @@ test('the top bar searches the articles: marked snippets, tags, paging and an em
   page,
   request,
 }) => {
+  // Four accessibility passes (two screens, light and dark) beside the searching itself.
+  test.setTimeout(90_000);
   const writer = await apiSignUp(request, 'Marina Quay');
   const word = `zephyr${writer.uid
     .slice(0, 6)

@@ -45,6 +45,8 @@ const workerFile = path.join(import.meta.dirname, fromSources ? 'imageWorker.ts'
 const WORKER_EXEC_ARGV = [
   '--max-old-space-size=64',
   '--max-semi-space-size=1',
+  // imageProcessing.ts frees the decoded pixels before the largest encode (decision 0480).
+  '--expose-gc',
   ...(fromSources ? [] : ['--lite-mode']),
 ];
 /**

@@ -62,8 +62,8 @@ const WORKER_MALLOC_ENV = { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '1310
 
 /**
  * Workers' memory, in shares. A worker holds about 60 MB of Node and libvips before its picture,
- * and measured peaks (bench/README.md) are about 125 MB for a 12-megapixel JPEG and 180 MB for a
- * 40-megapixel RGBA PNG: beside the server's ~180 MB, only one such worker fits the 350 MB
+ * and measured peaks (bench/README.md) are about 115 MB for a 12-megapixel JPEG and 146 MB for a
+ * 40-megapixel RGBA PNG: beside the server's 165–185 MB, only one such worker fits the 350 MB
  * budget. A picture decoding to at most SMALL_DECODED_BYTES (a megapixel of RGBA: about 75 MB
  * in its worker) takes one share, so two small ones run at once; any other takes both.
  */

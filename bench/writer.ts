@@ -16,12 +16,17 @@ export async function signUpWriter(origin: string): Promise<string> {
   return ((await response.json()) as { idToken: string }).idToken;
 }
 
-/** Uploads a JPEG through `POST /api/images` and returns the URL the server gives it. */
-export async function uploadImage(origin: string, token: string, jpeg: Buffer): Promise<string> {
+/** Uploads an image (a JPEG unless `contentType` says) through `POST /api/images` and returns the URL the server gives it. */
+export async function uploadImage(
+  origin: string,
+  token: string,
+  image: Buffer,
+  contentType = 'image/jpeg',
+): Promise<string> {
   const response = await fetch(`${origin}/api/images`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'image/jpeg' },
-    body: new Uint8Array(jpeg),
+    headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+    body: new Uint8Array(image),
   });
   const text = await response.text();
   if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${text}`);

@@ -162,13 +162,15 @@ export async function processImage(bytes: Buffer, declaredType: AcceptedImageTyp
   }
   const { width, height } = pixels.info;
   let channels = pixels.info.channels as 1 | 2 | 3 | 4;
+  let decoded: Buffer | undefined = pixels.data;
   const raw = () =>
-    sharp(pixels.data, { raw: { width, height, channels } }).timeout({ seconds: PIPELINE_TIMEOUT_SECONDS });
+    sharp(decoded!, { raw: { width, height, channels } }).timeout({ seconds: PIPELINE_TIMEOUT_SECONDS });
 
   // An alpha channel that hides nothing is dropped: the picture is then a (much smaller) JPEG.
   let keepsAlpha = channels === 2 || channels === 4;
   if (keepsAlpha && (await raw().stats()).isOpaque) {
     pixels = await raw().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    decoded = pixels.data;
     channels = pixels.info.channels as 1 | 3;
     keepsAlpha = false;
   }
@@ -184,9 +186,14 @@ export async function processImage(bytes: Buffer, declaredType: AcceptedImageTyp
 
   const variants: ImageFile[] = [];
   for (const variantWidth of variantWidths(width)) {
-    const resized = () => (variantWidth === width ? raw() : raw().resize({ width: variantWidth }));
+    const fullWidth = variantWidth === width;
+    if (fullWidth && keepsAlpha) releaseDecodedPixels();
+    const resized = () => {
+      if (!fullWidth) return raw().resize({ width: variantWidth });
+      return keepsAlpha ? fromMain() : raw();
+    };
     const webp = await resized().webp(WEBP_OPTIONS).toBuffer();
-    const fallback = variantWidth === width ? main.bytes : await encodeMain(resized()).toBuffer();
+    const fallback = fullWidth ? main.bytes : await encodeMain(resized()).toBuffer();
     const name = variantFileName(variantWidth);
     variants.push(
       webp.length < fallback.length
@@ -195,4 +202,21 @@ export async function processImage(bytes: Buffer, declaredType: AcceptedImageTyp
     );
   }
   return { width, height, main, variants };
+
+  /**
+   * The full-width copy comes last, and its WebP encode is a worker's largest moment: libvips
+   * copies the frame and libwebp adds its colour planes and, for alpha, a lossless coder with a
+   * hash table per pixel (decision 0480). With alpha the main file is a lossless PNG of the very
+   * same pixels, so that encode reads them back from it (the same bytes come out) and the decoded
+   * copy, 23 MB at 2400x2400 RGBA, is freed first: a worker runs one upload and exits, and the
+   * collection that frees the Buffer's memory is asked for here rather than left to chance.
+   */
+  function releaseDecodedPixels() {
+    decoded = undefined;
+    pixels.data = Buffer.alloc(0);
+    globalThis.gc?.();
+  }
+  function fromMain() {
+    return sharp(main.bytes, { failOn: 'error' }).timeout({ seconds: PIPELINE_TIMEOUT_SECONDS });
+  }
 }

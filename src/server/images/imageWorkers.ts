@@ -45,13 +45,25 @@ const workerFile = path.join(import.meta.dirname, fromSources ? 'imageWorker.ts'
 const WORKER_EXEC_ARGV = [
   '--max-old-space-size=64',
   '--max-semi-space-size=1',
+  // imageProcessing.ts frees the decoded pixels before the largest encode (decision 0480).
+  '--expose-gc',
   ...(fromSources ? [] : ['--lite-mode']),
 ];
+/**
+ * glibc's allocator in the worker, whatever the server was started with (decision 0480). A
+ * decode and its encodes allocate and free buffers of megabytes to tens of megabytes, one after
+ * another. By default glibc raises its mmap threshold to the size of each large buffer freed,
+ * so the next ones come from its heap, where freed space stays mapped beside new buffers: with
+ * it fixed at 128 KiB every such buffer is its own mapping, returned to the system when freed.
+ * One arena: libvips's threads then share one heap instead of keeping freed space in two.
+ * Measured on a 40-megapixel RGBA PNG: 207 MB peak in the worker by default, 167 MB with both.
+ */
+const WORKER_MALLOC_ENV = { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072' } as const;
 
 /**
  * Workers' memory, in shares. A worker holds about 60 MB of Node and libvips before its picture,
- * and measured peaks (bench/README.md) are about 125 MB for a 12-megapixel JPEG and 180 MB for a
- * 40-megapixel RGBA PNG: beside the server's ~180 MB, only one such worker fits the 350 MB
+ * and measured peaks (bench/README.md) are about 115 MB for a 12-megapixel JPEG and 146 MB for a
+ * 40-megapixel RGBA PNG: beside the server's 165–185 MB, only one such worker fits the 350 MB
  * budget. A picture decoding to at most SMALL_DECODED_BYTES (a megapixel of RGBA: about 75 MB
  * in its worker) takes one share, so two small ones run at once; any other takes both.
  */
@@ -83,6 +95,7 @@ export function createImageWorkers(timeoutMs: number): ImageWorkers {
       if (signal.aborted) return reject(new ImageJobStoppedError('client-gone'));
       const child: ChildProcess = fork(workerFile, [], {
         execArgv: WORKER_EXEC_ARGV,
+        env: { ...process.env, ...WORKER_MALLOC_ENV },
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });

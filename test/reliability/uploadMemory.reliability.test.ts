@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { benchWorstCase, UPLOAD_RSS_BUDGET_MB } from '../../bench/uploads.ts';
+
+/**
+ * The upload memory budget (docs/architecture.md, Budgets; issue 23 finding 4) on the server as
+ * a new user's machine runs it: the production build, started with `npm start`'s environment and
+ * Node flags (bench/processes.ts). Run from the TypeScript sources, server and worker both hold
+ * more (type stripping, no bundle), which says nothing about what an operator runs.
+ */
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-upload-memory-'));
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+describe('memory of 4 concurrent worst-case uploads', () => {
+  it('stores two 40 MP RGBA and two 20 MP 16-bit PNGs sent at once, server and worker within 350 MB (finding 4)', async () => {
+    // Throws unless all four are answered 201.
+    const { memory, wallMs } = await benchWorstCase(workDir);
+    const mb = (value: number) => Math.round(value);
+    const figures =
+      `server peak ${mb(memory.serverPeakMb)} MB, workers' peaks ${memory.workerPeaksMb.map(mb).join(', ')} MB, ` +
+      `held at one instant ${mb(memory.peakTogetherMb)} MB, in ${mb(wallMs)} ms`;
+    console.log(`4 concurrent worst-case uploads: ${figures}`);
+    expect(memory.workerPeaksMb, figures).toHaveLength(4);
+    // Both peaks added, as if they coincided: before the worker's allocator settings
+    // (imageWorkers.ts) this was 374-382 MB, the worker alone 195-218 MB.
+    expect(memory.serverPlusLargestWorkerMb, figures).toBeLessThanOrEqual(UPLOAD_RSS_BUDGET_MB);
+  }, 600_000);
+});

@@ -11,6 +11,12 @@ export default defineConfig({
     // finish sooner; three made the tests that start Node processes (admin, import, backup)
     // miss their 30 s on a loaded 2-core machine. VITEST_MAX_WORKERS overrides.
     maxWorkers: 2,
+    // A worker runs its files one after another in one module registry instead of importing the
+    // app afresh for each file: importing was a fifth of the CPU time, and the tests leave no
+    // state behind them (each starts its own app, database and data folder). Decision 0440.
+    // VITEST_ISOLATE=true brings back a fresh registry per file, to tell whether a failure
+    // comes from a file run before.
+    isolate: process.env.VITEST_ISOLATE === 'true',
     // API tests hash real passwords and open real databases, and some start Node processes
     // (admin, import, backup) several times: give them room on 2 cores shared by 2 workers.
     testTimeout: 60_000,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runAdmin } from '../test/support/adminProcess.ts';
 import { freePort, startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
-import { expectSignedIn, logIn } from './support/accounts.ts';
+import { signIn } from './support/accounts.ts';
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'require-two-step');
 const REFUSAL = 'Turn on two-step verification on your profile first: this site requires it for editors and owners.';
@@ -40,9 +40,7 @@ test.describe('a site that requires two-step verification of editors and owners'
     const made = await runAdmin(['users', 'role', email, 'owner'], { DATA_DIR: dataDir });
     expect(made.code, made.stderr).toBe(0);
 
-    await page.goto(`${server.url}/login`);
-    await logIn(page, email, password);
-    await expectSignedIn(page);
+    await signIn(page, { email, password }, server.url);
     await page.goto(`${server.url}/admin`);
     await expect(page.getByRole('heading', { level: 1, name: 'Site administration' })).toBeVisible();
     await expect(page.getByText(REFUSAL).first()).toBeVisible();

@@ -1,29 +1,18 @@
-import type { Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dialectCases, type TestDatabase } from '../../../../test/support/testDatabases.ts';
-import { openDatabase, type Database } from '../database.ts';
+import { migratedJustBefore, type DatabaseBeforeMigration } from '../../../../test/support/migratedJustBefore.ts';
+import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { migrateToLatest } from '../migrate.ts';
-import { migrations } from './index.ts';
 
 describe.each(dialectCases())('migration 0006 on $dialect', (dialectCase) => {
-  let testDatabase: TestDatabase | undefined;
-  let database: Database | undefined;
+  let before: DatabaseBeforeMigration | undefined;
 
   afterEach(async () => {
-    await database?.close();
-    await testDatabase?.dispose();
+    await before?.close();
   });
 
   it('renders the articles written before Markdown: they read as they did, line breaks and all', async () => {
-    testDatabase = await dialectCase.create();
-    database = openDatabase(testDatabase.config);
-    // The schema as it was before this migration.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old schema is not the typed one
-    const db = database.db as unknown as Kysely<any>;
-    const before = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    const { error } = await before.migrateTo('0004_signing_key_rotation');
-    expect(error).toBeUndefined();
+    before = await migratedJustBefore(dialectCase, '0006_markdown_and_images');
+    const { database, db } = before;
 
     await db
       .insertInto('users')

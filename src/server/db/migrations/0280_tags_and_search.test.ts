@@ -1,29 +1,20 @@
-import type { Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dialectCases, type TestDatabase } from '../../../../test/support/testDatabases.ts';
+import { migratedJustBefore, type DatabaseBeforeMigration } from '../../../../test/support/migratedJustBefore.ts';
+import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { searchIndex } from '../../articles/search/searchIndex.ts';
 import { parseSearchQuery } from '../../articles/search/searchQuery.ts';
-import { openDatabase, type Database } from '../database.ts';
 import { migrateToLatest } from '../migrate.ts';
-import { migrations } from './index.ts';
 
 describe.each(dialectCases())('migration 0280 on $dialect', (dialectCase) => {
-  let testDatabase: TestDatabase | undefined;
-  let database: Database | undefined;
+  let before: DatabaseBeforeMigration | undefined;
 
   afterEach(async () => {
-    await database?.close();
-    await testDatabase?.dispose();
+    await before?.close();
   });
 
   it('indexes the articles written (or imported) before it: text, title and author, entities decoded', async () => {
-    testDatabase = await dialectCase.create();
-    database = openDatabase(testDatabase.config);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old schema is not the typed one
-    const db = database.db as unknown as Kysely<any>;
-    const before = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    expect((await before.migrateTo('0020_passkeys')).error).toBeUndefined();
+    before = await migratedJustBefore(dialectCase, '0280_tags_and_search');
+    const { database, db } = before;
     await db
       .insertInto('users')
       .values({
@@ -60,7 +51,7 @@ describe.each(dialectCases())('migration 0280 on $dialect', (dialectCase) => {
     await migrateToLatest(database);
 
     const find = async (text: string) =>
-      (await searchIndex(database!.db, parseSearchQuery(text), 10, 0)).map((hit) => hit.articleId);
+      (await searchIndex(database.db, parseSearchQuery(text), 10, 0)).map((hit) => hit.articleId);
     expect(await find('harbour')).toEqual([ids[449]]);
     expect(await find('"fish & chips"')).toEqual([ids[449]]);
     expect((await searchIndex(database.db, parseSearchQuery('chips'), 1, 0))[0]!.body).toBe(

@@ -1,18 +1,12 @@
 import { ApiError } from '../api/apiError.ts';
 import { callApi, type TokenSource } from '../api/callApi.ts';
+import { articlePath, articlesListPath, type ArticlesListQuery } from '../../shared/articlesApiPaths.ts';
 import type { ArticleDetail, ArticleInput, ArticlesPage } from './articleTypes.ts';
 
 // Where these lived before the one `/api` caller (src/web/api/callApi.ts); kept for their importers.
 export { API_TIMEOUT_MS, type TokenSource } from '../api/callApi.ts';
 
-export interface ListOptions {
-  cursor?: string | null;
-  limit?: number;
-  /** Only this author's articles (docs/architecture.md, Articles API). */
-  author?: string;
-  /** Only articles with this tag (its slug). */
-  tag?: string;
-}
+export type ListOptions = ArticlesListQuery;
 
 /**
  * The typed client for the articles API (docs/architecture.md). Deliberately free of zod and other
@@ -31,18 +25,15 @@ export function createArticlesApi(baseUrl = '') {
 
   return {
     list(options: ListOptions = {}): Promise<ArticlesPage> {
-      const query = new URLSearchParams();
-      // In the order the server's preload hints spell them (createArticles.ts dataPreloads), so the
-      // browser reuses the preloaded answer.
-      if (options.author) query.set('author', options.author);
-      if (options.tag) query.set('tag', options.tag);
-      if (options.limit) query.set('limit', String(options.limit));
-      if (options.cursor) query.set('cursor', options.cursor);
-      const search = query.size > 0 ? `?${query}` : '';
-      return call<ArticlesPage>('GET', `/articles${search}`);
+      // The path the screen table's first data and the server's preload hints use too (routes.ts).
+      return call<ArticlesPage>('GET', articlesListPath(options));
     },
     get(id: string): Promise<ArticleDetail> {
-      return call<ArticleDetail>('GET', `/articles/${encodeURIComponent(id)}`);
+      return call<ArticleDetail>('GET', articlePath(id));
+    },
+    /** A read by its path under /api (a screen's first data, routes.ts). */
+    read<T>(path: string): Promise<T> {
+      return call<T>('GET', path);
     },
     create(input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
       return call<ArticleDetail>('POST', '/articles', { body: input, token });

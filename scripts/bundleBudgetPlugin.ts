@@ -1,12 +1,7 @@
 import zlib from 'node:zlib';
 import type { Plugin } from 'vite';
 
-/** Budget (docs/architecture.md): the JavaScript the home page loads, gzip-compressed. */
-export const HOME_PAGE_JS_BUDGET_BYTES = 95_000;
-/** Budget (docs/architecture.md): the JavaScript an article page loads (the home page's plus its own screen), gzip-compressed. */
-export const ARTICLE_PAGE_JS_BUDGET_BYTES = 100_000;
-/** The article screen's module: its lazily loaded chunk is what an article page adds to the home page's. */
-const ARTICLE_SCREEN_MODULE = 'src/web/articles/ArticlePage.tsx';
+import { screenTable, type ScreenName, type ScreenRecord } from '../src/shared/routes.ts';
 
 interface ChunkInfo {
   code: string;
@@ -67,14 +62,16 @@ function withStaticImports(bundle: Record<string, ChunkInfo>, roots: string[]): 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 const gzipSize = (content: string | Uint8Array) => zlib.gzipSync(content, { level: 9 }).length;
 
+/** A screen's printed name: `home` → `Home page`, `article` → `Article page`. */
+const pageName = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)} page`;
+
 /**
- * Prints the JavaScript (and CSS) size of the home page and an article page, and fails the build
- * when either page's JavaScript is over its budget.
+ * Prints the JavaScript (and CSS) size of each page whose screen record has a budget (the home
+ * page: the main bundle; any other: plus its own chunk and what that imports), and fails the
+ * build when one is over it, or when a record's module has no chunk of its own (a renamed or
+ * mistyped module, or a screen the router loads from another file: routes.ts, router.tsx).
  */
-export function bundleBudget(
-  homeBudgetBytes = HOME_PAGE_JS_BUDGET_BYTES,
-  articleBudgetBytes = ARTICLE_PAGE_JS_BUDGET_BYTES,
-): Plugin {
+export function bundleBudget(): Plugin {
   return {
     name: 'inkwell-bundle-budget',
     apply: 'build',
@@ -95,14 +92,14 @@ export function bundleBudget(
         else if (name.endsWith('.css')) cssGzipBytes += gzipSize(item.source);
       }
       const total = (names: string[]) => names.reduce((sum, name) => sum + gzipSize(chunks[name]!.code), 0);
-      const pages = [
-        { page: 'Home page', names: homePageChunks(chunks, html), budget: homeBudgetBytes },
-        { page: 'Article page', names: screenChunks(chunks, html, ARTICLE_SCREEN_MODULE), budget: articleBudgetBytes },
-      ];
-      for (const { page, names, budget } of pages) {
+      for (const [name, screen] of Object.entries(screenTable) as Array<[ScreenName, ScreenRecord]>) {
+        // The home screen is in the main bundle; every other one is loaded on demand, from its own chunk.
+        const names =
+          name === 'home' ? homePageChunks(chunks, html) : screenChunks(chunks, html, `src/web/${screen.module}`);
+        if (screen.jsBudgetBytes === undefined) continue;
         const gzipBytes = total(names);
-        const line = `${page} JavaScript: ${kb(gzipBytes)} gzip in ${names.length} file(s) (budget ${kb(budget)})`;
-        if (gzipBytes > budget) this.error(`${line}: over budget`);
+        const line = `${pageName(name)} JavaScript: ${kb(gzipBytes)} gzip in ${names.length} file(s) (budget ${kb(screen.jsBudgetBytes)})`;
+        if (gzipBytes > screen.jsBudgetBytes) this.error(`${line}: over budget`);
         console.log(line);
       }
       console.log(`CSS: ${kb(cssGzipBytes)} gzip`);

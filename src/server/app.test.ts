@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
+import { articlesApi, sampleArticle, signUp } from '../../test/support/articlesTestClient.ts';
 import { dialectCases } from '../../test/support/testDatabases.ts';
+import { firstDataPath } from '../shared/routes.ts';
+import { tagSlug } from '../shared/tags.ts';
 
 // Written out, not imported: a change to the policy must show up here. Images may come from
 // any http(s) host; nothing else leaves the origin, and nothing inline runs.
@@ -69,6 +72,25 @@ describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
     for (const route of ['/', '/login', '/no-such-page', '/article/AAAAAAAAAAAAAAAAAAAA']) {
       expect(await (await fetch(`${server.url}${route}`)).text(), route).not.toContain('rel="preload"');
     }
+  });
+
+  it("hints a screen's first data, the very path the app asks for first (its record in routes.ts)", async () => {
+    // The tag screen is not rendered by the server: its shell preloads the first page of the tag.
+    const author = await signUp(server.url, 'Hinting Author');
+    const tag = `Hint ${Math.random().toString(36).slice(2, 8)}`;
+    const created = await articlesApi(server.url).create(author.idToken, { ...sampleArticle('Hinted'), tags: [tag] });
+    expect(created.status).toBe(201);
+    const pathname = `/tag/${tagSlug(tag)}`;
+    const hinted = firstDataPath(pathname);
+    expect(hinted).toMatch(/^\/articles\?tag=.+&limit=20$/);
+    const shell = await (await fetch(`${server.url}${pathname}`)).text();
+    expect(shell).toContain(
+      `<link rel="preload" as="fetch" href="/api${hinted!.replaceAll('&', '&amp;')}" crossorigin>`,
+    );
+    const page = (await (await fetch(`${server.url}/api${hinted}`)).json()) as { articles: Array<{ title: string }> };
+    expect(page.articles.map((article) => article.title)).toEqual(['Hinted']);
+    // An unknown tag is a 404 page: nothing to preload.
+    expect(await (await fetch(`${server.url}/tag/no-such-tag-here`)).text()).not.toContain('rel="preload"');
   });
 
   it('serves the shell with 404 on unknown paths so the app shows its 404 page', async () => {

@@ -153,7 +153,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const status = await articles.pageStatus(request, pathname);
       return status === undefined ? undefined : { status };
     },
-    dataPreloads: articles.dataPreloads,
     shellTags: publishing.shellTags,
     fallbackHead: publishing.fallbackHead,
     siteTitle: config.site.title,

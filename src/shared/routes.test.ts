@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ARTICLE_PAGE_DEFAULT_LIMIT } from './articlePaging.ts';
+import { articlesListPath } from './articlesApiPaths.ts';
 import {
+  firstDataPath,
+  screenAt,
   isAppRoute,
   matchArticlePath,
   matchAuthorPath,
@@ -52,5 +56,24 @@ describe('the screen table', () => {
     }
     expect(matchEditArticlePath(paths.newArticle)).toBeNull();
     expect(matchArticlePath('/article-update/abc')).toBeNull();
+  });
+});
+
+describe("a screen's record", () => {
+  it('gives the first data of the screens that read the articles API first, and none to the others', () => {
+    expect(firstDataPath('/')).toBe(articlesListPath({ limit: ARTICLE_PAGE_DEFAULT_LIMIT }));
+    expect(firstDataPath('/article/abc')).toBe('/articles/abc');
+    expect(firstDataPath('/author/u%201')).toBe('/articles?author=u%201&limit=20');
+    expect(firstDataPath('/tag/slow-food/')).toBe('/articles?tag=slow-food&limit=20');
+    for (const pathname of ['/login', '/profile', '/article-update/abc', '/search', '/nowhere']) {
+      expect(firstDataPath(pathname), pathname).toBeNull();
+    }
+  });
+
+  it('finds the screen at a path with its parameter', () => {
+    expect(screenAt('/article-update')).toMatchObject({ name: 'editor', parameter: null });
+    expect(screenAt('/article-update/x')).toMatchObject({ name: 'editor', parameter: 'x' });
+    expect(screenAt('/author/a%2Fb')).toMatchObject({ name: 'author', parameter: 'a/b' });
+    expect(screenAt('/nowhere')).toBeNull();
   });
 });

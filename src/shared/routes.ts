@@ -1,28 +1,85 @@
+import { ARTICLE_PAGE_DEFAULT_LIMIT } from './articlePaging.ts';
+import { articlePath, articlesListPath } from './articlesApiPaths.ts';
+
+/** One screen of the web app (DESIGN.md §8.6): where it is, its code, and what it asks the API first. */
+export interface ScreenRecord {
+  /** Its route pattern (docs/product.md): `:name` one segment, `:name?` an optional last one. */
+  path: string;
+  /**
+   * Its code, under src/web/: the router's loader imports it (router.tsx, one loader per screen),
+   * the bundle budgets find its chunk by it (a module without its own chunk fails the build), and
+   * for a `landing` screen the server's HTML shell hints its chunk.
+   */
+  module: string;
+  /** People arrive on it from outside (links, feeds, search engines): its shell preloads its chunk. */
+  landing?: true;
+  /** When its code is fetched ahead: when the browser is idle, or on a pointer or focus on a link to it (heavy code). */
+  codeAhead: 'idle' | 'intent';
+  /**
+   * The API path (under /api) it reads first, from its path's one parameter: the server's shell
+   * preloads it and the app prefetches it at boot, both through this function.
+   */
+  firstData?: (parameter: string) => string;
+  /** The JavaScript (gzip bytes) a visit to it may load, checked by the build (DESIGN.md §6). */
+  jsBudgetBytes?: number;
+}
+
 /**
- * The web app's screens, once, as route patterns (docs/product.md): the web router mounts
- * these, the server answers them with the app shell (anything else gets the shell with 404),
- * and the link builders below fill them in.
+ * The web app's screens, one record each (docs/product.md): the router mounts them, the server
+ * answers their paths with the HTML shell (anything else gets the shell with 404) and its
+ * preload hints, the app prefetches their first data, the build checks their budgets.
  */
-export const screens = {
-  home: '/',
-  article: '/article/:id',
-  login: '/login',
-  signup: '/signup',
-  forgotPassword: '/forgot-password',
-  resetPassword: '/reset-password',
-  profile: '/profile',
-  /** The editor: a new article without an id, an existing one with it. */
-  editor: '/article-update/:id?',
-  author: '/author/:uid',
+export const screenTable = {
+  home: {
+    path: '/',
+    module: 'articles/HomePage.tsx',
+    codeAhead: 'idle',
+    firstData: () => articlesListPath({ limit: ARTICLE_PAGE_DEFAULT_LIMIT }),
+    jsBudgetBytes: 95_000,
+  },
+  article: {
+    path: '/article/:id',
+    module: 'articles/ArticlePage.tsx',
+    landing: true,
+    codeAhead: 'idle',
+    firstData: articlePath,
+    jsBudgetBytes: 100_000,
+  },
+  login: { path: '/login', module: 'account/LoginPage.tsx', codeAhead: 'idle' },
+  signup: { path: '/signup', module: 'account/SignupPage.tsx', codeAhead: 'idle' },
+  forgotPassword: { path: '/forgot-password', module: 'account/ForgotPasswordPage.tsx', codeAhead: 'idle' },
+  resetPassword: { path: '/reset-password', module: 'account/ResetPasswordPage.tsx', codeAhead: 'idle' },
+  profile: { path: '/profile', module: 'account/ProfilePage.tsx', codeAhead: 'idle' },
+  /** The editor: a new article without an id, an existing one with it. Its code carries the Markdown renderer. */
+  editor: { path: '/article-update/:id?', module: 'articles/ArticleEditorPage.tsx', codeAhead: 'intent' },
+  author: {
+    path: '/author/:uid',
+    module: 'authors/AuthorPage.tsx',
+    landing: true,
+    codeAhead: 'idle',
+    firstData: (uid) => articlesListPath({ author: uid, limit: ARTICLE_PAGE_DEFAULT_LIMIT }),
+  },
   /** Where email action links land (verify, change and recover an email). */
-  action: '/action',
+  action: { path: '/action', module: 'account/EmailActionPage.tsx', codeAhead: 'idle' },
   /** Members and invitations, for editors and owners (others see the 404 page). */
-  admin: '/admin',
+  admin: { path: '/admin', module: 'admin/AdminPage.tsx', codeAhead: 'idle' },
   /** One tag's articles (DESIGN.md §8.5). */
-  tag: '/tag/:slug',
+  tag: {
+    path: '/tag/:slug',
+    module: 'tags/TagPage.tsx',
+    codeAhead: 'idle',
+    firstData: (slug) => articlesListPath({ tag: slug, limit: ARTICLE_PAGE_DEFAULT_LIMIT }),
+  },
   /** Search results for `?q=`. */
-  search: '/search',
-} as const;
+  search: { path: '/search', module: 'search/SearchPage.tsx', codeAhead: 'idle' },
+} as const satisfies Record<string, ScreenRecord>;
+
+export type ScreenName = keyof typeof screenTable;
+
+/** Each screen's route pattern, by name. */
+export const screens = Object.fromEntries(Object.entries(screenTable).map(([name, screen]) => [name, screen.path])) as {
+  [Name in ScreenName]: (typeof screenTable)[Name]['path'];
+};
 
 /** Fills a pattern's one parameter, encoded as a path segment. */
 function fill(pattern: string, value: string): string {
@@ -67,6 +124,33 @@ const EDITOR_PATH = patternToRegExp(screens.editor);
 const AUTHOR_PATH = patternToRegExp(screens.author);
 // Pure: the web app never matches tag paths, so its bundle drops this.
 const TAG_PATH = /* @__PURE__ */ patternToRegExp(screens.tag);
+
+const screenMatchers = (Object.entries(screenTable) as Array<[ScreenName, ScreenRecord]>).map(
+  ([name, screen]) => [name, screen, patternToRegExp(screen.path)] as const,
+);
+
+/** The screen at a path (no query string) and its path's parameter, or null when no screen is there. */
+export function screenAt(
+  pathname: string,
+): { name: ScreenName; screen: ScreenRecord; parameter: string | null } | null {
+  for (const [name, screen, pattern] of screenMatchers) {
+    const match = pattern.exec(pathname);
+    if (match) return { name, screen, parameter: idFrom(match) };
+  }
+  return null;
+}
+
+/**
+ * The API path (under /api) the screen at `pathname` reads first, or null: the server's shell
+ * preloads `/api` + it, and the app prefetches it at boot (articlePrefetch.ts), so both ask for
+ * the same URL.
+ */
+export function firstDataPath(pathname: string): string | null {
+  const found = screenAt(pathname);
+  if (!found?.screen.firstData) return null;
+  // A pattern with a parameter always captures it; the home screen's function takes none.
+  return found.screen.firstData(found.parameter ?? '');
+}
 
 /** True when the path (no query string) is one of the app's screens. */
 export function isAppRoute(pathname: string): boolean {

@@ -4,11 +4,14 @@ import { AppLayout } from './components/AppLayout.tsx';
 import { HomePage } from './articles/HomePage.tsx';
 import { RequireAuth } from './auth/RequireAuth.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { screens } from '../shared/routes.ts';
+import { screenAt, screenTable, screens, type ScreenName } from '../shared/routes.ts';
 
 // Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home page
 // budget (docs/architecture.md) cannot carry. The home page ships in the main bundle; every other screen
 // loads on demand, and is fetched ahead (below) so its first visit shows no blank page.
+// One loader per screen of the table (routes.ts), importing the module its record names: a
+// bundler needs the import's text, and the build's budget check fails when a record's module has
+// no chunk of its own (scripts/bundleBudgetPlugin.ts).
 const screenModules = {
   article: () => import('./articles/ArticlePage.tsx'),
   editor: () => import('./articles/ArticleEditorPage.tsx'),
@@ -18,11 +21,11 @@ const screenModules = {
   resetPassword: () => import('./account/ResetPasswordPage.tsx'),
   profile: () => import('./account/ProfilePage.tsx'),
   author: () => import('./authors/AuthorPage.tsx'),
-  emailAction: () => import('./account/EmailActionPage.tsx'),
+  action: () => import('./account/EmailActionPage.tsx'),
   admin: () => import('./admin/AdminPage.tsx'),
   tag: () => import('./tags/TagPage.tsx'),
   search: () => import('./search/SearchPage.tsx'),
-};
+} satisfies Record<Exclude<ScreenName, 'home'>, () => Promise<unknown>>;
 
 /** A lazy screen from the module's named export (one helper, not an adapter per screen: decision 0181). */
 function lazyScreen<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -58,7 +61,7 @@ const LoginPage = lazyScreen(screenModules.login, 'LoginPage');
 const SignupPage = lazyScreen(screenModules.signup, 'SignupPage');
 const ForgotPasswordPage = lazyScreen(screenModules.forgotPassword, 'ForgotPasswordPage');
 const ResetPasswordPage = lazyScreen(screenModules.resetPassword, 'ResetPasswordPage');
-const EmailActionPage = lazyScreen(screenModules.emailAction, 'EmailActionPage');
+const EmailActionPage = lazyScreen(screenModules.action, 'EmailActionPage');
 const AdminPage = lazyScreen(screenModules.admin, 'AdminPage');
 // Default exports: no helper needed.
 const TagPage = lazy(screenModules.tag);
@@ -67,17 +70,21 @@ const ProfilePage = lazyScreen(screenModules.profile, 'ProfilePage');
 
 const fetchAhead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
 
-// Once the page has loaded and the browser is idle, the small screens' code is fetched; the
-// editor's (the Markdown renderer, ~70 kB) only when a link to it is pointed at, touched or
-// focused, which is still a few hundred milliseconds before the click.
+// Once the page has loaded and the browser is idle, the code of the screens whose record says
+// 'idle' is fetched; of those that say 'intent' (the editor: the Markdown renderer, ~70 kB) only
+// when a link to it is pointed at, touched or focused, still a few hundred milliseconds before the click.
 function fetchScreensAhead() {
+  const names = Object.keys(screenModules) as Array<keyof typeof screenModules>;
   const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1_000));
   whenIdle(() => {
-    for (const [name, load] of Object.entries(screenModules)) if (name !== 'editor') fetchAhead(load);
+    for (const name of names) if (screenTable[name].codeAhead === 'idle') fetchAhead(screenModules[name]);
   });
   const onIntent = (event: Event) => {
-    if (event.target instanceof Element && event.target.closest('a[href^="/article-update"]'))
-      fetchAhead(screenModules.editor);
+    if (!(event.target instanceof Element)) return;
+    const link = event.target.closest('a[href]');
+    const screen = link && screenAt(new URL((link as HTMLAnchorElement).href).pathname);
+    if (screen && screen.name !== 'home' && screen.screen.codeAhead === 'intent')
+      fetchAhead(screenModules[screen.name]);
   };
   for (const type of ['pointerover', 'focusin', 'touchstart'])
     document.addEventListener(type, onIntent, { passive: true });

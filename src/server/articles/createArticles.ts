@@ -26,8 +26,6 @@ export interface Articles {
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
   /** Calls `listener` inside the transaction of every article created or changed through the API. */
   onWritten(listener: ArticleWrittenListener): void;
-  /** The API calls the home and article screens make first, for the shell to preload. */
-  dataPreloads(pathname: string): string[];
   /** 404 for the screens of an article or an author that does not exist; no opinion on other paths. */
   pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
@@ -126,20 +124,6 @@ export function createArticles(deps: ArticlesDeps): Articles {
     },
     onWritten: (listener) => {
       writtenListeners.push(listener);
-    },
-    dataPreloads(pathname) {
-      // Exactly the URLs the web app asks for (src/web/articles/articlePrefetch.ts).
-      if (pathname === '/') return [`/api/articles?limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
-      const slug = matchTagPath(pathname);
-      if (slug !== null && isTagSlug(slug)) {
-        return [`/api/articles?tag=${encodeURIComponent(slug)}&limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
-      }
-      const uid = matchAuthorPath(pathname);
-      if (uid !== null && isAuthorId(uid)) {
-        return [`/api/articles?author=${encodeURIComponent(uid)}&limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
-      }
-      const id = matchArticlePath(pathname);
-      return id !== null && isArticleId(id) ? [`/api/articles/${id}`] : [];
     },
     async pageStatus(_request, pathname) {
       // A tag page exists while a published article has the tag.

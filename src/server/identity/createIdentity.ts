@@ -15,7 +15,6 @@ import {
   type SignUpGate,
 } from './core/identityCore.ts';
 import { passwordHasher } from './core/passwordHashing.ts';
-import { createSessionsStore } from './core/sessionsStore.ts';
 import { toVerifiedUser } from './core/verifyIdToken.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
@@ -122,6 +121,6 @@ export function createIdentity(deps: {
     useSecondStep: core.signIns.useSecondStep,
     onAccountTakenOver: core.onAccountTakenOver,
     onCountingSignInMethods: core.onCountingSignInMethods,
-    endSessions: (uid, sessionIds) => createSessionsStore(deps.database.db).revokeSomeOfUser(uid, sessionIds),
+    endSessions: core.sessions.endSome,
   };
 }

@@ -9,6 +9,7 @@ import { decodeJwt } from 'jose';
 import type { FastifyPluginAsync } from 'fastify';
 import type { PasskeyListResponse, PasskeyView } from '../../shared/passkeyProtocol.ts';
 import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
+import { challengedVerification } from './challengedVerification.ts';
 import { ChallengesFullError, type ChallengeStore } from './challengeStore.ts';
 import type { PasskeyIdentity } from './passkeyIdentity.ts';
 import {
@@ -56,21 +57,6 @@ const transportsOf = (row: PasskeyRow) => JSON.parse(row.transports) as Authenti
 const userHandleOf = (uid: string) => new TextEncoder().encode(uid);
 
 /**
- * A verification the library refused becomes INVALID_PASSKEY; a failure of ours (the database,
- * a refused challenge), reported by `ownFailure`, is thrown as it is.
- */
-async function verified<T>(identity: PasskeyIdentity, verify: () => Promise<T>, ownFailure: () => unknown): Promise<T> {
-  try {
-    return await verify();
-  } catch (error) {
-    const ours = ownFailure();
-    if (ours !== undefined) throw ours;
-    // The library's message says what did not match (origin, signature...); never secret.
-    throw identity.refusal('INVALID_PASSKEY', error instanceof Error ? { detail: error.message } : {});
-  }
-}
-
-/**
  * `/identity/v1/passkeys:*`: start and finish a registration, list, rename, remove, start and
  * finish a sign-in. Registered inside identity's `/identity` scope (identity.addDoor), whose
  * body parsers, session cookie, no-store header and protocol error answers they share.
@@ -113,29 +99,19 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
       // Recency was checked when the challenge was given: bound to this account and single use, it
       // is the permission for its five minutes (the browser's prompt may take a while).
       const caller = await identity.verifyIdToken(body.idToken);
-      let challengeFailure: unknown;
-      let challengeRefused = false;
-      const result = await verified(
-        identity,
-        () =>
+      const result = await challengedVerification(
+        deps,
+        'registration',
+        (taken) => taken?.userId === caller.uid,
+        (expectedChallenge) =>
           verifyRegistrationResponse({
             response: body.credential,
-            expectedChallenge: async (challenge) => {
-              try {
-                const taken = await challenges.take(challenge, 'registration');
-                challengeRefused = taken?.userId !== caller.uid;
-                return !challengeRefused;
-              } catch (error) {
-                challengeFailure = error;
-                throw error;
-              }
-            },
+            expectedChallenge,
             expectedOrigin: rp.origin,
             expectedRPID: rp.id,
             requireUserVerification: true,
             supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
           }),
-        () => challengeFailure ?? (challengeRefused ? identity.refusal('INVALID_PASSKEY_CHALLENGE') : undefined),
       );
       if (!result.verified) throw identity.refusal('INVALID_PASSKEY');
       const { credential } = result.registrationInfo;
@@ -220,24 +196,15 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
             userHandle === undefined ||
             (owner !== undefined && Buffer.from(userHandle, 'base64url').toString() === owner.uid);
           if (!stored || !owner || !handleNamesOwner) throw identity.refusal('PASSKEY_NOT_FOUND');
-          let challengeFailure: unknown;
-          let challengeRefused = false;
-          const result = await verified(
-            identity,
-            () =>
+          const result = await challengedVerification(
+            deps,
+            'sign-in',
+            // A re-authentication's challenge only accepts that account's passkeys.
+            (taken) => taken !== undefined && (taken.userId === null || taken.userId === owner.uid),
+            (expectedChallenge) =>
               verifyAuthenticationResponse({
                 response: body.credential,
-                expectedChallenge: async (challenge) => {
-                  try {
-                    const taken = await challenges.take(challenge, 'sign-in');
-                    // A re-authentication's challenge only accepts that account's passkeys.
-                    challengeRefused = taken === undefined || (taken.userId !== null && taken.userId !== owner.uid);
-                    return !challengeRefused;
-                  } catch (error) {
-                    challengeFailure = error;
-                    throw error;
-                  }
-                },
+                expectedChallenge,
                 expectedOrigin: rp.origin,
                 expectedRPID: rp.id,
                 credential: {
@@ -248,7 +215,6 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
                 },
                 requireUserVerification: true,
               }),
-            () => challengeFailure ?? (challengeRefused ? identity.refusal('INVALID_PASSKEY_CHALLENGE') : undefined),
           );
           if (!result.verified) throw identity.refusal('INVALID_PASSKEY');
           await passkeys.recordUse(stored.id, result.authenticationInfo.newCounter, now());

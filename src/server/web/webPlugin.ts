@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppRoute, matchArticlePath, matchAuthorPath, screens } from '../../shared/routes.ts';
+import { firstDataPath, isAppRoute, screenAt, screenTable, screens, type ScreenRecord } from '../../shared/routes.ts';
 import type { ServedScreen } from '../../shared/servedScreen.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ScreenInShell } from './ssrScreens.ts';
@@ -19,11 +19,6 @@ export interface WebOptions {
    * Its head must name what the page shows (the shell is kept by it, see `cached`).
    */
   pageHead?: (request: FastifyRequest, pathname: string) => Promise<PageHead | undefined>;
-  /**
-   * Same-origin URLs the screen at `pathname` will fetch first: the shell tells the browser
-   * to start them while it parses, before the scripts (which wait for the stylesheet) run.
-   */
-  dataPreloads?: (pathname: string) => string[];
   /** Markup every shell carries in its <head> (the site's name and identity). */
   shellTags?: string;
   /**
@@ -101,32 +96,34 @@ export function shellWithPreloads(shell: string, dataUrls: string[], modules: st
   return shell.replace('</head>', `${links.join('')}</head>`);
 }
 
-// Screens whose code loads on demand but which a visitor may land on directly: the shell
-// preloads their chunk so it downloads with the main bundle instead of after it runs.
-const LANDING_SCREEN_MODULES: Array<[(pathname: string) => boolean, string]> = [
-  [(pathname) => matchArticlePath(pathname) !== null, 'articles/ArticlePage.tsx'],
-  [(pathname) => matchAuthorPath(pathname) !== null, 'authors/AuthorPage.tsx'],
-];
-
 interface ManifestEntry {
   file: string;
   imports?: string[];
 }
 
-/** For each landing screen, its chunk and the chunks it imports statically, from Vite's build manifest. */
-function landingScreenChunks(distDir: string, shell: string): Array<[(pathname: string) => boolean, string[]]> {
+/**
+ * For each landing screen of the screen table (code loaded on demand, but a visitor may arrive on
+ * it directly), its chunk and the chunks it imports statically, from Vite's build manifest: the
+ * shell preloads them so they download with the main bundle instead of after it runs.
+ */
+function landingScreenChunks(distDir: string, shell: string): Map<ScreenRecord, string[]> {
+  const chunks = new Map<ScreenRecord, string[]>();
   const manifestFile = path.join(distDir, '.vite', 'manifest.json');
-  if (!fs.existsSync(manifestFile)) return [];
+  if (!fs.existsSync(manifestFile)) return chunks;
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestEntry>;
-  return LANDING_SCREEN_MODULES.flatMap(([isScreen, source]): Array<[(pathname: string) => boolean, string[]]> => {
-    const entry = manifest[source];
-    if (!entry) return [];
+  for (const screen of Object.values(screenTable) as ScreenRecord[]) {
+    const entry = screen.landing && manifest[screen.module];
+    if (!entry) continue;
     const files = [entry.file, ...(entry.imports ?? []).map((key) => manifest[key]?.file)].filter(
       // What the shell loads anyway (the main bundle and its imports) needs no hint.
       (file): file is string => file !== undefined && !shell.includes(file),
     );
-    return [[isScreen, files.map((file) => `/${file}`)]];
-  });
+    chunks.set(
+      screen,
+      files.map((file) => `/${file}`),
+    );
+  }
+  return chunks;
 }
 
 // The app's screens as Fastify routes: the shared table's patterns are in a syntax both
@@ -174,9 +171,12 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
       return reply.code(status).header('cache-control', 'no-cache').type(HTML).send(html);
     }
     const screen = options.screenInShell && page?.screen;
-    // A rendered screen carries its data: nothing for the app to fetch first.
-    const dataUrls = screen ? [] : (options.dataPreloads?.(pathname) ?? []);
-    const modules = screenChunks.find(([isScreen]) => isScreen(pathname))?.[1] ?? [];
+    // A rendered screen carries its data: nothing for the app to fetch first. Otherwise the first
+    // data of the screen's record, the very URL the app prefetches at boot (articlePrefetch.ts).
+    const firstData = screen ? null : firstDataPath(pathname);
+    const dataUrls = firstData === null ? [] : [`/api${firstData}`];
+    const shown = screenAt(pathname);
+    const modules = (shown && screenChunks.get(shown.screen)) ?? [];
     const build = async () => {
       const rendered = screen ? options.screenInShell!(html, pathname, await screen()) : undefined;
       return toResource(shellWithPreloads(rendered ?? html, dataUrls, modules), HTML);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articlePaging.ts';
-import { matchArticlePath, matchAuthorPath } from '../../shared/routes.ts';
+import { articlePath, articlesListPath } from '../../shared/articlesApiPaths.ts';
+import { firstDataPath } from '../../shared/routes.ts';
 import type { ArticleDetail, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import type { ServedScreen } from '../../shared/servedScreen.ts';
@@ -14,35 +15,17 @@ import { settle, settledNow, type Settled } from './settled.ts';
 export const PAGE_SIZE = ARTICLE_PAGE_DEFAULT_LIMIT;
 
 // Calls started before the screen that needs them has rendered — at boot, or when a card is
-// clicked — so the API call runs while the screen's code downloads instead of after it.
+// clicked — so the API call runs while the screen's code downloads instead of after it. Keyed by
+// their path under /api: the screen table's first data (routes.ts) is the same function.
 const started = new Map<string, Promise<Settled<unknown>>>();
 
-const listKey = 'list';
-const articleKey = (id: string) => `article:${id}`;
-const authorKey = (uid: string) => `author:${uid}`;
+const listPath = () => articlesListPath({ limit: PAGE_SIZE });
+const authorListPath = (uid: string) => articlesListPath({ author: uid, limit: PAGE_SIZE });
 
-function fetchFirstPage() {
-  return settle(articlesApi.list({ limit: PAGE_SIZE }));
-}
-
-function fetchAuthorFirstPage(uid: string) {
-  return settle(articlesApi.list({ limit: PAGE_SIZE, author: uid }));
-}
-
-function fetchArticle(id: string) {
-  return settle(articlesApi.get(id));
-}
-
-/** Starts the call the screen at `pathname` will make first. Called once at boot. */
+/** Starts the call the screen at `pathname` will make first (its record's first data). Called once at boot. */
 export function prefetchForPath(pathname: string): void {
-  if (pathname === '/') {
-    started.set(listKey, fetchFirstPage());
-    return;
-  }
-  const id = matchArticlePath(pathname);
-  if (id !== null) prefetchArticle(id);
-  const uid = matchAuthorPath(pathname);
-  if (uid !== null) started.set(authorKey(uid), fetchAuthorFirstPage(uid));
+  const path = firstDataPath(pathname);
+  if (path !== null) started.set(path, settle(articlesApi.read(path)));
 }
 
 /**
@@ -50,11 +33,11 @@ export function prefetchForPath(pathname: string): void {
  * (the page's data block in the browser; the server's own render, renderScreen.tsx).
  */
 export function primeServedScreen(screen: ServedScreen): void {
-  const [key, value] =
+  const [path, value] =
     screen.kind === 'article'
-      ? [articleKey(screen.article.id), screen.article]
-      : [screen.kind === 'home' ? listKey : authorKey(screen.uid), screen.page];
-  started.set(key, settledNow<unknown>({ ok: true, value }));
+      ? [articlePath(screen.article.id), screen.article]
+      : [screen.kind === 'home' ? listPath() : authorListPath(screen.uid), screen.page];
+  started.set(path, settledNow<unknown>({ ok: true, value }));
 }
 
 /** Drops every call started ahead (the server, after each render: its module state outlives a request). */
@@ -63,11 +46,11 @@ export function forgetStartedCalls(): void {
 }
 
 export function prefetchArticle(id: string): void {
-  started.set(articleKey(id), fetchArticle(id));
+  started.set(articlePath(id), settle(articlesApi.get(id)));
 }
 
-/** The prefetched call for `key`, used once (a later visit fetches afresh), or a new call. */
-function take<T>(key: string, start: () => Promise<Settled<T>>): Promise<Settled<T>> {
+/** The prefetched call for `key` (its path under /api), used once (a later visit fetches afresh), or a new call. */
+export function takeStarted<T>(key: string, start: () => Promise<Settled<T>>): Promise<Settled<T>> {
   const call = started.get(key) as Promise<Settled<T>> | undefined;
   if (!call) return start();
   // Not deleted at once: React may run a component's initialiser twice in one render.
@@ -79,24 +62,33 @@ function take<T>(key: string, start: () => Promise<Settled<T>>): Promise<Settled
 
 /** The home list's first page: one call per visit to the home screen. */
 export function useFirstPageCall(): Promise<Settled<ArticlesPage>> {
-  const [call] = useState(() => take(listKey, fetchFirstPage));
+  const [call] = useState(() => takeStarted(listPath(), () => settle(articlesApi.list({ limit: PAGE_SIZE }))));
   return call;
 }
 
 /** The first page of one author's articles: one call per visit (and per author shown). */
 export function useAuthorFirstPageCall(uid: string): Promise<Settled<ArticlesPage>> {
-  const [current, setCurrent] = useState(() => ({ uid, call: take(authorKey(uid), () => fetchAuthorFirstPage(uid)) }));
+  const [current, setCurrent] = useState(() => ({
+    uid,
+    call: takeStarted(authorListPath(uid), () => settle(articlesApi.list({ limit: PAGE_SIZE, author: uid }))),
+  }));
   if (current.uid === uid) return current.call;
-  const next = { uid, call: take(authorKey(uid), () => fetchAuthorFirstPage(uid)) };
+  const next = {
+    uid,
+    call: takeStarted(authorListPath(uid), () => settle(articlesApi.list({ limit: PAGE_SIZE, author: uid }))),
+  };
   setCurrent(next);
   return next.call;
 }
 
 /** The article `id`: one call per id shown. */
 export function useArticleCall(id: string): Promise<Settled<ArticleDetail>> {
-  const [current, setCurrent] = useState(() => ({ id, call: take(articleKey(id), () => fetchArticle(id)) }));
+  const [current, setCurrent] = useState(() => ({
+    id,
+    call: takeStarted(articlePath(id), () => settle(articlesApi.get(id))),
+  }));
   if (current.id === id) return current.call;
-  const next = { id, call: take(articleKey(id), () => fetchArticle(id)) };
+  const next = { id, call: takeStarted(articlePath(id), () => settle(articlesApi.get(id))) };
   setCurrent(next);
   return next.call;
 }

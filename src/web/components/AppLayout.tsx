@@ -28,16 +28,20 @@ export function AppLayout() {
         <TopBar />
         <main id="main" ref={mainRef} className="mx-auto w-full max-w-5xl flex-1 px-4 pt-6 pb-16 sm:px-6 sm:pt-10">
           {/* docs/product.md: screens appear only once the sign-in state is known (no flash of the wrong screen).
-            While a screen's code loads, keep the layout still rather than flash a spinner. A page the server
-            rendered (home, article, author) reads the same to everyone and is shown at once (decision 0301). */}
+            A page the server rendered (home, article, author) reads the same to everyone and is shown at once
+            (decision 0301). */}
           {state.status === 'unknown' && !pageServed ? (
             <div aria-busy="true" />
           ) : (
-            <ScreenErrorBoundary key={location.pathname}>
-              <Suspense fallback={null}>
+            // One boundary for every screen, above the per-screen error boundary: the router navigates in a
+            // transition, and a boundary already showing a screen keeps showing it while the next screen's
+            // code loads (a new boundary would show its empty fallback: the blank main of issue 26 point 9).
+            // The fallback shows only on the first screen of a visit, in the frame, and keeps the layout still.
+            <Suspense fallback={<div aria-busy="true" />}>
+              <ScreenErrorBoundary key={location.pathname}>
                 <Outlet />
-              </Suspense>
-            </ScreenErrorBoundary>
+              </ScreenErrorBoundary>
+            </Suspense>
           )}
         </main>
       </div>

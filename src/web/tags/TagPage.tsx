@@ -1,7 +1,8 @@
 import { useRef, useState } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { tagSlug } from '../../shared/tags.ts';
-import { PAGE_SIZE } from '../articles/articlePrefetch.ts';
+import { articlesListPath } from '../../shared/articlesApiPaths.ts';
+import { PAGE_SIZE, takeStarted } from '../articles/articlePrefetch.ts';
 import { articlesApi } from '../articles/articlesApi.ts';
 import { settle } from '../articles/settled.ts';
 import { ArticleList } from '../articles/ArticleList.tsx';
@@ -25,9 +26,13 @@ export default function TagPage() {
 
 function TagArticles({ slug }: { slug: string }) {
   const { state: auth } = useAuth();
-  // The same URL as the server's preload hint (createArticles.ts dataPreloads): the browser reuses
-  // that answer. Made here, not at boot, so the home page's JavaScript carries none of it.
-  const [firstPage] = useState(() => settle(articlesApi.list({ limit: PAGE_SIZE, tag: slug })));
+  // The tag screen's first data (routes.ts): started at boot when the visit began here, the same URL
+  // as the server's preload hint, whose answer the browser reuses; made here on a later visit.
+  const [firstPage] = useState(() =>
+    takeStarted(articlesListPath({ tag: slug, limit: PAGE_SIZE }), () =>
+      settle(articlesApi.list({ limit: PAGE_SIZE, tag: slug })),
+    ),
+  );
   const feed = useArticleFeed(firstPage, undefined, slug);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const deletion = useDeleteFromList(feed.remove, headingRef);

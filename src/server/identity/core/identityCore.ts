@@ -132,7 +132,12 @@ export function createIdentityCore(deps: {
     federated: federatedSignIn,
     /** The ways into an account: linked providers, and removing one (never the last). */
     signInMethods,
-    sessions: { refresh: issuer.refresh, signOut: issuer.signOut },
+    /** `endSome`: ends some of an account's sessions by id (a removed passkey's), the core's one store. */
+    sessions: {
+      refresh: issuer.refresh,
+      signOut: issuer.signOut,
+      endSome: (uid: string, sessionIds: string[]) => sessions.revokeSomeOfUser(uid, sessionIds),
+    },
     /** The public signing keys (JWKS) and the start-up key check. */
     keys: { jwks: () => keys.jwks(), ready: async () => void (await keys.current()) },
 

@@ -50,7 +50,18 @@ export function createServices(deps: {
   // The Bearer token check of articles, images and members: REQUIRE_TWO_STEP applies to all of them.
   const verifyIdToken = withTwoStepRequirement(config.requireTwoStep, identity.verifyIdToken);
   // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
-  const articles = createArticles({ config, database, verifyIdToken, rateLimiter });
+  // The author is mailed when an editor hides their article or publishes their submitted draft.
+  const articles = createArticles({
+    config,
+    database,
+    verifyIdToken,
+    rateLimiter,
+    clock,
+    mailAuthor: async (uid, mail) => {
+      const email = (await identity.members.find(uid))?.email;
+      if (email) await mailer.send({ ...mail, to: email });
+    },
+  });
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
   // Uploaded images: a deleted user's go with the account; an article's cover and body images
   // are recorded as used in the transaction that writes it (unused uploads go after a day).

@@ -75,12 +75,18 @@ export type Action =
   /** Publish (as opposed to saving a draft). */
   | 'article:publish'
   /** See and manage members, make and revoke invitations. */
-  | 'members:manage';
+  | 'members:manage'
+  /** Edit, publish, hide, restore and delete any article; see every status (DESIGN.md §8.2). */
+  | 'article:moderate'
+  /** See the review queue (submitted drafts). */
+  | 'article:review';
 
 const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:write': 'contributor',
   'article:publish': 'author',
   'members:manage': 'editor',
+  'article:moderate': 'editor',
+  'article:review': 'editor',
 };
 
 export function can(role: Role, action: Action): boolean {

@@ -75,12 +75,18 @@ export type Action =
   /** Publish (as opposed to saving a draft). */
   | 'article:publish'
   /** See and manage members, make and revoke invitations. */
-  | 'members:manage';
+  | 'members:manage'
+  /** See the open reports and resolve them (hide or dismiss). */
+  | 'reports:handle'
+  /** Read the audit log. */
+  | 'audit:read';
 
 const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:write': 'contributor',
   'article:publish': 'author',
   'members:manage': 'editor',
+  'reports:handle': 'editor',
+  'audit:read': 'owner',
 };
 
 export function can(role: Role, action: Action): boolean {

@@ -1,3 +1,4 @@
+import type { AuditTables } from '../audit/auditTables.ts';
 import type { ArticlesTables } from '../articles/articlesTables.ts';
 import type { IdentityTables } from '../identity/core/identityTables.ts';
 import type { ProvidersTables } from '../identity/providers/providersTables.ts';
@@ -20,4 +21,5 @@ export interface DatabaseSchema
     ImagesTables,
     PasskeysTables,
     TwoStepTables,
-    RolesTables {}
+    RolesTables,
+    AuditTables {}

@@ -174,7 +174,14 @@ export type { IssuedSession } from './sessionIssuer.ts';
 export type { UserDeletingListener } from './accountOperations.ts';
 export type { SecondFactorInfo, SecondStepPolicy, SignInOutcome, SignInResult } from './signInAttempt.ts';
 export type { AdminUserView } from './operatorOperations.ts';
-export { LastOwnerError, type MemberChange, type MemberCursor, type MemberRow } from './memberOperations.ts';
+export {
+  LastOwnerError,
+  type MemberChange,
+  type MemberChanged,
+  type MemberChangedListener,
+  type MemberCursor,
+  type MemberRow,
+} from './memberOperations.ts';
 export type { SignUpAdmission, SignUpGate } from './signUpGate.ts';
 export type { ImportedAccount, AccountImportCount } from './accountImport.ts';
 export { checkBounds as checkFirebaseHashBounds, type FirebaseHashParameters } from './firebaseScrypt.ts';

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { databaseUrl, runAdmin } from '../../../test/support/adminProcess.ts';
-import { identityClient, uniqueEmail } from '../../../test/support/identityTestClient.ts';
+import { identityClient } from '../../../test/support/identityTestClient.ts';
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';

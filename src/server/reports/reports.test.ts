@@ -74,6 +74,16 @@ describe.each(dialectCases())('reports on $dialect', (dialectCase) => {
     await refused({ reason: 7 }, 'Give a reason: 1 to 1000 characters.');
     await refused({ reason: 'x'.repeat(1001) }, 'A reason has at most 1000 characters.');
     await refused({ reason: 'Fine', extra: true }, 'extra is not a field of this request.');
+    // Not JSON, no body, a JSON array: a clear 400 each, never a 500.
+    for (const raw of ['{"reason":', '', '["Spam"]']) {
+      const answer = await api.request('POST', `/articles/${id}/reports`, {
+        token: reader.idToken,
+        raw,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(answer.status, `${JSON.stringify(raw)}: ${answer.text}`).toBe(400);
+      expect(answer.headers.get('content-type')).toContain('application/problem+json');
+    }
     expect((await report(reader, id, { reason: 'x'.repeat(1000) })).status).toBe(201);
   });
 

@@ -1,4 +1,6 @@
 import { createArticles, type Articles } from './articles/createArticles.ts';
+import { createAudit, type Audit } from './audit/createAudit.ts';
+import { reportsFeature } from './reports/createReports.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createIdentity, type Identity } from './identity/createIdentity.ts';
@@ -18,6 +20,11 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** The invitations and members APIs. Register with { prefix: '/api' }. */
   rolesRoutes: FastifyPluginAsync;
+  /** The append-only audit log: GET /api/audit (register with { prefix: '/api' }) and the admin command's reads. */
+  audit: Audit;
+  auditRoutes: FastifyPluginAsync;
+  /** The reports API. Register with { prefix: '/api' }. */
+  reportsRoutes: FastifyPluginAsync;
 }
 
 /**
@@ -35,8 +42,11 @@ export function createServices(deps: {
 }): Services {
   const { config, database, mailer, clock } = deps;
   const rateLimiter = createRateLimiter(database, clock);
+  // The audit log: features append to it inside their own transactions through audit.record.
+  const audit = createAudit({ database, clock });
   // Roles: the sign-up policy (SIGNUP, invitations) is the gate identity asks before it creates an account.
-  const roles = createRoles({ config, database, rateLimiter, clock });
+  // Invitations made, used and revoked are audited in the transaction that writes them.
+  const roles = createRoles({ config, database, rateLimiter, clock, recordEvent: audit.record });
   // Accounts. Other features check ID tokens with identity.verifyIdToken (which reads the role too).
   const identity = createIdentity({
     config,
@@ -57,6 +67,8 @@ export function createServices(deps: {
     verifyIdToken,
     rateLimiter,
     clock,
+    // Hides, restores and deletions of another person's article are audited in their transaction.
+    recordAudit: audit.record,
     mailAuthor: async (uid, mail) => {
       const email = (await identity.members.find(uid))?.email;
       if (email) await mailer.send({ ...mail, to: email });
@@ -88,13 +100,32 @@ export function createServices(deps: {
   // last way to sign in is never unlinked.
   identity.onAccountTakenOver((uid, trx) => passkeys.deleteByUser(uid, trx));
   identity.onCountingSignInMethods((uid) => passkeys.countOfUser(uid));
+  // Role changes, disables and enables (members API and admin command alike) are audited in
+  // the transaction that makes them.
+  identity.members.onChanged(roles.recordMemberChange);
   // Members are identity's accounts with their article counts.
   const rolesRoutes = roles.routes({
     members: identity.members,
     verifyIdToken,
     countArticles: (uids) => articles.countByAuthors(uids),
   });
-  return { identity, articles, images, passkeys, rateLimiter, rolesRoutes };
+  const auditRoutes = audit.routes({ verifyIdToken });
+  // Reports: any signed-in account reports an article it can see; editors resolve them by
+  // hiding it (through articles, which audits the hide) or dismissing; each resolution is audited.
+  const reportsRoutes = reportsFeature({
+    database,
+    rateLimiter,
+    clock,
+    verifyIdToken,
+    // Reports are of published articles: the one kind everyone may see (and report).
+    findVisibleArticle: async (_caller, id) => {
+      const article = await articles.reader.find(id);
+      return article && { title: article.title };
+    },
+    hideArticle: (actor, id, reason) => articles.hide(actor, id, reason),
+    recordEvent: audit.record,
+  });
+  return { identity, articles, images, passkeys, rateLimiter, rolesRoutes, audit, auditRoutes, reportsRoutes };
 }
 
 /** Identity as the passkeys feature sees it: its sign-in door, with the provider fixed to "passkey". */

@@ -79,7 +79,11 @@ export type Action =
   /** Edit, publish, hide, restore and delete any article; see every status (DESIGN.md §8.2). */
   | 'article:moderate'
   /** See the review queue (submitted drafts). */
-  | 'article:review';
+  | 'article:review'
+  /** See the open reports and resolve them (hide or dismiss). */
+  | 'reports:handle'
+  /** Read the audit log. */
+  | 'audit:read';
 
 const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:write': 'contributor',
@@ -87,6 +91,8 @@ const LEAST_ROLE_FOR: Record<Action, Role> = {
   'members:manage': 'editor',
   'article:moderate': 'editor',
   'article:review': 'editor',
+  'reports:handle': 'editor',
+  'audit:read': 'owner',
 };
 
 export function can(role: Role, action: Action): boolean {

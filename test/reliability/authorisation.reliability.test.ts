@@ -191,7 +191,12 @@ type RoleCall =
   | "restore another's hidden article"
   | 'read the review queue'
   | "list another's drafts"
-  | "read another's draft";
+  | "read another's draft"
+  | 'report an article'
+  | 'list open reports'
+  | 'dismiss a report'
+  | 'hide an article through a report'
+  | 'read the audit log';
 
 const ROLE_ACTORS: RoleActor[] = ['anonymous', 'reader', 'contributor', 'author', 'editor', 'owner'];
 const allowedFrom = (least: Role, ok: number): Record<RoleActor, number> =>
@@ -225,6 +230,11 @@ const roleMatrix: Record<RoleCall, Record<RoleActor, number>> = {
   'read the review queue': allowedFrom('editor', 200),
   "list another's drafts": allowedFrom('editor', 200),
   "read another's draft": { ...allowedFrom('editor', 200), anonymous: 404, reader: 404, contributor: 404, author: 404 },
+  'report an article': allowedFrom('reader', 201),
+  'list open reports': allowedFrom('editor', 200),
+  'dismiss a report': allowedFrom('editor', 200),
+  'hide an article through a report': allowedFrom('editor', 200),
+  'read the audit log': allowedFrom('owner', 200),
 };
 
 /** A published article by a fresh author, for calls that act on another person's article. */
@@ -258,6 +268,16 @@ describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
   afterAll(async () => {
     await server?.close();
   });
+
+  const freshArticle = async () => (await api.create(owner.idToken, sampleArticle('Reported'))).body.id as string;
+  /** An open report of a fresh article, made by the owner. */
+  const freshReport = async () =>
+    (
+      await api.request('POST', `/articles/${await freshArticle()}/reports`, {
+        token: owner.idToken,
+        json: { reason: 'Spam' },
+      })
+    ).body.id as string;
 
   async function perform(call: RoleCall, token: string | undefined) {
     switch (call) {
@@ -313,6 +333,16 @@ describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
         return api.request('GET', `/articles?author=${(await member('contributor')).uid}&status=draft`, { token });
       case "read another's draft":
         return api.request('GET', `/articles/${(await othersArticle(api, await member('contributor'))).id}`, { token });
+      case 'report an article':
+        return api.request('POST', `/articles/${await freshArticle()}/reports`, { token, json: { reason: 'Spam' } });
+      case 'list open reports':
+        return api.request('GET', '/reports?status=open', { token });
+      case 'dismiss a report':
+        return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'dismiss' } });
+      case 'hide an article through a report':
+        return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'hide' } });
+      case 'read the audit log':
+        return api.request('GET', '/audit', { token });
     }
   }
 

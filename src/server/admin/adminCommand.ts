@@ -101,7 +101,10 @@ async function main(argv: string[]): Promise<number> {
   const database = openDatabase(config.database);
   try {
     const result = await commands[parsed.name]({ config, database, options: parsed.options }, parsed.argument);
-    process.stdout.write(parsed.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
+    if (!parsed.json) process.stdout.write(`${result.text}\n`);
+    else if (result.jsonLines && Array.isArray(result.json)) {
+      process.stdout.write(result.json.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    } else process.stdout.write(`${JSON.stringify(result.json, null, 2)}\n`);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof CommandFailure) return fail(error.message);

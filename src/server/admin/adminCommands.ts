@@ -8,11 +8,23 @@ import type { Services } from '../services.ts';
 import type { CommandName, ValueOption } from './adminUsage.ts';
 import { backupSqlite, pgDumpCommand } from './databaseBackup.ts';
 
-/** What a command prints: `text` for people, `json` with --json. */
+/** What a command prints: `text` for people, `json` with --json (`jsonLines`: one JSON value a line). */
 export interface CommandResult {
   text: string;
   json: unknown;
+  jsonLines?: boolean;
 }
+
+const AUDIT_DEFAULT_LIMIT = 100;
+const AUDIT_DETAIL_WIDTH = 80;
+
+/** An entry's detail on one table line: JSON (control characters escaped), cut at 80 characters (--json has it whole). */
+function auditDetail(detail: Record<string, unknown>): string {
+  if (Object.keys(detail).length === 0) return '';
+  const text = JSON.stringify(detail);
+  return text.length > AUDIT_DETAIL_WIDTH ? `${text.slice(0, AUDIT_DETAIL_WIDTH - 1)}…` : text;
+}
+const AUDIT_MAX_LIMIT = 100_000;
 
 /** A refusal the operator can act on (exit status 1, no stack trace). */
 export class CommandFailure extends Error {
@@ -225,6 +237,28 @@ export const commands: Record<CommandName, Command> = {
         accounts: async () => (await services(context)).identity.admin,
       },
     );
+  },
+  audit: async (context) => {
+    const limitText = context.options['--limit'];
+    const limit = limitText === undefined ? AUDIT_DEFAULT_LIMIT : Number(limitText);
+    if (!/^\d+$/.test(limitText ?? '1') || !Number.isSafeInteger(limit) || limit < 1 || limit > AUDIT_MAX_LIMIT) {
+      throw new CommandFailure(`--limit takes a whole number from 1 to ${AUDIT_MAX_LIMIT}.`);
+    }
+    const entries = await (await services(context)).audit.newest(limit);
+    const text =
+      entries.length === 0
+        ? 'The audit log is empty.'
+        : table([
+            ['AT', 'ACTOR', 'ACTION', 'TARGET', 'DETAIL'],
+            ...entries.map((entry) => [
+              entry.at,
+              entry.actorUid ?? '(operator)',
+              entry.action,
+              `${entry.targetType} ${entry.targetId}`,
+              auditDetail(entry.detail),
+            ]),
+          ]) + `\n${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, newest first.`;
+    return { text, json: entries, jsonLines: true };
   },
   migrate: async (context) => {
     const result = await migrateToLatest(context.database);

@@ -4,6 +4,7 @@ export const VALUE_OPTIONS = {
   '--hash-config': 'import-firebase',
   '--articles': 'import-firebase',
   '--role': 'import-firebase',
+  '--limit': 'audit',
 } as const satisfies Record<string, CommandName>;
 
 export type ValueOption = keyof typeof VALUE_OPTIONS;
@@ -21,6 +22,7 @@ export const COMMAND_NAMES = {
   backup: 'FILE',
   migrate: undefined,
   'import-firebase': undefined,
+  audit: undefined,
 } as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
@@ -49,6 +51,10 @@ Commands:
   backup FILE             SQLite: write a consistent copy of the database to FILE (safe
                           while the server runs). PostgreSQL: print the pg_dump command.
   migrate                 Apply pending database migrations.
+  audit [--limit N]       The audit log, newest first: role changes, disables, enables,
+                          invitations, hides, restores, deletions of another's article
+                          and report resolutions (the newest 100 unless --limit says;
+                          at most 100000). With --json: one JSON object per line.
   import-firebase --users USERS.json --hash-config HASH.json [--articles ARTICLES.json] [--role ROLE]
                           Move in from Firebase: accounts from "firebase auth:export
                           --format=json" keep their uid and password (verified at first

@@ -1,3 +1,5 @@
+import type { AuditTables } from '../audit/auditTables.ts';
+import type { ReportsTables } from '../reports/reportsTables.ts';
 import type { ArticlesTables } from '../articles/articlesTables.ts';
 import type { IdentityTables } from '../identity/core/identityTables.ts';
 import type { ProvidersTables } from '../identity/providers/providersTables.ts';
@@ -20,4 +22,6 @@ export interface DatabaseSchema
     ImagesTables,
     PasskeysTables,
     TwoStepTables,
-    RolesTables {}
+    RolesTables,
+    AuditTables,
+    ReportsTables {}

@@ -32,6 +32,8 @@ export {
   type MemberRow,
   type MemberCursor,
   type MemberChange,
+  type MemberChanged,
+  type MemberChangedListener,
 } from './core/identityCore.ts';
 export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SignInDoor };
 export type {

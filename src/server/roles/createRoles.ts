@@ -2,15 +2,18 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { VerifyIdToken } from '../http/callerAuth.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { Identity, SignUpGate } from '../identity/createIdentity.ts';
+import type { Identity, MemberChangedListener, SignUpGate } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { createInvitations } from './invitations.ts';
+import { memberChangeEvents, type RoleEventRecorder } from './roleEvents.ts';
 import { rolesRoutes } from './rolesRoutes.ts';
 import { signUpPolicy } from './signUpPolicy.ts';
 
 export interface Roles {
   /** Identity's sign-up gate: SIGNUP, NEW_ACCOUNT_ROLE and invitations. */
   signUpGate: SignUpGate;
+  /** For identity's members.onChanged: role changes, disables and enables go in the audit log. */
+  recordMemberChange: MemberChangedListener;
   /** The invitations and members APIs; made once identity and articles exist. */
   routes(deps: {
     members: Identity['members'];
@@ -27,16 +30,20 @@ export function createRoles(deps: {
   database: Database;
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
+  /** The audit log's recorder (services.ts passes it): invitations made, used, revoked; member changes. */
+  recordEvent: RoleEventRecorder;
 }): Roles {
   const now = deps.clock ?? Date.now;
-  const invitations = createInvitations({ database: deps.database, now });
+  const invitations = createInvitations({ database: deps.database, now, recordEvent: deps.recordEvent });
   return {
     signUpGate: signUpPolicy({
       policy: deps.config.signup,
       newAccountRole: deps.config.newAccountRole,
       invitations,
-      now,
     }),
+    async recordMemberChange(change, trx) {
+      for (const event of memberChangeEvents(change)) await deps.recordEvent(trx, event);
+    },
     routes: (wiring) =>
       rolesRoutes({
         ...wiring,

@@ -1,15 +1,19 @@
 import { INVITATION_LIFETIME_MS, type SignupRefusal } from '../../shared/invitations.ts';
 import type { Role } from '../../shared/roles.ts';
+import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
 import { hashInvitationCode, isInvitationCodeShaped, newInvitationCode, newInvitationId } from './invitationCodes.ts';
 import { createInvitationsStore } from './invitationsStore.ts';
 import type { InvitationRow } from './invitationsTables.ts';
+import type { RoleEventRecorder } from './roleEvents.ts';
 
 export type InvitationLookup = { ok: true; invitation: InvitationRow } | { ok: false; reason: SignupRefusal };
 
 /** Making, listing, revoking and checking invitations; who may is the routes' business. */
-export function createInvitations(deps: { database: Database; now: () => number }) {
-  const store = createInvitationsStore(deps.database.db);
+export function createInvitations(deps: { database: Database; now: () => number; recordEvent: RoleEventRecorder }) {
+  const { db } = deps.database;
+  const store = createInvitationsStore(db);
 
   return {
     store,
@@ -30,14 +34,42 @@ export function createInvitations(deps: { database: Database; now: () => number 
         used_by: null,
         revoked_at: null,
       };
-      await store.insert(row);
+      // The invitation and its audit row are written together or not at all.
+      await db.transaction().execute(async (trx) => {
+        await store.insert(row, trx);
+        await deps.recordEvent(trx, {
+          actorUid: input.createdBy,
+          action: 'invitation.create',
+          targetType: 'invitation',
+          targetId: row.id,
+          detail: { role: row.role, email: row.email },
+        });
+      });
       return { invitation: row, code };
     },
 
     listPending: () => store.listPending(deps.now()),
 
     /** false: it was no longer pending (used or revoked meanwhile). */
-    revoke: (id: string) => store.revoke(id, deps.now()),
+    revoke: (id: string, actorUid: string) =>
+      db.transaction().execute(async (trx) => {
+        if (!(await store.revoke(id, deps.now(), trx))) return false;
+        await deps.recordEvent(trx, { actorUid, action: 'invitation.revoke', targetType: 'invitation', targetId: id });
+        return true;
+      }),
+
+    /** Uses the invitation up for the new account `uid`, in the transaction creating it; false: no longer pending. */
+    claim: async (invitation: InvitationRow, uid: string, trx: Transaction<DatabaseSchema>) => {
+      if (!(await store.claim(invitation.id, uid, deps.now(), trx))) return false;
+      await deps.recordEvent(trx, {
+        actorUid: uid,
+        action: 'invitation.use',
+        targetType: 'invitation',
+        targetId: invitation.id,
+        detail: { role: invitation.role },
+      });
+      return true;
+    },
 
     /**
      * The invitation a code names, if it can still be used (by `email`, when given); else why

@@ -7,8 +7,8 @@ type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 /** The `invitations` table. */
 export function createInvitationsStore(db: Kysely<DatabaseSchema>) {
   return {
-    async insert(row: InvitationRow): Promise<void> {
-      await db.insertInto('invitations').values(row).execute();
+    async insert(row: InvitationRow, trx: Db = db): Promise<void> {
+      await trx.insertInto('invitations').values(row).execute();
     },
 
     findByCodeHash(codeHash: string): Promise<InvitationRow | undefined> {
@@ -34,8 +34,8 @@ export function createInvitationsStore(db: Kysely<DatabaseSchema>) {
     },
 
     /** Revokes a pending invitation; false when it was not pending (used, revoked meanwhile). */
-    async revoke(id: string, now: number): Promise<boolean> {
-      const result = await db
+    async revoke(id: string, now: number, trx: Db = db): Promise<boolean> {
+      const result = await trx
         .updateTable('invitations')
         .set({ revoked_at: now })
         .where('id', '=', id)

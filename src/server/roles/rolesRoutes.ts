@@ -97,7 +97,7 @@ export function rolesRoutes(deps: {
       }
       // Whoever may make an invitation for a role may take one back.
       if (!mayGrant(caller.role, found.role)) return sendProblem(reply, 403, NOT_ALLOWED);
-      if (!(await invitations.revoke(found.id))) {
+      if (!(await invitations.revoke(found.id, caller.uid))) {
         return sendProblem(reply, 404, 'There is no pending invitation with this id.');
       }
       return reply.code(204).send();
@@ -158,8 +158,11 @@ export function rolesRoutes(deps: {
       if (change.role !== undefined && !mayGrant(caller.role, change.role)) return sendProblem(reply, 403, NOT_ALLOWED);
       let changed: MemberRow | undefined;
       try {
-        changed = await members.change(request.params.uid, change, (current) => {
-          if (!mayManage(caller.role, current.role)) throw new Forbidden();
+        changed = await members.change(request.params.uid, change, {
+          actorUid: caller.uid,
+          authorise: (current) => {
+            if (!mayManage(caller.role, current.role)) throw new Forbidden();
+          },
         });
       } catch (error) {
         if (error instanceof Forbidden) return sendProblem(reply, 403, NOT_ALLOWED);

@@ -11,7 +11,6 @@ export function signUpPolicy(deps: {
   policy: SignupPolicy;
   newAccountRole: Role;
   invitations: Invitations;
-  now: () => number;
 }): SignUpGate {
   const refuse = (reason: string) => new IdentityError('ADMIN_ONLY_OPERATION', { detail: reason });
   return {
@@ -27,7 +26,7 @@ export function signUpPolicy(deps: {
       return {
         role: invitation.role,
         async claim(uid, trx) {
-          if (!(await deps.invitations.store.claim(invitation.id, uid, deps.now(), trx))) {
+          if (!(await deps.invitations.claim(invitation, uid, trx))) {
             throw refuse('INVITATION_USED');
           }
         },

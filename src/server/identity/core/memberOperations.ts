@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { DatabaseSchema } from '../../db/schema.ts';
 import type { Role } from '../../../shared/roles.ts';
 import type { UserRow } from './identityTables.ts';
 import type { SessionsStore } from './sessionsStore.ts';
@@ -30,6 +31,32 @@ export interface MemberChange {
   disabled?: boolean | undefined;
 }
 
+/** A member's role or disabled flag changed: who did it (null: the operator), before and after. */
+export interface MemberChanged {
+  actorUid: string | null;
+  before: MemberRow;
+  after: MemberRow;
+}
+
+/** Runs inside the changing transaction (the audit log); throwing undoes the change. */
+export type MemberChangedListener = (event: MemberChanged, trx: Transaction<DatabaseSchema>) => Promise<void>;
+
+/**
+ * Tells the member-change listeners, inside `trx`, that OWNER_EMAIL's verified address made
+ * `before` an owner (the operator's rule, so no actor); nothing when the role did not change.
+ */
+export async function tellOwnerEmailPromotion(
+  listeners: readonly MemberChangedListener[],
+  before: UserRow,
+  after: UserRow,
+  trx: Transaction<DatabaseSchema>,
+): Promise<void> {
+  if (before.role === after.role) return;
+  for (const listener of listeners) {
+    await listener({ actorUid: null, before: toMember(before), after: toMember(after) }, trx);
+  }
+}
+
 const toMember = (user: UserRow): MemberRow => ({
   uid: user.id,
   displayName: user.display_name,
@@ -56,8 +83,11 @@ export function createMemberOperations(deps: {
   users: UsersStore;
   sessions: SessionsStore;
   now: () => number;
+  /** Shared with the email actions and provider sign-in, where OWNER_EMAIL makes an owner. */
+  changedListeners: MemberChangedListener[];
 }) {
   const { db, dialect } = deps.database;
+  const { changedListeners } = deps;
 
   return {
     /**
@@ -100,12 +130,13 @@ export function createMemberOperations(deps: {
      * member as the database holds it now and throws to refuse. Disabling ends the account's
      * tokens at once (sign-in and refresh answer USER_DISABLED); enabling ends the sessions
      * from before (sign in again). undefined: no such account. LastOwnerError: the change
-     * would leave no enabled owner.
+     * would leave no enabled owner. `actorUid` is who asks (null: the operator), for the
+     * listeners of onChanged, which run in the same transaction when something changed.
      */
     async change(
       uid: string,
       change: MemberChange,
-      authorise: (current: MemberRow) => void = () => {},
+      options: { actorUid: string | null; authorise?: (current: MemberRow) => void },
     ): Promise<MemberRow | undefined> {
       return db.transaction().execute(async (trx) => {
         // PostgreSQL: two owners demoting each other at once must not both see the other
@@ -120,7 +151,8 @@ export function createMemberOperations(deps: {
         const owners = await (dialect === 'postgres' ? ownersQuery.forUpdate() : ownersQuery).execute();
         const user = await deps.users.findById(uid, trx);
         if (!user) return undefined;
-        authorise(toMember(user));
+        const before = toMember(user);
+        options.authorise?.(before);
         const row: Partial<UserRow> = {};
         if (change.role !== undefined && change.role !== user.role) row.role = change.role;
         if (change.disabled === true && user.disabled === 0) {
@@ -136,8 +168,17 @@ export function createMemberOperations(deps: {
         }
         if (Object.keys(row).length > 0) await deps.users.update(uid, row, trx);
         if (row.disabled === 0) await deps.sessions.revokeAllOfUser(uid, trx);
-        return toMember(updated);
+        const after = toMember(updated);
+        if (Object.keys(row).length > 0) {
+          for (const listener of changedListeners) await listener({ actorUid: options.actorUid, before, after }, trx);
+        }
+        return after;
       });
+    },
+
+    /** Calls `listener` inside the transaction of every change that changed something. */
+    onChanged(listener: MemberChangedListener): void {
+      changedListeners.push(listener);
     },
   };
 }

@@ -60,7 +60,7 @@ export function createOperatorOperations(deps: {
   async function changeByEmail(email: string, change: MemberChange): Promise<AdminUserView | undefined> {
     const user = await users.findByEmail(email);
     if (!user) return undefined;
-    if (!(await deps.members.change(user.id, change))) return undefined;
+    if (!(await deps.members.change(user.id, change, { actorUid: null }))) return undefined;
     const changed = await users.findById(user.id);
     return changed && view(changed);
   }

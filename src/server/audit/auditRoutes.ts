@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import { sendProblem } from '../http/problem.ts';
+import { can } from '../roles/permissions.ts';
+import { auditEntryJson, type AuditLog } from './auditLog.ts';
+import { decodeAuditCursor, encodeAuditCursor } from './auditCursor.ts';
+
+/** Entries per page of GET /api/audit. */
+export const AUDIT_PAGE_SIZE = 50;
+
+/** `GET /api/audit?cursor=C` for owners (docs/product.md, Audit log). Register with { prefix: '/api' }. */
+export function auditRoutes(deps: { log: AuditLog; verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
+  return async (app) => {
+    const authenticate = registerCallerAuthentication(app, deps.verifyIdToken);
+    app.get<{ Querystring: Record<string, unknown> }>(
+      '/audit',
+      { preHandler: authenticate },
+      async (request, reply) => {
+        if (!can(callerOf(request).role, 'audit:read')) {
+          return sendProblem(reply, 403, 'Only owners may read the audit log.');
+        }
+        const { cursor } = request.query;
+        const after = typeof cursor === 'string' ? decodeAuditCursor(cursor) : undefined;
+        if (cursor !== undefined && after === undefined) {
+          return sendProblem(reply, 400, 'The cursor is not valid.', [
+            { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
+          ]);
+        }
+        // One more than a page tells whether another page follows.
+        const rows = await deps.log.newest(AUDIT_PAGE_SIZE + 1, after);
+        const page = rows.slice(0, AUDIT_PAGE_SIZE);
+        const last = page.at(-1);
+        const nextCursor = rows.length > AUDIT_PAGE_SIZE && last ? encodeAuditCursor(last) : null;
+        return reply.header('cache-control', 'no-store').send({ entries: page.map(auditEntryJson), nextCursor });
+      },
+    );
+  };
+}

@@ -5,33 +5,8 @@ import type {
   MemberJson,
 } from '../../shared/invitations.ts';
 import type { Role } from '../../shared/roles.ts';
-import { API_TIMEOUT_MS, type TokenSource } from '../articles/articlesApi.ts';
-import { ArticlesApiError, errorFromResponse } from '../articles/articlesApiError.ts';
-
-/** One call of the invitations and members APIs (docs/architecture.md); failures are ArticlesApiError. */
-async function call<T>(method: string, path: string, init: { body?: unknown; token?: TokenSource } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (init.token) {
-    const token = await init.token();
-    if (!token) throw new ArticlesApiError('Not signed in', 401);
-    headers.authorization = `Bearer ${token}`;
-  }
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(`/api${path}`, {
-      method,
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(API_TIMEOUT_MS),
-    });
-  } catch (cause) {
-    throw new ArticlesApiError(cause instanceof Error ? cause.message : 'Network failure', 0);
-  }
-  if (!response.ok) throw await errorFromResponse(response);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-}
+import { apiCall as call } from '../articles/apiCall.ts';
+import type { TokenSource } from '../articles/articlesApi.ts';
 
 export interface MembersPage {
   members: MemberJson[];

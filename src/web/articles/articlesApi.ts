@@ -1,4 +1,11 @@
-import type { ArticleDetail, ArticleInput, ArticlesPage } from './articleTypes.ts';
+import type {
+  ArticleDetail,
+  ArticleInput,
+  ArticlesPage,
+  ArticleStatus,
+  ModerationFields,
+  SaveStatus,
+} from './articleTypes.ts';
 import { ArticlesApiError, errorFromResponse } from './articlesApiError.ts';
 
 /**
@@ -18,7 +25,13 @@ export interface ListOptions {
   author?: string;
   /** Only articles with this tag (its slug). */
   tag?: string;
+  /** Not published ones (their author's and editors' only, with a token): DESIGN.md §8.2. */
+  status?: Exclude<ArticleStatus, 'published'> | 'all';
+  token?: TokenSource;
 }
+
+/** An article body with the status the save asks for (absent: the server's default or no change). */
+export type ArticleSave = ArticleInput & { status?: SaveStatus };
 
 /**
  * The typed client for the articles API (docs/architecture.md). Deliberately free of zod and other
@@ -66,17 +79,22 @@ export function createArticlesApi(baseUrl = '') {
       if (options.tag) query.set('tag', options.tag);
       if (options.limit) query.set('limit', String(options.limit));
       if (options.cursor) query.set('cursor', options.cursor);
+      if (options.status) query.set('status', options.status);
       const search = query.size > 0 ? `?${query}` : '';
-      return call<ArticlesPage>('GET', `/articles${search}`);
+      return call<ArticlesPage>('GET', `/articles${search}`, { token: options.token });
     },
-    get(id: string): Promise<ArticleDetail> {
-      return call<ArticleDetail>('GET', `/articles/${encodeURIComponent(id)}`);
+    /** With a token, the author and editors also get an article that is not published. */
+    get(id: string, token?: TokenSource): Promise<ArticleDetail & ModerationFields> {
+      return call<ArticleDetail & ModerationFields>('GET', `/articles/${encodeURIComponent(id)}`, { token });
     },
-    create(input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
-      return call<ArticleDetail>('POST', '/articles', { body: input, token });
+    create(input: ArticleSave, token: TokenSource): Promise<ArticleDetail & ModerationFields> {
+      return call<ArticleDetail & ModerationFields>('POST', '/articles', { body: input, token });
     },
-    update(id: string, input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
-      return call<ArticleDetail>('PUT', `/articles/${encodeURIComponent(id)}`, { body: input, token });
+    update(id: string, input: ArticleSave, token: TokenSource): Promise<ArticleDetail & ModerationFields> {
+      return call<ArticleDetail & ModerationFields>('PUT', `/articles/${encodeURIComponent(id)}`, {
+        body: input,
+        token,
+      });
     },
     delete(id: string, token: TokenSource): Promise<void> {
       return call<void>('DELETE', `/articles/${encodeURIComponent(id)}`, { token });

@@ -115,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
 
-  const { identity, articles, images, rolesRoutes, auditRoutes } = createServices({
+  const { identity, articles, images, rolesRoutes, auditRoutes, reportsRoutes } = createServices({
     config,
     database,
     mailer,
@@ -127,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(articles.routes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
+  await app.register(reportsRoutes, { prefix: '/api' });
   await app.register(images.routes);
   // Unused uploads are looked for while the server runs (not by the admin command's services).
   let stopImageCleanup = () => {};

@@ -1,5 +1,6 @@
 import { createArticles, type Articles } from './articles/createArticles.ts';
 import { createAudit, type Audit } from './audit/createAudit.ts';
+import { reportsFeature } from './reports/createReports.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createIdentity, type Identity } from './identity/createIdentity.ts';
@@ -22,6 +23,8 @@ export interface Services {
   /** The append-only audit log: GET /api/audit (register with { prefix: '/api' }) and the admin command's reads. */
   audit: Audit;
   auditRoutes: FastifyPluginAsync;
+  /** The reports API. Register with { prefix: '/api' }. */
+  reportsRoutes: FastifyPluginAsync;
 }
 
 /**
@@ -57,7 +60,20 @@ export function createServices(deps: {
   // The Bearer token check of articles, images and members: REQUIRE_TWO_STEP applies to all of them.
   const verifyIdToken = withTwoStepRequirement(config.requireTwoStep, identity.verifyIdToken);
   // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
-  const articles = createArticles({ config, database, verifyIdToken, rateLimiter });
+  // The author is mailed when an editor hides their article or publishes their submitted draft.
+  const articles = createArticles({
+    config,
+    database,
+    verifyIdToken,
+    rateLimiter,
+    clock,
+    // Hides, restores and deletions of another person's article are audited in their transaction.
+    recordAudit: audit.record,
+    mailAuthor: async (uid, mail) => {
+      const email = (await identity.members.find(uid))?.email;
+      if (email) await mailer.send({ ...mail, to: email });
+    },
+  });
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
   // Uploaded images: a deleted user's go with the account; an article's cover and body images
   // are recorded as used in the transaction that writes it (unused uploads go after a day).
@@ -94,7 +110,22 @@ export function createServices(deps: {
     countArticles: (uids) => articles.countByAuthors(uids),
   });
   const auditRoutes = audit.routes({ verifyIdToken });
-  return { identity, articles, images, passkeys, rateLimiter, rolesRoutes, audit, auditRoutes };
+  // Reports: any signed-in account reports an article it can see; editors resolve them by
+  // hiding it (through articles, which audits the hide) or dismissing; each resolution is audited.
+  const reportsRoutes = reportsFeature({
+    database,
+    rateLimiter,
+    clock,
+    verifyIdToken,
+    // Reports are of published articles: the one kind everyone may see (and report).
+    findVisibleArticle: async (_caller, id) => {
+      const article = await articles.reader.find(id);
+      return article && { title: article.title };
+    },
+    hideArticle: (actor, id, reason) => articles.hide(actor, id, reason),
+    recordEvent: audit.record,
+  });
+  return { identity, articles, images, passkeys, rateLimiter, rolesRoutes, audit, auditRoutes, reportsRoutes };
 }
 
 /** Identity as the passkeys feature sees it: its sign-in door, with the provider fixed to "passkey". */

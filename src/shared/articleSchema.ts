@@ -12,7 +12,21 @@ export const TITLE_MAX_LENGTH = 200;
 export const DESCRIPTION_MAX_LENGTH = 20000;
 
 /** The fields of an article body; anything else in a body is an error. */
-export const articleInputFields = ['image', 'title', 'description', 'tags'] as const;
+export const articleInputFields = ['image', 'title', 'description', 'tags', 'status'] as const;
+
+/**
+ * Who may see an article (DESIGN.md §8.2): `published` is public; `draft` and `submitted` (a
+ * draft waiting for an editor) and `hidden` (taken down by an editor) are seen only by their
+ * author and editors.
+ */
+export const ARTICLE_STATUSES = ['published', 'draft', 'submitted', 'hidden'] as const;
+export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+/** The statuses a writer may ask for; `hidden` comes only from an editor's hide. */
+export const WRITABLE_ARTICLE_STATUSES = ['published', 'draft', 'submitted'] as const;
+export type WritableArticleStatus = (typeof WRITABLE_ARTICLE_STATUSES)[number];
+
+/** A hide's reason: 1 to 500 characters after trimming. */
+export const HIDE_REASON_MAX_LENGTH = 500;
 export type ArticleInputField = (typeof articleInputFields)[number];
 
 // Characters as a person counts them: an emoji is one, not two UTF-16 units.
@@ -76,6 +90,10 @@ export const articleInputSchema = z.strictObject(
         tags.filter((tag, index) => tags.findIndex((other) => tagSlug(other) === tagSlug(tag)) === index),
       )
       .optional(),
+    /** Optional: the default on create depends on the role; a PUT without it keeps the status. */
+    status: z
+      .enum(WRITABLE_ARTICLE_STATUSES, { error: 'status must be draft, submitted or published.' })
+      .optional(),
   },
   { error: 'The article must be an object with image, title and description.' },
 );
@@ -95,7 +113,7 @@ export function parseArticleInput(body: unknown): ArticleInputResult {
       for (const key of issue.keys) {
         errors.push({
           field: key,
-          message: `${key} cannot be set: an article takes only image, title, description and tags.`,
+          message: `${key} cannot be set: an article takes only image, title, description, tags and status.`,
         });
       }
     } else {
@@ -120,10 +138,14 @@ export const articleSchema = z.object({
   authorId: z.string(),
   /** The author's current display name; null when they have not set one. */
   authorName: z.string().nullable(),
-  /** ISO 8601 UTC, set by the server when the article was created. */
+  /** ISO 8601 UTC: when the article was first published (a draft's: when it was created). */
   date: z.iso.datetime(),
   /** Tag names in the order the author gave them (src/shared/tags.ts makes their slugs). */
   tags: z.array(z.string()),
+  /** Only `published` articles reach anyone but their author and editors. */
+  status: z.enum(ARTICLE_STATUSES),
+  /** While hidden, for its author and editors: the editor's reason and when it was hidden. */
+  moderation: z.object({ reason: z.string(), at: z.iso.datetime() }).optional(),
 });
 export type Article = z.infer<typeof articleSchema>;
 

@@ -76,6 +76,10 @@ export type Action =
   | 'article:publish'
   /** See and manage members, make and revoke invitations. */
   | 'members:manage'
+  /** Edit, publish, hide, restore and delete any article; see every status (DESIGN.md §8.2). */
+  | 'article:moderate'
+  /** See the review queue (submitted drafts). */
+  | 'article:review'
   /** See the open reports and resolve them (hide or dismiss). */
   | 'reports:handle'
   /** Read the audit log. */
@@ -85,6 +89,8 @@ const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:write': 'contributor',
   'article:publish': 'author',
   'members:manage': 'editor',
+  'article:moderate': 'editor',
+  'article:review': 'editor',
   'reports:handle': 'editor',
   'audit:read': 'owner',
 };

@@ -23,7 +23,10 @@ export interface ArticleReads {
      */
     finishForOneRequest?: (page: JsonResource) => Promise<JsonResource>,
   ): Promise<JsonResource>;
-  /** One article serialised, or null when there is none with this id. */
+  /**
+   * One article serialised, whatever its status, or null when there is none with this id. Only
+   * a published one may be sent to anyone (articleRules.ts mayView decides for the others).
+   */
   article(id: string): Promise<ArticleResource | null>;
   /** The newest `limit` articles with their rendered bodies (what the feed is made from). */
   newest(limit: number): Promise<ArticleDetail[]>;
@@ -46,6 +49,11 @@ export function toArticleJson(row: ArticleRow): Article {
     authorName: row.authorName,
     date: new Date(row.date).toISOString(),
     tags: row.tags,
+    status: row.status,
+    // Only hidden articles carry it, and they reach only their author and editors (articleRules.ts).
+    ...(row.status === 'hidden' && row.moderationReason !== null && row.moderatedAt !== null
+      ? { moderation: { reason: row.moderationReason, at: new Date(Number(row.moderatedAt)).toISOString() } }
+      : {}),
   };
 }
 
@@ -84,7 +92,7 @@ export function createArticleReads(
       return task();
     });
   const listKey = (limit: number, cursor: string, filter: ListFilter) =>
-    `list:${limit}:${filter.authorId ?? ''}:${filter.tagSlug ?? ''}:${cursor}`;
+    `list:${limit}:${filter.authorId ?? ''}:${filter.tagSlug ?? ''}:${filter.status ?? 'published'}:${cursor}`;
   return {
     async listPage(limit, after, filter = {}, finishForOneRequest = async (page) => ({ ...page, sentOnce: true })) {
       const cursor = after ? encodeArticleCursor(after) : '';

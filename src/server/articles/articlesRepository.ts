@@ -1,4 +1,5 @@
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import { PostgresAdapter, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { ArticleStatus } from '../../shared/articleSchema.ts';
 import { renderMarkdown } from '../../shared/markdown/renderMarkdown.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { ArticleCursor } from './articleCursor.ts';
@@ -28,6 +29,10 @@ export interface ArticleRow {
   date: number;
   /** Tag names in the author's order. */
   tags: string[];
+  status: ArticleStatus;
+  /** The last hide's reason and time (epoch ms); shown only while hidden. */
+  moderationReason: string | null;
+  moderatedAt: number | null;
 }
 
 /** One article with its rendered body: what the article page shows. */
@@ -48,8 +53,28 @@ export class AuthorGoneError extends Error {
   override name = 'AuthorGoneError';
 }
 
-/** An article as written: its fields plus what the server decides (id, author, date). */
-export type NewArticle = ArticleFields & { id: string; authorId: string; date: number };
+/** An article as written: its fields plus what the server decides (id, author, date, status). */
+export type NewArticle = ArticleFields & { id: string; authorId: string; date: number; status?: ArticleStatus };
+
+/** What a change of an existing article is decided on: the stored article before it. */
+export interface CurrentArticle {
+  id: string;
+  authorId: string;
+  title: string;
+  status: ArticleStatus;
+  date: number;
+  everPublished: boolean;
+}
+
+/** A change the caller decided on, given the current article; or a refusal, returned as is. */
+export type ChangePlan = {
+  status: ArticleStatus;
+  /** Set on hide; left as stored when absent. */
+  moderation?: { reason: string; at: number };
+};
+
+/** Runs inside the change's transaction, after the write (the audit log's row). */
+export type InTransaction = (trx: Transaction<DatabaseSchema>, before: CurrentArticle) => Promise<void>;
 
 /**
  * Told of every article written through the API (created or changed), inside the writing
@@ -82,8 +107,16 @@ function fieldColumns(fields: ArticleFields, images: ImageOrigin) {
 
 function articleRecord(article: NewArticle, images: ImageOrigin) {
   const { columns, text } = fieldColumns(article, images);
+  const status = article.status ?? 'published';
   return {
-    record: { id: article.id, ...columns, author_id: article.authorId, date: article.date },
+    record: {
+      id: article.id,
+      ...columns,
+      author_id: article.authorId,
+      date: article.date,
+      status,
+      ever_published: status === 'published' ? 1 : 0,
+    },
     text,
   };
 }
@@ -111,9 +144,6 @@ function isForeignKeyViolation(error: unknown): boolean {
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
-/** How an edit or delete restricted to the article's author went. */
-export type AuthorWriteOutcome = 'done' | 'not-found' | 'not-author';
-
 function selectWithAuthors(db: Kysely<DatabaseSchema>) {
   return db
     .withTables<AuthorColumns>()
@@ -128,18 +158,27 @@ function selectWithAuthors(db: Kysely<DatabaseSchema>) {
       'articles.author_id as authorId',
       'users.display_name as authorName',
       'articles.date',
+      'articles.status',
+      'articles.moderation_reason as moderationReason',
+      'articles.moderated_at as moderatedAt',
     ]);
 }
 
-/** Which articles a list holds: all of them, one author's, or those with one tag (by slug). */
+/**
+ * Which articles a list holds: all of them, one author's, or those with one tag (by slug);
+ * of one status (published unless said otherwise: what everyone may see), or of every status
+ * (`all`: one author's list for that author and editors).
+ */
 export interface ListFilter {
   authorId?: string;
   tagSlug?: string;
+  status?: ArticleStatus | 'all';
 }
 
 /**
- * The list query: a keyset range on the (date desc, id desc) index, or with an author on the
- * (author_id, date desc, id desc) one, read in index order, so its cost does not grow with
+ * The list query: a keyset range on the (status, date desc, id desc) index, or with an author on
+ * the (author_id, status, date desc, id desc) one (every status: (author_id, date desc, id desc)),
+ * read in index order, so its cost does not grow with
  * the table (articlesQueryPlan.test.ts checks the plans).
  */
 export function listPageQuery(
@@ -151,6 +190,8 @@ export function listPageQuery(
   if (filter.tagSlug !== undefined) return tagPageQuery(db, limit, after, filter.tagSlug);
   let query = selectWithAuthors(db);
   if (filter.authorId !== undefined) query = query.where('articles.author_id', '=', filter.authorId);
+  const status = filter.status ?? 'published';
+  if (status !== 'all') query = query.where('articles.status', '=', status);
   if (after) {
     // (date, id) < (d, i), spelled portably. The redundant `date <= d` gives both planners
     // a range on the (date desc, id desc) index; without it SQLite splits the OR into two
@@ -300,29 +341,25 @@ export function createArticlesRepository(
         .executeTakeFirst();
     },
 
-    /** Up to `limit` ids of accounts with at least one article, in id order, after `after`: for sitemaps. */
+    /** Up to `limit` ids of accounts with at least one published article, in id order, after `after`: for sitemaps. */
     async authorIds(limit: number, after: string | undefined): Promise<string[]> {
-      let query = db.selectFrom('articles').select('author_id').distinct();
+      let query = db.selectFrom('articles').select('author_id').distinct().where('status', '=', 'published');
       if (after !== undefined) query = query.where('author_id', '>', after);
       const rows = await query.orderBy('author_id').limit(limit).execute();
       return rows.map((row) => row.author_id);
     },
 
-    /** Ids and dates only, newest first, strictly after `after`: what a sitemap lists, without the texts. */
+    /** Published articles' ids and dates only, newest first, strictly after `after`: what a sitemap lists. */
     async listLinks(limit: number, after: ArticleCursor | undefined): Promise<{ id: string; date: number }[]> {
-      return keysetAfter(db.selectFrom('articles').select(['id', 'date']), after)
-        .orderBy('date', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
+      return keysetAfter(publishedKeys(db), after).orderBy('date', 'desc').orderBy('id', 'desc').limit(limit).execute();
     },
 
     /**
-     * The key of the `count`-th article after `after` when at least one more follows it, else
+     * The key of the `count`-th published article after `after` when at least one more follows it, else
      * undefined: where the next page of `count` starts, found by walking the index, not by loading rows.
      */
     async keyAfterSkipping(count: number, after: ArticleCursor | undefined): Promise<ArticleCursor | undefined> {
-      const rows = await keysetAfter(db.selectFrom('articles').select(['id', 'date']), after)
+      const rows = await keysetAfter(publishedKeys(db), after)
         .orderBy('date', 'desc')
         .orderBy('id', 'desc')
         .limit(2)
@@ -331,38 +368,107 @@ export function createArticlesRepository(
       return rows.length === 2 ? { date: rows[0]!.date, id: rows[0]!.id } : undefined;
     },
 
-    /** Changes the article only if `authorId` wrote it, in one statement so no check can go stale. */
-    async update(id: string, authorId: string, fields: ArticleFields): Promise<AuthorWriteOutcome> {
-      const { columns, text } = fieldColumns(fields, images);
-      const updated = await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .updateTable('articles')
-          .set(columns)
-          .where('id', '=', id)
-          .where('author_id', '=', authorId)
-          .returning('date')
-          .executeTakeFirst();
-        if (row === undefined) return false;
-        // Without `tags` the article keeps its own.
-        if (fields.tags !== undefined) await writeArticleTags(trx, id, Number(row.date), fields.tags);
-        await indexArticle(trx, id, text);
-        await tellWritten({ id, ...fields }, trx);
-        return true;
-      });
-      if (updated) return 'done';
-      return (await exists(id)) ? 'not-author' : 'not-found';
+    /** How many published articles each of these accounts has; 0s are left out. */
+    async countPublishedByAuthors(uids: readonly string[]): Promise<Map<string, number>> {
+      if (uids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('articles')
+        .select((eb) => ['author_id', eb.fn.countAll<number | string>().as('count')])
+        .where('author_id', 'in', uids)
+        .where('status', '=', 'published')
+        .groupBy('author_id')
+        .execute();
+      // PostgreSQL's count is a bigint, which pg returns as a string.
+      return new Map(rows.map((row) => [row.author_id, Number(row.count)]));
     },
 
-    async delete(id: string, authorId: string): Promise<AuthorWriteOutcome> {
-      const result = await db
-        .deleteFrom('articles')
-        .where('id', '=', id)
-        .where('author_id', '=', authorId)
-        .executeTakeFirst();
-      if (result.numDeletedRows > 0n) return 'done';
-      return (await exists(id)) ? 'not-author' : 'not-found';
+    /**
+     * Changes an article as `decide` says given the stored one (its fields too when `fields` is
+     * given), all in one transaction with the row locked, so no check can go stale. The first
+     * publication sets `date` to `now`, once (DESIGN.md §8.2). A refusal is returned as is.
+     */
+    async change<Refusal extends string>(
+      id: string,
+      decide: (current: CurrentArticle) => ChangePlan | Refusal,
+      options: { fields?: ArticleFields | undefined; now: number; inTransaction?: InTransaction | undefined },
+    ): Promise<{ before: CurrentArticle } | Refusal | 'not-found'> {
+      return db.transaction().execute(async (trx) => {
+        const before = await lockCurrent(trx, id);
+        if (!before) return 'not-found' as const;
+        const plan = decide(before);
+        if (typeof plan === 'string') return plan;
+        const firstPublication = plan.status === 'published' && !before.everPublished;
+        const date = firstPublication ? options.now : before.date;
+        const rendered = options.fields ? fieldColumns(options.fields, images) : undefined;
+        await trx
+          .updateTable('articles')
+          .set({
+            ...rendered?.columns,
+            status: plan.status,
+            ...(firstPublication ? { date, ever_published: 1 } : {}),
+            ...(plan.moderation ? { moderation_reason: plan.moderation.reason, moderated_at: plan.moderation.at } : {}),
+          })
+          .where('id', '=', id)
+          .execute();
+        // Tag lists walk the article's date copied beside each tag.
+        if (options.fields?.tags !== undefined) await writeArticleTags(trx, id, date, options.fields.tags);
+        else if (firstPublication) await trx.updateTable('article_tags').set({ date }).where('article_id', '=', id).execute();
+        // The search index holds published articles only: any change rewrites the entry.
+        const text = rendered?.text ?? (await storedText(trx, id));
+        await indexArticle(trx, id, text);
+        if (options.fields) await tellWritten({ id, ...options.fields }, trx);
+        await options.inTransaction?.(trx, before);
+        return { before };
+      });
+    },
+
+    /** Deletes the article when `decide` allows it given the stored one, in one transaction. */
+    async remove<Refusal extends string>(
+      id: string,
+      decide: (current: CurrentArticle) => 'delete' | Refusal,
+      inTransaction?: InTransaction,
+    ): Promise<{ before: CurrentArticle } | Refusal | 'not-found'> {
+      return db.transaction().execute(async (trx) => {
+        const before = await lockCurrent(trx, id);
+        if (!before) return 'not-found' as const;
+        const plan = decide(before);
+        if (plan !== 'delete') return plan;
+        await trx.deleteFrom('articles').where('id', '=', id).execute();
+        await inTransaction?.(trx, before);
+        return { before };
+      });
     },
   };
+}
+
+/** The stored article a change is decided on, locked until the transaction ends (PostgreSQL; SQLite writes one at a time). */
+async function lockCurrent(trx: Transaction<DatabaseSchema>, id: string): Promise<CurrentArticle | undefined> {
+  let query = trx
+    .selectFrom('articles')
+    .select(['id', 'author_id', 'title', 'status', 'date', 'ever_published'])
+    .where('id', '=', id);
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    authorId: row.author_id,
+    title: row.title,
+    status: row.status,
+    date: Number(row.date),
+    everPublished: Number(row.ever_published) === 1,
+  };
+}
+
+/** The article's plain text, from its stored Markdown (what the search index holds). */
+async function storedText(trx: Transaction<DatabaseSchema>, id: string): Promise<string> {
+  const row = await trx.selectFrom('articles').select('description').where('id', '=', id).executeTakeFirstOrThrow();
+  return renderMarkdown(row.description).text;
+}
+
+/** Published articles' keys: the sitemap's reads, on the (status, date desc, id desc) index. */
+function publishedKeys(db: Kysely<DatabaseSchema>) {
+  return db.selectFrom('articles').select(['id', 'date']).where('status', '=', 'published');
 }
 
 /** (date, id) < (after.date, after.id) on the articles table alone; see listPage for why it is spelled so. */

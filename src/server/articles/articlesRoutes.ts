@@ -1,25 +1,22 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
+import { z } from 'zod';
+import { HIDE_REASON_MAX_LENGTH, parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
 import {
   callerOf,
   registerCallerAuthentication,
   sendInvalidToken,
-  type Caller,
   type VerifyIdToken,
 } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { queryValidation } from '../http/queryValidation.ts';
-import { toArticleDetailJson, type ArticleReads } from './articleReads.ts';
+import { toArticleDetailJson, toArticleJson, type ArticleReads } from './articleReads.ts';
 import { listQuery, type ListQuery } from './listQuery.ts';
 import { isArticleId, newArticleId } from './articleId.ts';
-import {
-  AuthorGoneError,
-  type ArticleDetailRow,
-  type ArticlesRepository,
-  type AuthorWriteOutcome,
-  type ListFilter,
-} from './articlesRepository.ts';
+import type { ArticleDetailRow, ArticlesRepository, ListFilter } from './articlesRepository.ts';
 import { oneRequestFinisher, sendJsonResource } from '../http/cachedResource.ts';
+import { encodeArticleCursor } from './articleCursor.ts';
+import { mayList, mayView, type ModerationRefusal, type WriteRefusal } from './articleRules.ts';
+import type { ArticleWrites } from './articleWrites.ts';
 import { can } from '../roles/permissions.ts';
 
 export interface CreateRateLimit {
@@ -30,16 +27,45 @@ export interface CreateRateLimit {
 export interface ArticlesRoutesDeps {
   repository: ArticlesRepository;
   reads: ArticleReads;
+  writes: ArticleWrites;
   verifyIdToken: VerifyIdToken;
   createRateLimit: CreateRateLimit;
 }
 
 const NOT_FOUND = 'There is no article with this id.';
-const NOT_AUTHOR = 'Only the author of this article can change or delete it.';
+
+/** Each refusal's status and sentence (articleRules.ts decides which). */
+const REFUSALS: Record<WriteRefusal | ModerationRefusal, { status: 403 | 409; detail: string }> = {
+  'no-write-role': { status: 403, detail: 'Your role does not allow writing articles.' },
+  'may-not-publish': {
+    status: 403,
+    detail: 'Your role does not allow publishing: save a draft or submit it for review.',
+  },
+  'not-author': { status: 403, detail: 'Only the author of this article can change or delete it.' },
+  'hidden-by-editor': {
+    status: 403,
+    detail: 'An editor hid this article: only an editor can change its status.',
+  },
+  'not-editor': { status: 403, detail: 'Only editors can hide or restore articles.' },
+  'not-hidden': { status: 409, detail: 'This article is not hidden.' },
+};
+
+const hideBody = z.strictObject(
+  {
+    reason: z
+      .string({ error: 'reason is required: say why the article is hidden.' })
+      .trim()
+      .min(1, { error: 'reason is required: say why the article is hidden.' })
+      .refine((reason) => [...reason].length <= HIDE_REASON_MAX_LENGTH && reason.isWellFormed() && !reason.includes('\u0000'), {
+        error: `reason must be at most ${HIDE_REASON_MAX_LENGTH} characters of text.`,
+      }),
+  },
+  { error: 'The body must be an object with a reason.' },
+);
 
 /** The `/api` routes: registered with { prefix: '/api' }. */
 export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
-  const { repository, reads, verifyIdToken, createRateLimit } = deps;
+  const { repository, reads, writes, verifyIdToken, createRateLimit } = deps;
 
   return async (app: FastifyInstance) => {
     // The API speaks JSON only: without this, Fastify's built-in text/plain parser (and any
@@ -64,26 +90,73 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     // of a cached list read's CPU (bench/README.md). A GET has no body to decompress.
     const cachedRead = { compress: false, decompress: false } as const;
     // Writes need a signed-in caller: checked before the handler runs (callerOf in it).
-    const signedIn = { preHandler: registerCallerAuthentication(app, verifyIdToken) };
+    const authenticate = registerCallerAuthentication(app, verifyIdToken);
+    const signedIn = { preHandler: authenticate };
+    // Readers may not write at all: refused before the body or the article is looked at.
+    const writer = {
+      preHandler: [
+        authenticate,
+        async (request: FastifyRequest, reply: FastifyReply) => {
+          if (!can(callerOf(request).role, 'article:write')) return sendRefusal(reply, 'no-write-role');
+          return undefined;
+        },
+      ],
+    };
+    /** For reads public only in part: the caller when a token was sent, else null; a bad token answers 401. */
+    const callerIfSignedIn = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.headers.authorization === undefined) return null;
+      await authenticate(request, reply);
+      return reply.sent ? undefined : callerOf(request);
+    };
 
     app.get('/articles', { ...cachedRead, preValidation: queryValidation(listQuery) }, async (request, reply) => {
-      const { limit, author, tag, cursor: after } = request.query as ListQuery;
+      const { limit, author, tag, status = 'published', cursor: after } = request.query as ListQuery;
       const filter: ListFilter = {
         ...(author === undefined ? {} : { authorId: author }),
         ...(tag === undefined ? {} : { tagSlug: tag }),
       };
-      return sendJsonResource(request, reply, await reads.listPage(limit, after, filter, oneRequestFinisher(request)));
+      if (status === 'published') {
+        return sendJsonResource(request, reply, await reads.listPage(limit, after, filter, oneRequestFinisher(request)));
+      }
+      // Drafts, the review queue, hidden articles: for their author and editors, never cached or shared.
+      if (tag !== undefined) return sendProblem(reply, 400, 'status cannot be combined with tag: tag lists are public.');
+      if (request.headers.authorization === undefined) {
+        reply.header('www-authenticate', 'Bearer');
+        return sendProblem(reply, 401, 'Sign in first: send your ID token as Authorization: Bearer <token>.');
+      }
+      const caller = await callerIfSignedIn(request, reply);
+      if (!caller) return reply;
+      if (!mayList(caller, author, status)) {
+        return sendProblem(
+          reply,
+          403,
+          author === undefined
+            ? 'Only editors can read the review queue (status=submitted without author).'
+            : "Only the author and editors can read an author's drafts, submitted or hidden articles.",
+        );
+      }
+      const rows = await repository.listPage(limit, after, { ...filter, status });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return reply.header('cache-control', 'private, no-store').send({
+        articles: page.map(toArticleJson),
+        nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
+      });
     });
 
     app.get<{ Params: { id: string } }>('/articles/:id', cachedRead, async (request, reply) => {
       const resource = isArticleId(request.params.id) ? await reads.article(request.params.id) : null;
       if (!resource) return sendProblem(reply, 404, NOT_FOUND);
-      return sendJsonResource(request, reply, resource);
+      if (resource.article.status === 'published') return sendJsonResource(request, reply, resource);
+      // Anyone but its author and editors is told what they would be told of an unknown id.
+      const caller = await callerIfSignedIn(request, reply);
+      if (caller === undefined) return reply;
+      if (!mayView(caller, resource.article)) return sendProblem(reply, 404, NOT_FOUND);
+      return sendJsonResource(request, reply, resource, 'private, no-store');
     });
 
-    app.post('/articles', signedIn, async (request, reply) => {
+    app.post('/articles', writer, async (request, reply) => {
       const caller = callerOf(request);
-      if (!mayPublish(caller)) return sendProblem(reply, 403, NOT_PUBLISHER);
       // Validated first: the limit is on articles created, and a rejected body creates none.
       const input = readArticleInput(request, reply);
       if (!input) return reply;
@@ -93,54 +166,62 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
         return sendProblem(reply, 429, 'You have created many articles in a short time. Please wait and try again.');
       }
       const id = newArticleId();
-      try {
-        await repository.insert({ ...input, id, authorId: caller.uid, date: Date.now() });
-      } catch (error) {
-        if (!(error instanceof AuthorGoneError)) throw error;
-        // The account was deleted after its token was checked: the token is no longer valid.
-        return sendInvalidToken(reply);
-      }
+      const outcome = await writes.create(caller, id, input);
+      // The account was deleted after its token was checked: the token is no longer valid.
+      if (outcome === 'author-gone') return sendInvalidToken(reply);
+      if (outcome !== 'created') return sendRefusal(reply, outcome);
       return sendWritten(reply.code(201).header('location', `/api/articles/${id}`), await repository.find(id));
     });
 
-    app.put<{ Params: { id: string } }>('/articles/:id', signedIn, async (request, reply) => {
+    app.put<{ Params: { id: string } }>('/articles/:id', writer, async (request, reply) => {
       const caller = callerOf(request);
-      if (!mayPublish(caller)) return sendProblem(reply, 403, NOT_PUBLISHER);
       const input = readArticleInput(request, reply);
       if (!input) return reply;
       const id = request.params.id;
-      const outcome = isArticleId(id) ? await repository.update(id, caller.uid, input) : 'not-found';
-      if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
+      const outcome = isArticleId(id) ? await writes.edit(caller, id, input) : 'not-found';
+      if (outcome !== 'done') return sendOutcome(reply, outcome);
       return sendWritten(reply, await repository.find(id));
     });
 
-    app.delete<{ Params: { id: string } }>('/articles/:id', signedIn, async (request, reply) => {
-      const caller = callerOf(request);
-      if (!mayPublish(caller)) return sendProblem(reply, 403, NOT_PUBLISHER);
+    app.delete<{ Params: { id: string } }>('/articles/:id', writer, async (request, reply) => {
       const id = request.params.id;
-      const outcome = isArticleId(id) ? await repository.delete(id, caller.uid) : 'not-found';
-      if (outcome !== 'done') return sendOwnershipProblem(reply, outcome);
+      const outcome = isArticleId(id) ? await writes.remove(callerOf(request), id) : 'not-found';
+      if (outcome !== 'done') return sendOutcome(reply, outcome);
       return reply.code(204).send();
+    });
+
+    app.post<{ Params: { id: string } }>('/articles/:id/hide', signedIn, async (request, reply) => {
+      const body = hideBody.safeParse(request.body);
+      if (!body.success) {
+        const message = body.error.issues[0]?.message ?? 'The body must be an object with a reason.';
+        return sendProblem(reply, 400, message, [{ field: 'reason', message }]);
+      }
+      const id = request.params.id;
+      const outcome = isArticleId(id) ? await writes.hide(callerOf(request), id, body.data.reason) : 'not-found';
+      if (outcome !== 'done') return sendOutcome(reply, outcome);
+      return sendWritten(reply, await repository.find(id));
+    });
+
+    app.post<{ Params: { id: string } }>('/articles/:id/restore', signedIn, async (request, reply) => {
+      const id = request.params.id;
+      const outcome = isArticleId(id) ? await writes.restore(callerOf(request), id) : 'not-found';
+      if (outcome !== 'done') return sendOutcome(reply, outcome);
+      return sendWritten(reply, await repository.find(id));
     });
   };
 }
 
-const NOT_PUBLISHER = 'Your role does not allow writing articles.';
-
-/**
- * Every article is published until drafts exist (docs/product.md, Roles): each write needs
- * the right to publish, which readers and contributors lack.
- */
-function mayPublish(caller: Caller): boolean {
-  return can(caller.role, 'article:write') && can(caller.role, 'article:publish');
+function sendRefusal(reply: FastifyReply, refusal: WriteRefusal | ModerationRefusal) {
+  const { status, detail } = REFUSALS[refusal];
+  return sendProblem(reply, status, detail);
 }
 
-function sendOwnershipProblem(reply: FastifyReply, outcome: Exclude<AuthorWriteOutcome, 'done'>) {
-  return outcome === 'not-found' ? sendProblem(reply, 404, NOT_FOUND) : sendProblem(reply, 403, NOT_AUTHOR);
+function sendOutcome(reply: FastifyReply, outcome: WriteRefusal | ModerationRefusal | 'not-found') {
+  return outcome === 'not-found' ? sendProblem(reply, 404, NOT_FOUND) : sendRefusal(reply, outcome);
 }
 
 function sendWritten(reply: FastifyReply, row: ArticleDetailRow | undefined) {
-  // Deleted by its author between our write and this read: it is gone, say so.
+  // Deleted between our write and this read: it is gone, say so.
   if (!row) return sendProblem(reply.removeHeader('location'), 404, NOT_FOUND);
   return reply.header('cache-control', 'no-store').send(toArticleDetailJson(row));
 }

@@ -1,3 +1,5 @@
+import type { ArticleStatus } from '../../shared/articleSchema.ts';
+
 /** The articles feature's tables, as Kysely sees them. Only this feature queries them. */
 export interface ArticlesTables {
   articles: ArticlesTable;
@@ -18,8 +20,19 @@ export interface ArticlesTable {
   excerpt: string;
   /** users.id of the creator; the row must be removed (through the user-deleting hook) before the user. */
   author_id: string;
-  /** Creation time, epoch milliseconds; never changes. */
+  /**
+   * Epoch milliseconds: the first publication time once the article has been published (then
+   * it never changes), its creation time before that (a draft). See `ever_published`.
+   */
   date: number;
+  /** Who may see it (DESIGN.md §8.2): only `published` articles are public. */
+  status: ArticleStatus;
+  /** 1 once `date` is the first publication time, else 0. */
+  ever_published: number;
+  /** The editor's reason for the last hide; shown to the author and editors while hidden. */
+  moderation_reason: string | null;
+  /** When the article was last hidden, epoch milliseconds. */
+  moderated_at: number | null;
 }
 
 /** Tags (DESIGN.md §8.5): one row per slug, with the spelling first used. */

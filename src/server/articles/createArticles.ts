@@ -4,7 +4,8 @@ import { matchArticlePath, matchAuthorPath, matchEditArticlePath, matchTagPath }
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { VerifyIdToken } from '../http/callerAuth.ts';
+import type { Caller, VerifyIdToken } from '../http/callerAuth.ts';
+import { createArticleWrites, type MailAuthor, type ModerationEventRecorder } from './articleWrites.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId, isAuthorId } from './articleId.ts';
@@ -32,8 +33,13 @@ export interface Articles {
   pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
   reader: ArticleReader;
-  /** How many articles each of these accounts has (the members list); 0s are left out. */
+  /** How many published articles each of these accounts has (the members list); 0s are left out. */
   countByAuthors(uids: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Hides an article as `actor` (an editor) with the reason: what a report resolved with `hide`
+   * does (DESIGN.md §8.2). The reason is the caller's, already checked.
+   */
+  hide(actor: Caller, id: string, reason: string): Promise<'hidden' | 'not_found' | 'forbidden'>;
 }
 
 /** A link to one article: its id and creation time (ISO 8601). */
@@ -43,7 +49,7 @@ export interface ArticleLink {
 }
 
 export interface ArticleReader {
-  /** One article, or undefined for an unknown or malformed id. */
+  /** One published article, or undefined for an unknown or malformed id or any other status. */
   find(id: string): Promise<ArticleDetail | undefined>;
   /** The newest `limit` articles with their rendered bodies, newest first. */
   newest(limit: number): Promise<ArticleDetail[]>;
@@ -79,6 +85,11 @@ export interface ArticlesDeps {
   verifyIdToken: VerifyIdToken;
   rateLimiter: RateLimiter;
   config: Config;
+  /** The audit log's `record` (hide, restore, deleting another person's article); none until wired. */
+  recordAudit?: ModerationEventRecorder | undefined;
+  /** Mails an account (the author told of a hide or of their draft published); none until wired. */
+  mailAuthor?: MailAuthor | undefined;
+  clock?: (() => number) | undefined;
 }
 
 const CREATE_WINDOW_MS = 10 * 60 * 1000;
@@ -87,6 +98,13 @@ export function createArticles(deps: ArticlesDeps): Articles {
   const writtenListeners: ArticleWrittenListener[] = [];
   const repository = createArticlesRepository(deps.database.db, writtenListeners, imageOrigin(deps.config.publicUrl));
   const reads = createArticleReads(repository, deps.database, { cacheMaxBytes: deps.config.readCacheMaxBytes });
+  const writes = createArticleWrites({
+    repository,
+    recordAudit: deps.recordAudit,
+    mailAuthor: deps.mailAuthor,
+    site: { title: deps.config.site.title, publicUrl: deps.config.publicUrl },
+    ...(deps.clock ? { now: deps.clock } : {}),
+  });
   const createRule = {
     name: 'articles:create',
     limit: deps.config.rateLimits.articleCreatePerUser,
@@ -101,7 +119,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
 
   return {
     routes: async (app) => {
-      await app.register(articlesRoutes({ repository, reads, verifyIdToken: deps.verifyIdToken, createRateLimit }));
+      await app.register(articlesRoutes({ repository, reads, writes, verifyIdToken: deps.verifyIdToken, createRateLimit }));
       await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
       await app.register(
         searchRoutes({
@@ -113,16 +131,11 @@ export function createArticles(deps: ArticlesDeps): Articles {
       );
     },
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
-    async countByAuthors(uids) {
-      if (uids.length === 0) return new Map();
-      const rows = await deps.database.db
-        .selectFrom('articles')
-        .select((eb) => ['author_id', eb.fn.countAll<number | string>().as('count')])
-        .where('author_id', 'in', uids)
-        .groupBy('author_id')
-        .execute();
-      // PostgreSQL's count is a bigint, which pg returns as a string.
-      return new Map(rows.map((row) => [row.author_id, Number(row.count)]));
+    countByAuthors: (uids) => repository.countPublishedByAuthors(uids),
+    async hide(actor, id, reason) {
+      const outcome = isArticleId(id) ? await writes.hide(actor, id, reason) : 'not-found';
+      if (outcome === 'done') return 'hidden';
+      return outcome === 'not-found' ? 'not_found' : 'forbidden';
     },
     onWritten: (listener) => {
       writtenListeners.push(listener);
@@ -149,13 +162,14 @@ export function createArticles(deps: ArticlesDeps): Articles {
       if (uid !== null) return isAuthorId(uid) && (await repository.author(uid)) ? undefined : 404;
       const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
       if (id === null) return undefined;
-      return isArticleId(id) && (await reads.article(id)) !== null ? undefined : 404;
+      // The HTML carries no token: an article that is not published is not there for it.
+      return isArticleId(id) && (await reads.article(id))?.article.status === 'published' ? undefined : 404;
     },
     reader: {
       async find(id) {
         // Through the read cache, like the API: every article page's shell asks for this.
         const resource = isArticleId(id) ? await reads.article(id) : null;
-        return resource?.article;
+        return resource?.article.status === 'published' ? resource.article : undefined;
       },
       newest: (limit) => reads.newest(limit),
       async firstPage(authorId) {

@@ -3,9 +3,10 @@ import { ARTICLE_PAGE_DEFAULT_LIMIT, ARTICLE_PAGE_MAX_LIMIT } from '../../shared
 import { decodeArticleCursor } from './articleCursor.ts';
 import { isAuthorId } from './articleId.ts';
 import { isTagSlug } from '../../shared/tags.ts';
+import { ARTICLE_STATUSES } from '../../shared/articleSchema.ts';
 
 /**
- * `GET /api/articles?limit=&author=&tag=&cursor=`: each parameter's message is the client's answer
+ * `GET /api/articles?limit=&author=&tag=&status=&cursor=`: each parameter's message is the client's answer
  * (http/queryValidation.ts). Unknown parameters are ignored, as the protocol's `?key=` is.
  */
 export const listQuery = z.object({
@@ -25,6 +26,9 @@ export const listQuery = z.object({
   tag: z
     .string({ error: 'tag must be one tag slug (lower case letters and digits joined by -).' })
     .refine(isTagSlug, 'tag must be one tag slug (lower case letters and digits joined by -).')
+    .optional(),
+  status: z
+    .enum([...ARTICLE_STATUSES, 'all'], { error: 'status must be published, draft, submitted, hidden or all.' })
     .optional(),
   cursor: z
     .string({ error: 'cursor must be a nextCursor value from a previous page.' })

@@ -1,4 +1,5 @@
 import type { AuditTables } from '../audit/auditTables.ts';
+import type { ReportsTables } from '../reports/reportsTables.ts';
 import type { ArticlesTables } from '../articles/articlesTables.ts';
 import type { IdentityTables } from '../identity/core/identityTables.ts';
 import type { ProvidersTables } from '../identity/providers/providersTables.ts';
@@ -22,4 +23,5 @@ export interface DatabaseSchema
     PasskeysTables,
     TwoStepTables,
     RolesTables,
-    AuditTables {}
+    AuditTables,
+    ReportsTables {}

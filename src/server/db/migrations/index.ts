@@ -15,7 +15,9 @@ import { twoStepMigration } from './0320_two_step.ts';
 import { rolesAndInvitationsMigration } from './0260_roles_and_invitations.ts';
 import { federatedIdentitiesMigration } from './0340_federated_identities.ts';
 import { originFreeImagesMigration } from './0360_origin_free_images.ts';
+import { articleStatusMigration } from './0400_article_status.ts';
 import { auditLogMigration } from './0410_audit_log.ts';
+import { reportsMigration } from './0411_reports.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -38,5 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0320_two_step': twoStepMigration,
   '0340_federated_identities': federatedIdentitiesMigration,
   '0360_origin_free_images': originFreeImagesMigration,
+  '0400_article_status': articleStatusMigration,
   '0410_audit_log': auditLogMigration,
+  '0411_reports': reportsMigration,
 };

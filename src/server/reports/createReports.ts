@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Database } from '../db/database.ts';
+import type { Caller, VerifyIdToken } from '../http/callerAuth.ts';
+import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
+import type { FindVisibleArticle, HideArticle, ReportEventRecorder } from './reportEvents.ts';
+import { hidingReason, REPORTS_LIST_MAX, REPORTS_PER_DAY, type ReportStatus } from './reportRules.ts';
+import { reportsRoutes } from './reportsRoutes.ts';
+import { createReportsStore } from './reportsStore.ts';
+import type { ReportRow } from './reportsTables.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const perPersonRule: RateLimitRule = { name: 'reports:create', limit: REPORTS_PER_DAY, windowMs: DAY_MS };
+
+export type ReportOutcome =
+  | { ok: true; report: ReportRow }
+  | { ok: false; reason: 'article_not_found' | 'already_reported' | 'rate_limited'; retryAfterSeconds?: number };
+
+export type ResolveOutcome =
+  | { ok: true; closed: ReportRow[] }
+  | { ok: false; reason: 'not_found' | 'already_resolved' | 'article_not_found' | 'forbidden' };
+
+export interface ReportsDeps {
+  database: Database;
+  rateLimiter: RateLimiter;
+  clock?: (() => number) | undefined;
+  findVisibleArticle: FindVisibleArticle;
+  hideArticle: HideArticle;
+  recordEvent: ReportEventRecorder;
+}
+
+/** Reports of articles and their resolution (docs/product.md, Reports); who may is the routes' business. */
+export function createReports(deps: ReportsDeps) {
+  const { db } = deps.database;
+  const now = deps.clock ?? Date.now;
+  const store = createReportsStore(db);
+
+  return {
+    /** One report by `reporter`; counted against their 20 a day only when it is made. */
+    async report(reporter: Caller, articleId: string, reason: string): Promise<ReportOutcome> {
+      if (!(await deps.findVisibleArticle(reporter, articleId))) return { ok: false, reason: 'article_not_found' };
+      // Counted up front, so that 20 at once cannot all pass; refunded when nothing is made.
+      const limited = await deps.rateLimiter.consume(perPersonRule, reporter.uid);
+      if (!limited.allowed) {
+        return { ok: false, reason: 'rate_limited', retryAfterSeconds: limited.retryAfterSeconds };
+      }
+      const report: ReportRow = {
+        id: randomBytes(12).toString('base64url'),
+        article_id: articleId,
+        reporter_uid: reporter.uid,
+        reason,
+        status: 'open',
+        created_at: now(),
+        resolved_at: null,
+        resolver_uid: null,
+        note: null,
+      };
+      if (!(await store.insertIfNoneOpen(report))) {
+        await deps.rateLimiter.refund(perPersonRule, reporter.uid);
+        return { ok: false, reason: 'already_reported' };
+      }
+      return { ok: true, report };
+    },
+
+    /** Reports with this status, oldest first, with their articles' titles (as `viewer` sees them). */
+    async list(viewer: Caller, status: ReportStatus) {
+      const rows = await store.list(status, REPORTS_LIST_MAX);
+      const titles = new Map<string, string | null>();
+      for (const articleId of new Set(rows.map((row) => row.article_id))) {
+        titles.set(articleId, (await deps.findVisibleArticle(viewer, articleId))?.title ?? null);
+      }
+      return rows.map((row) => ({ row, articleTitle: titles.get(row.article_id) ?? null }));
+    },
+
+    /**
+     * `dismiss` closes this report; `hide` hides the article (with the note, else the report's
+     * reason) and closes every open report of it: the article is gone from view for all of them.
+     */
+    async resolve(
+      resolver: Caller,
+      id: string,
+      action: 'hide' | 'dismiss',
+      note: string | undefined,
+    ): Promise<ResolveOutcome> {
+      const report = await store.find(id);
+      if (!report) return { ok: false, reason: 'not_found' };
+      if (report.status !== 'open') return { ok: false, reason: 'already_resolved' };
+      if (action === 'hide') {
+        const hidden = await deps.hideArticle(resolver, report.article_id, hidingReason(note, report.reason));
+        if (hidden === 'not_found') return { ok: false, reason: 'article_not_found' };
+        if (hidden === 'forbidden') return { ok: false, reason: 'forbidden' };
+      }
+      const at = now();
+      // The reports closed and their audit rows: together or not at all.
+      const closed = await db.transaction().execute(async (trx) => {
+        const rows = await store.close(
+          trx,
+          { id: report.id, articleId: report.article_id },
+          { status: action === 'hide' ? 'hidden' : 'dismissed', resolverUid: resolver.uid, note: note ?? null, at },
+          action === 'hide',
+        );
+        for (const row of rows) {
+          await deps.recordEvent(trx, {
+            actorUid: resolver.uid,
+            action: 'report.resolve',
+            targetType: 'report',
+            targetId: row.id,
+            detail: { action, articleId: row.article_id, ...(note !== undefined ? { note } : {}) },
+          });
+        }
+        return rows;
+      });
+      // Another editor resolved it between the look and the change.
+      if (closed.length === 0) return { ok: false, reason: 'already_resolved' };
+      return { ok: true, closed };
+    },
+  };
+}
+
+export type Reports = ReturnType<typeof createReports>;
+
+/** The reports API (register with { prefix: '/api' }). */
+export function reportsFeature(deps: ReportsDeps & { verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
+  return reportsRoutes({ reports: createReports(deps), verifyIdToken: deps.verifyIdToken });
+}

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Caller } from '../http/callerAuth.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+
+/** What the reports feature puts in the audit log: one row per report resolved. */
+export interface ReportEvent {
+  actorUid: string | null;
+  action: 'report.resolve';
+  targetType: 'report';
+  targetId: string;
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * Appends one event inside the caller's transaction. Structurally the audit feature's
+ * RecordAudit, passed in by services.ts: reports does not import audit.
+ */
+export type ReportEventRecorder = (trx: Kysely<DatabaseSchema>, event: ReportEvent) => Promise<void>;
+
+/** The articles feature's hiding (an editor's, with a reason), passed in by services.ts. */
+export type HideArticle = (
+  actor: Caller,
+  articleId: string,
+  reason: string,
+) => Promise<'hidden' | 'not_found' | 'forbidden'>;
+
+/**
+ * The article as `caller` may see it (its title for the editors' queue); undefined when there
+ * is none, or when it is not visible to them (a draft of someone else's, a hidden article).
+ */
+export type FindVisibleArticle = (caller: Caller, articleId: string) => Promise<{ title: string } | undefined>;

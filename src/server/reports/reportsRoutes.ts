@@ -1,0 +1,90 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import { sendProblem } from '../http/problem.ts';
+import { can } from '../roles/permissions.ts';
+import { parseBody } from '../roles/requestBodies.ts';
+import type { Reports } from './createReports.ts';
+import { listQuery, reportBody, resolveBody } from './reportRules.ts';
+import type { ReportRow } from './reportsTables.ts';
+
+const NOT_ALLOWED = 'Your role does not allow this.';
+const NO_ARTICLE = 'There is no article with this id.';
+const NO_REPORT = 'There is no report with this id.';
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const reportJson = (row: ReportRow, articleTitle?: string | null) => ({
+  id: row.id,
+  articleId: row.article_id,
+  ...(articleTitle !== undefined ? { articleTitle } : {}),
+  reporterUid: row.reporter_uid,
+  reason: row.reason,
+  createdAt: iso(row.created_at),
+  status: row.status,
+  ...(row.resolved_at !== null
+    ? { resolvedAt: iso(row.resolved_at), resolverUid: row.resolver_uid, note: row.note }
+    : {}),
+});
+
+/** The reports API (docs/product.md, Reports). Register with { prefix: '/api' }. */
+export function reportsRoutes(deps: { reports: Reports; verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
+  const { reports } = deps;
+  return async (app) => {
+    const signedIn = { preHandler: registerCallerAuthentication(app, deps.verifyIdToken) };
+
+    // Any signed-in account, readers included.
+    app.post<{ Params: { id: string } }>('/articles/:id/reports', signedIn, async (request, reply) => {
+      const body = parseBody(reportBody, request.body);
+      if (!body.success) return sendProblem(reply, 400, 'The report is not valid.', body.errors);
+      const made = await reports.report(callerOf(request), request.params.id, body.data.reason);
+      if (made.ok) return reply.code(201).header('cache-control', 'no-store').send(reportJson(made.report));
+      switch (made.reason) {
+        case 'article_not_found':
+          return sendProblem(reply, 404, NO_ARTICLE);
+        case 'already_reported':
+          return sendProblem(reply, 409, 'You have already reported this article; editors will look at it.');
+        case 'rate_limited':
+          reply.header('retry-after', String(made.retryAfterSeconds ?? 60));
+          return sendProblem(
+            reply,
+            429,
+            'You have made 20 reports today, the most in a day. Please try again tomorrow.',
+          );
+      }
+    });
+
+    app.get<{ Querystring: Record<string, unknown> }>('/reports', signedIn, async (request, reply) => {
+      const caller = callerOf(request);
+      if (!can(caller.role, 'reports:handle')) return sendProblem(reply, 403, NOT_ALLOWED);
+      const query = parseBody(listQuery, request.query);
+      if (!query.success) return sendProblem(reply, 400, 'The request is not valid.', query.errors);
+      const listed = await reports.list(caller, query.data.status);
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ reports: listed.map(({ row, articleTitle }) => reportJson(row, articleTitle)) });
+    });
+
+    app.post<{ Params: { id: string } }>('/reports/:id/resolve', signedIn, async (request, reply) => {
+      const caller = callerOf(request);
+      if (!can(caller.role, 'reports:handle')) return sendProblem(reply, 403, NOT_ALLOWED);
+      const body = parseBody(resolveBody, request.body);
+      if (!body.success) return sendProblem(reply, 400, 'The resolution is not valid.', body.errors);
+      const resolved = await reports.resolve(caller, request.params.id, body.data.action, body.data.note);
+      if (resolved.ok) {
+        const [report] = resolved.closed;
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ ...reportJson(report!), closed: resolved.closed.map((row) => row.id) });
+      }
+      switch (resolved.reason) {
+        case 'not_found':
+          return sendProblem(reply, 404, NO_REPORT);
+        case 'article_not_found':
+          return sendProblem(reply, 404, NO_ARTICLE);
+        case 'already_resolved':
+          return sendProblem(reply, 409, 'This report is already resolved.');
+        case 'forbidden':
+          return sendProblem(reply, 403, NOT_ALLOWED);
+      }
+    });
+  };
+}

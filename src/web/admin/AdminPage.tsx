@@ -4,7 +4,7 @@ import { rolesMessages } from '../../shared/invitations.ts';
 import { can, type Role } from '../../shared/roles.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AuditLogSection } from '../moderation/AuditLogSection.tsx';
-import { mayHandleReports, mayModerate, mayReadAudit } from '../moderation/mayModerate.ts';
+import { mayHandleReports, mayReadAudit, mayReview } from '../moderation/mayModerate.ts';
 import { moderationTexts } from '../moderation/moderationTexts.ts';
 import { ReportsSection } from '../moderation/ReportsSection.tsx';
 import { ReviewSection } from '../moderation/ReviewSection.tsx';
@@ -41,7 +41,7 @@ function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode 
         </div>
       ),
     },
-    ...(mayModerate(actor)
+    ...(mayReview(actor)
       ? [{ id: 'review' as const, label: moderationTexts.review, panel: () => <ReviewSection /> }]
       : []),
     ...(mayHandleReports(actor)

@@ -11,7 +11,7 @@ import { ArticleFormField } from './ArticleFormField.tsx';
 import { CoverImageField } from './CoverImageField.tsx';
 import { DescriptionEditor } from './DescriptionEditor.tsx';
 import { limitNote } from './LimitNote.tsx';
-import type { Article, ArticleField, ArticleInput, ModerationFields, SaveStatus } from './articleTypes.ts';
+import type { Article, ArticleField, ArticleInput, WritableArticleStatus } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
 import { LeaveEditorDialog } from './LeaveEditorDialog.tsx';
@@ -30,13 +30,16 @@ function isArticleField(field: string): field is ArticleField {
 
 interface ArticleFormProps {
   /** The article being edited; absent when adding one. */
-  article?: Article & ModerationFields;
+  article?: Article;
   /** The signed-in person's role (undefined while it is read): contributors submit for review instead of publishing. */
   role: Role | null | undefined;
 }
 
 /** The status the main button asks for; undefined keeps the article's (a hidden one stays hidden). */
-function mainStatus(role: Role | null | undefined, article?: ModerationFields): SaveStatus | undefined {
+function mainStatus(
+  role: Role | null | undefined,
+  article?: Pick<Article, 'status'>,
+): WritableArticleStatus | undefined {
   if (role && !can(role, 'article:publish')) return 'submitted';
   return article?.status === 'hidden' ? undefined : 'published';
 }
@@ -79,7 +82,7 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
     if (busy || role === undefined) return;
     // Which button: Save draft, or the main one (Add Article, Save Article or Submit for review).
     const asDraft = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') === 'draft';
-    const status: SaveStatus | undefined = asDraft ? 'draft' : mainStatus(role, article);
+    const status: WritableArticleStatus | undefined = asDraft ? 'draft' : mainStatus(role, article);
     const checked = parseArticleInput(draft.values);
     if (!checked.success) {
       const errors: FieldErrors = {};

@@ -11,7 +11,7 @@ import { ArticleCover } from './ArticleCover.tsx';
 import { AuthorMonogram } from './AuthorMonogram.tsx';
 import { useArticleCall } from './articlePrefetch.ts';
 import { articlesApi } from './articlesApi.ts';
-import type { ArticleDetail, ModerationFields } from './articleTypes.ts';
+import type { ArticleDetail } from './articleTypes.ts';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog.tsx';
 import { LoadFailure } from './LoadFailure.tsx';
 import { MoreArticles } from './MoreArticles.tsx';
@@ -59,7 +59,7 @@ export function ArticlePage() {
   return <ArticleView key={result.value.id} article={result.value} onChanged={reload} />;
 }
 
-function ArticleView({ article, onChanged }: { article: ArticleDetail & ModerationFields; onChanged: () => void }) {
+function ArticleView({ article, onChanged }: { article: ArticleDetail; onChanged: () => void }) {
   const { state: auth } = useAuth();
   const navigate = useNavigate();
   const onDeleted = useCallback(() => {

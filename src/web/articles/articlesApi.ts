@@ -1,11 +1,4 @@
-import type {
-  ArticleDetail,
-  ArticleInput,
-  ArticlesPage,
-  ArticleStatus,
-  ModerationFields,
-  SaveStatus,
-} from './articleTypes.ts';
+import type { ArticleDetail, ArticleInput, ArticlesPage, ArticleStatus } from './articleTypes.ts';
 import { ArticlesApiError, errorFromResponse } from './articlesApiError.ts';
 
 /**
@@ -29,9 +22,6 @@ export interface ListOptions {
   status?: Exclude<ArticleStatus, 'published'> | 'all';
   token?: TokenSource;
 }
-
-/** An article body with the status the save asks for (absent: the server's default or no change). */
-export type ArticleSave = ArticleInput & { status?: SaveStatus };
 
 /**
  * The typed client for the articles API (docs/architecture.md). Deliberately free of zod and other
@@ -84,14 +74,14 @@ export function createArticlesApi(baseUrl = '') {
       return call<ArticlesPage>('GET', `/articles${search}`, { token: options.token });
     },
     /** With a token, the author and editors also get an article that is not published. */
-    get(id: string, token?: TokenSource): Promise<ArticleDetail & ModerationFields> {
-      return call<ArticleDetail & ModerationFields>('GET', `/articles/${encodeURIComponent(id)}`, { token });
+    get(id: string, token?: TokenSource): Promise<ArticleDetail> {
+      return call<ArticleDetail>('GET', `/articles/${encodeURIComponent(id)}`, { token });
     },
-    create(input: ArticleSave, token: TokenSource): Promise<ArticleDetail & ModerationFields> {
-      return call<ArticleDetail & ModerationFields>('POST', '/articles', { body: input, token });
+    create(input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
+      return call<ArticleDetail>('POST', '/articles', { body: input, token });
     },
-    update(id: string, input: ArticleSave, token: TokenSource): Promise<ArticleDetail & ModerationFields> {
-      return call<ArticleDetail & ModerationFields>('PUT', `/articles/${encodeURIComponent(id)}`, {
+    update(id: string, input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
+      return call<ArticleDetail>('PUT', `/articles/${encodeURIComponent(id)}`, {
         body: input,
         token,
       });

@@ -1,12 +1,18 @@
-import type { ModerationFields } from '../articles/articleTypes.ts';
+import type { Article } from '../articles/articleTypes.ts';
 import { hiddenReasonLabel, savedNotes, statusBanners } from './statusTexts.ts';
 
 /**
  * What the author (and editors) read above a not-published article: that it is a draft, waiting
  * for review, or hidden and why; and once, right after the editor saved it, that it was saved.
  */
-export function ArticleStatusBanner({ article, savedAs }: { article: ModerationFields; savedAs?: string }) {
-  const status = article.status ?? 'published';
+export function ArticleStatusBanner({
+  article,
+  savedAs,
+}: {
+  article: Pick<Article, 'status' | 'moderation'>;
+  savedAs?: string;
+}) {
+  const status = article.status;
   const saved = savedAs && savedAs in savedNotes ? savedNotes[savedAs as keyof typeof savedNotes] : null;
   if (status === 'published' && !saved) return null;
   const hidden = status === 'hidden';

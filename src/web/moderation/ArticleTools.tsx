@@ -2,14 +2,14 @@ import { Link, useLocation } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useRole } from '../admin/useRole.ts';
-import type { ArticleDetail, ModerationFields } from '../articles/articleTypes.ts';
+import type { ArticleDetail } from '../articles/articleTypes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { ArticleStatusBanner } from './ArticleStatusBanner.tsx';
 import { mayModerate } from './mayModerate.ts';
 import { ModerationActions } from './ModerationActions.tsx';
 
 interface ArticleToolsProps {
-  article: ArticleDetail & ModerationFields;
+  article: ArticleDetail;
   /** Opens the page's Delete question. */
   onDelete: () => void;
   /** The article changed on the server (hidden, restored): the page loads it again. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Role } from '../../shared/roles.ts';
-import type { Article, ModerationFields } from '../articles/articleTypes.ts';
+import type { Article } from '../articles/articleTypes.ts';
 import { ArticlesApiError } from '../articles/articlesApiError.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { mayModerate } from './mayModerate.ts';
@@ -10,7 +10,7 @@ import { ReasonDialog } from './ReasonDialog.tsx';
 import { HIDE_REASON_MAX, REPORT_REASON_MAX } from './reasonLimits.ts';
 
 interface ModerationActionsProps {
-  article: Article & ModerationFields;
+  article: Article;
   role: Role;
   isAuthor: boolean;
   /** The article changed on the server (hidden, restored): the page loads it again. */

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { ARTICLE_PAGE_MAX_LIMIT } from '../../shared/articlePaging.ts';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
-import type { Article, ArticleStatus, ModerationFields } from '../articles/articleTypes.ts';
+import type { Article, ArticleStatus } from '../articles/articleTypes.ts';
 import { articlesApi } from '../articles/articlesApi.ts';
 import { formatArticleDate } from '../articles/formatArticleDate.ts';
 import { LoadFailure } from '../articles/LoadFailure.tsx';
@@ -12,7 +12,7 @@ import { moderationTexts as texts } from './moderationTexts.ts';
 import { hiddenReasonLabel, statusLabels } from './statusTexts.ts';
 
 type Unpublished = Exclude<ArticleStatus, 'published'>;
-type Listed = Article & ModerationFields & { status: Unpublished };
+type Listed = Article & { status: Unpublished };
 const UNPUBLISHED: Unpublished[] = ['draft', 'submitted', 'hidden'];
 
 /** The person's own articles that others cannot see, each status's newest 100, newest first. */

@@ -1,10 +1,15 @@
-import { can, roleAtLeast, type Role } from '../../shared/roles.ts';
+import { can, type Role } from '../../shared/roles.ts';
 
 // Only what screens offer: the server's 403 decides (src/server/roles/permissions.ts).
 
-/** Hide, Restore, and Edit, Publish and Delete on any article, the review queue (editors and up, DESIGN.md §8.1). */
+/** Hide and Restore, and Edit, Publish and Delete on any article (editors and up, DESIGN.md §8.2). */
 export function mayModerate(role: Role | null | undefined): boolean {
-  return !!role && roleAtLeast(role, 'editor');
+  return !!role && can(role, 'article:moderate');
+}
+
+/** The review queue (submitted drafts). */
+export function mayReview(role: Role | null | undefined): boolean {
+  return !!role && can(role, 'article:review');
 }
 
 /** The open reports, resolved with Hide or Dismiss. */

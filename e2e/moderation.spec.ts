@@ -43,13 +43,14 @@ async function newPage(browser: Browser): Promise<Page> {
   return page;
 }
 
-async function screenshots(page: Page, label: string) {
+/** Light and dark at both sizes; `fullPage` for a screen whose buttons are below the fold. */
+async function screenshots(page: Page, label: string, fullPage = false) {
   fs.mkdirSync(SCREENS_DIR, { recursive: true });
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
-      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png` });
+      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage });
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
@@ -79,7 +80,7 @@ test('a contributor saves a draft and submits it; an editor publishes it from Re
   await page.getByLabel('Image URL').fill(`${PICTURE_ORIGIN}/2.svg`);
   await page.getByLabel('Title').fill(title);
   await page.getByLabel('Description', { exact: true }).fill('Words an editor will read **first**.');
-  await screenshots(page, 'editor-contributor');
+  await screenshots(page, 'editor-contributor', true);
   await page.getByRole('button', { name: 'Save draft' }).click();
 
   // The draft's page, for its author: saved, and a Draft banner.

@@ -46,7 +46,7 @@ export function AuditLogSection() {
 
   return (
     <section aria-labelledby="log-heading" className="flex flex-col gap-4">
-      <h2 id="log-heading" className="text-2xl font-semibold">
+      <h2 id="log-heading" className="sr-only">
         {texts.log}
       </h2>
       <AdminAlert message={error} />

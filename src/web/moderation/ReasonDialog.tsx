@@ -87,7 +87,10 @@ export function ReasonDialog(props: ReasonDialogProps) {
           value={reason}
           aria-invalid={problem !== null}
           aria-describedby={`${fieldId}-note`}
-          onChange={(event) => setReason(event.target.value)}
+          onChange={(event) => {
+            setReason(event.target.value);
+            setProblem(null);
+          }}
           className={inputClass}
         />
         <p id={`${fieldId}-note`} className="mt-1 text-sm text-slate-600 dark:text-slate-400">

@@ -48,11 +48,13 @@ export function ReportsSection() {
 
   return (
     <section aria-labelledby="reports-heading" className="flex flex-col gap-4">
-      <h2 id="reports-heading" className="text-2xl font-semibold">
+      <h2 id="reports-heading" className="sr-only">
         {texts.reports}
       </h2>
-      <AdminAlert message={error} />
-      <FormAlert message={done} tone="success" />
+      <div className="flex flex-col gap-2 empty:hidden">
+        <AdminAlert message={error} />
+        <FormAlert message={done} tone="success" />
+      </div>
       {reports === null && !error && <p className="text-slate-600 dark:text-slate-400">{texts.loading}</p>}
       {reports?.length === 0 && <p className="text-slate-600 dark:text-slate-400">{texts.reportsEmpty}</p>}
       {reports && reports.length > 0 && (

@@ -53,11 +53,13 @@ export function ReviewSection() {
 
   return (
     <section aria-labelledby="review-heading" className="flex flex-col gap-4">
-      <h2 id="review-heading" className="text-2xl font-semibold">
+      <h2 id="review-heading" className="sr-only">
         {texts.review}
       </h2>
-      <AdminAlert message={error} />
-      <FormAlert message={done} tone="success" />
+      <div className="flex flex-col gap-2 empty:hidden">
+        <AdminAlert message={error} />
+        <FormAlert message={done} tone="success" />
+      </div>
       {queue === null && !error && <p className="text-slate-600 dark:text-slate-400">{texts.loading}</p>}
       {queue?.length === 0 && <p className="text-slate-600 dark:text-slate-400">{texts.reviewEmpty}</p>}
       {queue && queue.length > 0 && (

@@ -23,7 +23,7 @@ export const moderationTexts = {
   noDrafts: 'You have no drafts, articles waiting for review or hidden articles.',
   draftsLoadFailed: 'Your drafts could not be loaded.',
   tabsLabel: 'Administration',
-  members: 'Members and invitations',
+  members: 'Members',
   review: 'Review',
   reports: 'Reports',
   log: 'Log',

@@ -91,9 +91,7 @@ export const articleInputSchema = z.strictObject(
       )
       .optional(),
     /** Optional: the default on create depends on the role; a PUT without it keeps the status. */
-    status: z
-      .enum(WRITABLE_ARTICLE_STATUSES, { error: 'status must be draft, submitted or published.' })
-      .optional(),
+    status: z.enum(WRITABLE_ARTICLE_STATUSES, { error: 'status must be draft, submitted or published.' }).optional(),
   },
   { error: 'The article must be an object with image, title and description.' },
 );

@@ -181,7 +181,12 @@ type RoleCall =
   | 'revoke an author invitation'
   | 'make an author a reader'
   | 'disable an author'
-  | 'make an editor an author';
+  | 'make an editor an author'
+  | 'report an article'
+  | 'list open reports'
+  | 'dismiss a report'
+  | 'hide an article through a report'
+  | 'read the audit log';
 
 const ROLE_ACTORS: RoleActor[] = ['anonymous', 'reader', 'contributor', 'author', 'editor', 'owner'];
 const allowedFrom = (least: Role, ok: number): Record<RoleActor, number> =>
@@ -202,6 +207,11 @@ const roleMatrix: Record<RoleCall, Record<RoleActor, number>> = {
   'make an author a reader': allowedFrom('editor', 200),
   'disable an author': allowedFrom('editor', 200),
   'make an editor an author': allowedFrom('owner', 200),
+  'report an article': allowedFrom('reader', 201),
+  'list open reports': allowedFrom('editor', 200),
+  'dismiss a report': allowedFrom('editor', 200),
+  'hide an article through a report': allowedFrom('editor', 200),
+  'read the audit log': allowedFrom('owner', 200),
 };
 
 describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
@@ -229,6 +239,16 @@ describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
     await server?.close();
   });
 
+  const freshArticle = async () => (await api.create(owner.idToken, sampleArticle('Reported'))).body.id as string;
+  /** An open report of a fresh article, made by the owner. */
+  const freshReport = async () =>
+    (
+      await api.request('POST', `/articles/${await freshArticle()}/reports`, {
+        token: owner.idToken,
+        json: { reason: 'Spam' },
+      })
+    ).body.id as string;
+
   async function perform(call: RoleCall, token: string | undefined) {
     switch (call) {
       case 'create article':
@@ -251,6 +271,16 @@ describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
         return api.request('PATCH', `/members/${(await member('author')).uid}`, { token, json: { disabled: true } });
       case 'make an editor an author':
         return api.request('PATCH', `/members/${(await member('editor')).uid}`, { token, json: { role: 'author' } });
+      case 'report an article':
+        return api.request('POST', `/articles/${await freshArticle()}/reports`, { token, json: { reason: 'Spam' } });
+      case 'list open reports':
+        return api.request('GET', '/reports?status=open', { token });
+      case 'dismiss a report':
+        return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'dismiss' } });
+      case 'hide an article through a report':
+        return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'hide' } });
+      case 'read the audit log':
+        return api.request('GET', '/audit', { token });
     }
   }
 

@@ -59,7 +59,8 @@ export function decideEdit(
   if (!can(caller.role, 'article:write')) return 'no-write-role';
   const editor = isEditor(caller);
   if (!editor && current.authorId !== caller.uid) return 'not-author';
-  if (current.status === 'hidden' && !editor) return requested === undefined ? { status: 'hidden' } : 'hidden-by-editor';
+  if (current.status === 'hidden' && !editor)
+    return requested === undefined ? { status: 'hidden' } : 'hidden-by-editor';
   const status = requested ?? current.status;
   return status === 'published' && !can(caller.role, 'article:publish') ? 'may-not-publish' : { status };
 }

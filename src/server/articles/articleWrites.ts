@@ -56,7 +56,8 @@ export function createArticleWrites(deps: ArticleWritesDeps) {
     // The mailer logs a failure (without the address); the change stands either way.
     deps.mailAuthor?.(uid, mail).catch(() => undefined);
   };
-  const audit = (caller: Caller, action: ModerationEvent['action'], detail?: Record<string, unknown>) =>
+  const audit =
+    (caller: Caller, action: ModerationEvent['action'], detail?: Record<string, unknown>) =>
     async (trx: Kysely<DatabaseSchema>, before: CurrentArticle) =>
       recordAudit(trx, {
         actorUid: caller.uid,
@@ -99,7 +100,8 @@ export function createArticleWrites(deps: ArticleWritesDeps) {
         (current) => decideDelete(caller, current),
         // Only the deletion of another person's article is an editor's act worth a record.
         async (trx, before) => {
-          if (before.authorId !== caller.uid) await audit(caller, 'article.delete', { title: before.title })(trx, before);
+          if (before.authorId !== caller.uid)
+            await audit(caller, 'article.delete', { title: before.title })(trx, before);
         },
       );
       return typeof outcome === 'string' ? outcome : 'done';

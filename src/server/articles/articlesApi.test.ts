@@ -57,6 +57,7 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       authorName: 'Alice',
       date: article.date,
       tags: [],
+      status: 'published',
     });
     expect(article.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const date = Date.parse(article.date);

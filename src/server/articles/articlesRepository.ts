@@ -254,11 +254,6 @@ export function createArticlesRepository(
     for (const listener of onWritten) await listener(article, trx);
   };
 
-  const exists = async (id: string): Promise<boolean> => {
-    const row = await db.selectFrom('articles').select('id').where('id', '=', id).executeTakeFirst();
-    return row !== undefined;
-  };
-
   return {
     /** Throws AuthorGoneError when the author's account does not exist (any more). */
     async insert(article: NewArticle): Promise<void> {
@@ -412,7 +407,8 @@ export function createArticlesRepository(
           .execute();
         // Tag lists walk the article's date copied beside each tag.
         if (options.fields?.tags !== undefined) await writeArticleTags(trx, id, date, options.fields.tags);
-        else if (firstPublication) await trx.updateTable('article_tags').set({ date }).where('article_id', '=', id).execute();
+        else if (firstPublication)
+          await trx.updateTable('article_tags').set({ date }).where('article_id', '=', id).execute();
         // The search index holds published articles only: any change rewrites the entry.
         const text = rendered?.text ?? (await storedText(trx, id));
         await indexArticle(trx, id, text);

@@ -1,12 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HIDE_REASON_MAX_LENGTH, parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
-import {
-  callerOf,
-  registerCallerAuthentication,
-  sendInvalidToken,
-  type VerifyIdToken,
-} from '../http/callerAuth.ts';
+import { callerOf, registerCallerAuthentication, sendInvalidToken, type VerifyIdToken } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { queryValidation } from '../http/queryValidation.ts';
 import { toArticleDetailJson, toArticleJson, type ArticleReads } from './articleReads.ts';
@@ -56,9 +51,12 @@ const hideBody = z.strictObject(
       .string({ error: 'reason is required: say why the article is hidden.' })
       .trim()
       .min(1, { error: 'reason is required: say why the article is hidden.' })
-      .refine((reason) => [...reason].length <= HIDE_REASON_MAX_LENGTH && reason.isWellFormed() && !reason.includes('\u0000'), {
-        error: `reason must be at most ${HIDE_REASON_MAX_LENGTH} characters of text.`,
-      }),
+      .refine(
+        (reason) => [...reason].length <= HIDE_REASON_MAX_LENGTH && reason.isWellFormed() && !reason.includes('\u0000'),
+        {
+          error: `reason must be at most ${HIDE_REASON_MAX_LENGTH} characters of text.`,
+        },
+      ),
   },
   { error: 'The body must be an object with a reason.' },
 );
@@ -116,10 +114,15 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
         ...(tag === undefined ? {} : { tagSlug: tag }),
       };
       if (status === 'published') {
-        return sendJsonResource(request, reply, await reads.listPage(limit, after, filter, oneRequestFinisher(request)));
+        return sendJsonResource(
+          request,
+          reply,
+          await reads.listPage(limit, after, filter, oneRequestFinisher(request)),
+        );
       }
       // Drafts, the review queue, hidden articles: for their author and editors, never cached or shared.
-      if (tag !== undefined) return sendProblem(reply, 400, 'status cannot be combined with tag: tag lists are public.');
+      if (tag !== undefined)
+        return sendProblem(reply, 400, 'status cannot be combined with tag: tag lists are public.');
       if (request.headers.authorization === undefined) {
         reply.header('www-authenticate', 'Bearer');
         return sendProblem(reply, 401, 'Sign in first: send your ID token as Authorization: Bearer <token>.');

@@ -119,7 +119,9 @@ export function createArticles(deps: ArticlesDeps): Articles {
 
   return {
     routes: async (app) => {
-      await app.register(articlesRoutes({ repository, reads, writes, verifyIdToken: deps.verifyIdToken, createRateLimit }));
+      await app.register(
+        articlesRoutes({ repository, reads, writes, verifyIdToken: deps.verifyIdToken, createRateLimit }),
+      );
       await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
       await app.register(
         searchRoutes({

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesApi, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
+import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { databaseUrl, runAdmin } from '../../../test/support/adminProcess.ts';
 import { identityClient } from '../../../test/support/identityTestClient.ts';
 import { setRole } from '../../../test/support/operatorActions.ts';
@@ -140,6 +140,26 @@ describe.each(dialectCases())('the audit log on $dialect', (dialectCase) => {
     // The code itself is never in the log.
     const code = new URL(kept.body.url).searchParams.get('invite')!;
     expect(JSON.stringify(await allEntries())).not.toContain(code);
+  });
+
+  it('records editors’ hides, restores and deletions of another’s article, not an author deleting their own', async () => {
+    const made = await api.create(author.idToken, sampleArticle('Moderated'));
+    const id = made.body.id as string;
+    expect(
+      (await api.request('POST', `/articles/${id}/hide`, { token: editor.idToken, json: { reason: 'Spam' } })).status,
+    ).toBe(200);
+    expect((await api.request('POST', `/articles/${id}/restore`, { token: editor.idToken })).status).toBe(200);
+    expect((await api.remove(editor.idToken, id)).status).toBe(204);
+    const entries = await entriesAbout(id);
+    expect(entries.map(({ actorUid, action, targetType }) => ({ actorUid, action, targetType }))).toEqual([
+      { actorUid: editor.uid, action: 'article.delete', targetType: 'article' },
+      { actorUid: editor.uid, action: 'article.restore', targetType: 'article' },
+      { actorUid: editor.uid, action: 'article.hide', targetType: 'article' },
+    ]);
+    expect(entries[2]!.detail).toMatchObject({ reason: 'Spam' });
+    const own = (await api.create(author.idToken, sampleArticle('Mine'))).body.id as string;
+    expect((await api.remove(author.idToken, own)).status).toBe(204);
+    expect(await entriesAbout(own)).toEqual([]);
   });
 
   it('pages newest first with a cursor; pages neither overlap nor skip', async () => {

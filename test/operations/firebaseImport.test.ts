@@ -331,7 +331,7 @@ describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
     expect(answer).toMatchObject({ localId: 'federatedUid', isNewUser: false, providerId: 'google.com' });
   });
 
-  it('the API lists the articles with their original ids, authors and dates', async () => {
+  it('the API lists the articles, published, with their original ids, authors and dates', async () => {
     const response = await fetch(`${server.url}/api/articles?limit=100`);
     const { articles } = (await response.json()) as { articles: { id: string; date: string; authorId: string }[] };
     const imported = articles.filter((a) => a.id.startsWith('art')).map((a) => [a.id, a.authorId, a.date]);
@@ -342,7 +342,12 @@ describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
       ['art0SecondsNanos0001', 'vectorUid0000000000000000001', new Date(1600000001987).toISOString()],
     ]);
     const one = await fetch(`${server.url}/api/articles/art0SecondsNanos0001`);
-    expect(await one.json()).toMatchObject({ authorName: 'User One', title: 'A title' });
+    expect(await one.json()).toMatchObject({ authorName: 'User One', title: 'A title', status: 'published' });
+    // Published whatever the account's role (DESIGN.md §8.2): the old site showed them all.
+    const statuses = await server.database.db.selectFrom('articles').select(['status', 'ever_published']).execute();
+    expect(new Set(statuses.map((row) => `${row.status} ${Number(row.ever_published)}`))).toEqual(
+      new Set(['published 1']),
+    );
   });
 
   it('a re-run skips everything that is there and says why, one line per document', async () => {

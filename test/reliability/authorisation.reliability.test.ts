@@ -186,7 +186,17 @@ type RoleCall =
   | 'list open reports'
   | 'dismiss a report'
   | 'hide an article through a report'
-  | 'read the audit log';
+  | 'read the audit log'
+  | 'create a published article'
+  | 'create a draft'
+  | "publish another's submitted draft"
+  | "edit another's article"
+  | "delete another's article"
+  | "hide another's article"
+  | "restore another's hidden article"
+  | 'read the review queue'
+  | "list another's drafts"
+  | "read another's draft";
 
 const ROLE_ACTORS: RoleActor[] = ['anonymous', 'reader', 'contributor', 'author', 'editor', 'owner'];
 const allowedFrom = (least: Role, ok: number): Record<RoleActor, number> =>
@@ -198,7 +208,8 @@ const allowedFrom = (least: Role, ok: number): Record<RoleActor, number> =>
   ) as Record<RoleActor, number>;
 
 const roleMatrix: Record<RoleCall, Record<RoleActor, number>> = {
-  'create article': allowedFrom('author', 201),
+  // Contributors' articles are drafts (DESIGN.md §8.2): created, never published.
+  'create article': allowedFrom('contributor', 201),
   'list members': allowedFrom('editor', 200),
   'list invitations': allowedFrom('editor', 200),
   'invite an author': allowedFrom('editor', 201),
@@ -212,7 +223,26 @@ const roleMatrix: Record<RoleCall, Record<RoleActor, number>> = {
   'dismiss a report': allowedFrom('editor', 200),
   'hide an article through a report': allowedFrom('editor', 200),
   'read the audit log': allowedFrom('owner', 200),
+  // Drafts, review and moderation (DESIGN.md §8.2). An article someone may not see is answered
+  // as an unknown one (404), once past the write check that refuses readers anything.
+  'create a published article': allowedFrom('author', 201),
+  'create a draft': allowedFrom('contributor', 201),
+  "publish another's submitted draft": { ...allowedFrom('editor', 200), contributor: 404, author: 404 },
+  "edit another's article": allowedFrom('editor', 200),
+  "delete another's article": allowedFrom('editor', 204),
+  "hide another's article": allowedFrom('editor', 200),
+  "restore another's hidden article": { ...allowedFrom('editor', 200), reader: 404, contributor: 404, author: 404 },
+  'read the review queue': allowedFrom('editor', 200),
+  "list another's drafts": allowedFrom('editor', 200),
+  "read another's draft": { ...allowedFrom('editor', 200), anonymous: 404, reader: 404, contributor: 404, author: 404 },
 };
+
+/** A published article by a fresh author, for calls that act on another person's article. */
+async function othersArticle(api: ReturnType<typeof articlesApi>, author: TestUser, json: object = {}) {
+  const created = await api.create(author.idToken, { ...sampleArticle('Theirs'), ...json });
+  expect(created.status, created.text).toBe(201);
+  return created.body as { id: string; status: string };
+}
 
 describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
   let server: TestApp;
@@ -281,6 +311,38 @@ describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
         return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'hide' } });
       case 'read the audit log':
         return api.request('GET', '/audit', { token });
+      case 'create a published article':
+        return api.create(token, { ...sampleArticle('Out now'), status: 'published' });
+      case 'create a draft':
+        return api.create(token, { ...sampleArticle('Later'), status: 'draft' });
+      case "publish another's submitted draft": {
+        const draft = await othersArticle(api, await member('contributor'), { status: 'submitted' });
+        return api.update(token, draft.id, { ...sampleArticle('Theirs'), status: 'published' });
+      }
+      case "edit another's article":
+        return api.update(token, (await othersArticle(api, await member('author'))).id, sampleArticle('Edited'));
+      case "delete another's article":
+        return api.remove(token, (await othersArticle(api, await member('author'))).id);
+      case "hide another's article":
+        return api.request('POST', `/articles/${(await othersArticle(api, await member('author'))).id}/hide`, {
+          token,
+          json: { reason: 'Matrix.' },
+        });
+      case "restore another's hidden article": {
+        const article = await othersArticle(api, await member('author'));
+        const hidden = await api.request('POST', `/articles/${article.id}/hide`, {
+          token: owner.idToken,
+          json: { reason: 'Matrix.' },
+        });
+        expect(hidden.status).toBe(200);
+        return api.request('POST', `/articles/${article.id}/restore`, { token });
+      }
+      case 'read the review queue':
+        return api.request('GET', '/articles?status=submitted', { token });
+      case "list another's drafts":
+        return api.request('GET', `/articles?author=${(await member('contributor')).uid}&status=draft`, { token });
+      case "read another's draft":
+        return api.request('GET', `/articles/${(await othersArticle(api, await member('contributor'))).id}`, { token });
     }
   }
 
@@ -290,6 +352,10 @@ describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
         const token = actor === 'anonymous' ? undefined : callers.get(actor)!.idToken;
         const answer = await perform(call, token);
         expect(answer.status, `${call} as ${actor}: ${answer.text}`).toBe(row[actor]);
+        if (call === 'create article' && answer.status === 201) {
+          // Published for those who may publish, a draft for the rest.
+          expect(answer.body.status, actor).toBe(actor === 'contributor' ? 'draft' : 'published');
+        }
       }
     });
   }

@@ -59,7 +59,8 @@ export async function importArticles(
           skipped.push({ id: article.id, reason: `unknown author ${article.authorId}` });
         } else {
           seenIds.add(article.id);
-          rows.push(article);
+          // The old site showed every article: they come in published (DESIGN.md §8.2).
+          rows.push({ ...article, status: 'published' as const });
         }
       }
       await repository.insertBatch(rows);

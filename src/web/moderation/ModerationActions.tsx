@@ -19,11 +19,12 @@ interface ModerationActionsProps {
 
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
 
-/** Why a report was refused, in words (DESIGN.md §8.2: one open report per article, 20 a day). */
-function reportFailure(error: unknown): string {
-  if (error instanceof ArticlesApiError && error.status === 409) return texts.reportAlreadyOpen;
-  if (error instanceof ArticlesApiError && error.status === 429) return texts.reportTooMany;
-  return texts.reportFailed;
+/**
+ * A report refused for a reason no retry changes (409: one open report per article; 429: 20 a
+ * day, DESIGN.md §8.2): the server's own sentence (docs/product.md, Reports); null for any other failure.
+ */
+function finalRefusal(error: unknown): string | null {
+  return error instanceof ArticlesApiError && (error.status === 409 || error.status === 429) ? error.message : null;
 }
 
 /**
@@ -78,12 +79,12 @@ export function ModerationActions({ article, role, isAuthor, onChanged }: Modera
       setDialog(null);
       setOutcome({ tone: 'success', text: texts.reportSent });
     } catch (error) {
-      const text = reportFailure(error);
-      // Nothing to retry for these: the dialog closes and the page says why.
-      if (text === texts.reportFailed) setDialogError(text);
+      const refusal = finalRefusal(error);
+      // Nothing to retry: the dialog closes and the page says why. Otherwise the reason stays to send again.
+      if (refusal === null) setDialogError(texts.reportFailed);
       else {
         setDialog(null);
-        setOutcome({ tone: 'error', text });
+        setOutcome({ tone: 'error', text: refusal });
       }
     } finally {
       setBusy(false);

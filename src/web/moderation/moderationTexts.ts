@@ -14,8 +14,6 @@ export const moderationTexts = {
   reportBody: 'Tell the editors what is wrong with it. They decide whether it stays.',
   reportReasonLabel: 'Reason',
   reportSent: 'Thank you: your report has been sent to the editors.',
-  reportAlreadyOpen: 'You have already reported this article; the editors have not dealt with it yet.',
-  reportTooMany: 'You have sent many reports today. Please try again tomorrow.',
   reportFailed: 'The report could not be sent. Please try again.',
   reasonRequired: 'A reason is required.',
   reasonTooLong: (max: number) => `The reason must be at most ${max} characters.`,

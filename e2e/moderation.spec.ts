@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { runAdmin } from '../test/support/adminProcess.ts';
@@ -43,7 +44,7 @@ async function newPage(browser: Browser): Promise<Page> {
   return page;
 }
 
-/** Light and dark at both sizes; `fullPage` for a screen whose buttons are below the fold. */
+/** Light and dark at both sizes, each scheme checked with axe; `fullPage` for buttons below the fold. */
 async function screenshots(page: Page, label: string, fullPage = false) {
   fs.mkdirSync(SCREENS_DIR, { recursive: true });
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -52,6 +53,12 @@ async function screenshots(page: Page, label: string, fullPage = false) {
       await page.setViewportSize(viewport);
       await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage });
     }
+    const results = await new AxeBuilder({ page }).analyze();
+    const violations = results.violations.map((violation) => ({
+      rule: violation.id,
+      targets: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
+    }));
+    expect(violations, `${label} (${colorScheme}): axe violations`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize(VIEWPORTS[1]!);
@@ -101,6 +108,7 @@ test('a contributor saves a draft and submits it; an editor publishes it from Re
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
   const drafts = page.getByTestId('your-drafts');
   await expect(drafts.getByTestId('draft').filter({ hasText: title })).toContainText('Draft');
+  await screenshots(page, 'profile-drafts', true);
   await drafts.getByRole('link', { name: `Edit ${title}` }).click();
   await expect(page.getByLabel('Title')).toHaveValue(title);
   await page.getByRole('button', { name: 'Submit for review' }).click();

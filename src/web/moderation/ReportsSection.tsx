@@ -68,6 +68,9 @@ export function ReportsSection() {
   );
 }
 
+/** What names the reported article: its title, else (no longer published) its id. */
+const articleName = (report: ReportJson) => report.articleTitle ?? report.articleId;
+
 function ReportItem({
   report,
   busy,
@@ -86,7 +89,7 @@ function ReportItem({
         dir="auto"
         className={`${linkClass} font-medium [overflow-wrap:anywhere]`}
       >
-        {report.articleTitle}
+        {articleName(report)}
       </Link>
       <p dir="auto" className="whitespace-pre-line [overflow-wrap:anywhere]">
         {report.reason}
@@ -112,7 +115,7 @@ function ReportItem({
           onClick={() => void onResolve(report, 'hide', note)}
         >
           {texts.hide}
-          <span className="sr-only"> {report.articleTitle}</span>
+          <span className="sr-only"> {articleName(report)}</span>
         </button>
         <button
           type="button"
@@ -121,7 +124,7 @@ function ReportItem({
           onClick={() => void onResolve(report, 'dismiss', note)}
         >
           {texts.dismiss}
-          <span className="sr-only"> {report.articleTitle}</span>
+          <span className="sr-only"> {articleName(report)}</span>
         </button>
       </div>
     </li>

@@ -5,7 +5,8 @@ import type { TokenSource } from '../articles/articlesApi.ts';
 export interface ReportJson {
   id: string;
   articleId: string;
-  articleTitle: string;
+  /** Null once the article is no longer published (docs/decisions/0411). */
+  articleTitle: string | null;
   reporterUid: string;
   reason: string;
   createdAt: string;

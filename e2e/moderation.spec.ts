@@ -166,6 +166,12 @@ test('an editor hides an article with a reason: the public gets the 404 page, th
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('article-status')).toHaveCount(0);
+  // So does Escape, and the focus goes back to the Hide button; the reason field is where typing goes.
+  await page.getByRole('button', { name: 'Hide' }).click();
+  await expect(dialog.getByLabel('Reason (shown to the author)')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Hide' })).toBeFocused();
   // A reason is required, and has at most 500 characters.
   await page.getByRole('button', { name: 'Hide' }).click();
   await dialog.getByRole('button', { name: 'Hide' }).click();

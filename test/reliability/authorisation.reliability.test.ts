@@ -182,11 +182,6 @@ type RoleCall =
   | 'make an author a reader'
   | 'disable an author'
   | 'make an editor an author'
-  | 'report an article'
-  | 'list open reports'
-  | 'dismiss a report'
-  | 'hide an article through a report'
-  | 'read the audit log'
   | 'create a published article'
   | 'create a draft'
   | "publish another's submitted draft"
@@ -196,7 +191,12 @@ type RoleCall =
   | "restore another's hidden article"
   | 'read the review queue'
   | "list another's drafts"
-  | "read another's draft";
+  | "read another's draft"
+  | 'report an article'
+  | 'list open reports'
+  | 'dismiss a report'
+  | 'hide an article through a report'
+  | 'read the audit log';
 
 const ROLE_ACTORS: RoleActor[] = ['anonymous', 'reader', 'contributor', 'author', 'editor', 'owner'];
 const allowedFrom = (least: Role, ok: number): Record<RoleActor, number> =>
@@ -218,11 +218,6 @@ const roleMatrix: Record<RoleCall, Record<RoleActor, number>> = {
   'make an author a reader': allowedFrom('editor', 200),
   'disable an author': allowedFrom('editor', 200),
   'make an editor an author': allowedFrom('owner', 200),
-  'report an article': allowedFrom('reader', 201),
-  'list open reports': allowedFrom('editor', 200),
-  'dismiss a report': allowedFrom('editor', 200),
-  'hide an article through a report': allowedFrom('editor', 200),
-  'read the audit log': allowedFrom('owner', 200),
   // Drafts, review and moderation (DESIGN.md §8.2). An article someone may not see is answered
   // as an unknown one (404), once past the write check that refuses readers anything.
   'create a published article': allowedFrom('author', 201),
@@ -235,6 +230,11 @@ const roleMatrix: Record<RoleCall, Record<RoleActor, number>> = {
   'read the review queue': allowedFrom('editor', 200),
   "list another's drafts": allowedFrom('editor', 200),
   "read another's draft": { ...allowedFrom('editor', 200), anonymous: 404, reader: 404, contributor: 404, author: 404 },
+  'report an article': allowedFrom('reader', 201),
+  'list open reports': allowedFrom('editor', 200),
+  'dismiss a report': allowedFrom('editor', 200),
+  'hide an article through a report': allowedFrom('editor', 200),
+  'read the audit log': allowedFrom('owner', 200),
 };
 
 /** A published article by a fresh author, for calls that act on another person's article. */
@@ -301,16 +301,6 @@ describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
         return api.request('PATCH', `/members/${(await member('author')).uid}`, { token, json: { disabled: true } });
       case 'make an editor an author':
         return api.request('PATCH', `/members/${(await member('editor')).uid}`, { token, json: { role: 'author' } });
-      case 'report an article':
-        return api.request('POST', `/articles/${await freshArticle()}/reports`, { token, json: { reason: 'Spam' } });
-      case 'list open reports':
-        return api.request('GET', '/reports?status=open', { token });
-      case 'dismiss a report':
-        return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'dismiss' } });
-      case 'hide an article through a report':
-        return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'hide' } });
-      case 'read the audit log':
-        return api.request('GET', '/audit', { token });
       case 'create a published article':
         return api.create(token, { ...sampleArticle('Out now'), status: 'published' });
       case 'create a draft':
@@ -343,6 +333,16 @@ describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
         return api.request('GET', `/articles?author=${(await member('contributor')).uid}&status=draft`, { token });
       case "read another's draft":
         return api.request('GET', `/articles/${(await othersArticle(api, await member('contributor'))).id}`, { token });
+      case 'report an article':
+        return api.request('POST', `/articles/${await freshArticle()}/reports`, { token, json: { reason: 'Spam' } });
+      case 'list open reports':
+        return api.request('GET', '/reports?status=open', { token });
+      case 'dismiss a report':
+        return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'dismiss' } });
+      case 'hide an article through a report':
+        return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'hide' } });
+      case 'read the audit log':
+        return api.request('GET', '/audit', { token });
     }
   }
 

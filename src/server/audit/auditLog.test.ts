@@ -224,6 +224,11 @@ describe.each(dialectCases())('the audit log on $dialect', (dialectCase) => {
 
     const defaulted = await admin(['--json', 'audit']);
     expect(defaulted.stdout.trimEnd().split('\n')).toHaveLength(Math.min(100, (await allEntries()).length));
+    expect((await admin(['--help'])).stdout).toContain('audit [--limit N]');
+    const misuse = await admin(['users', 'list', '--limit', '5']);
+    expect(misuse.code).toBe(2);
+    expect(misuse.stderr).toContain('--limit is not an option of "users list".');
+    expect((await admin(['audit', '--limit'])).stderr).toContain('--limit needs a value.');
     for (const bad of ['0', '1.5', 'ten', '100001']) {
       const refused = await admin(['audit', '--limit', bad]);
       expect(refused.code).toBe(1);

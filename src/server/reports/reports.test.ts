@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
+import {
+  articlesApi,
+  identityCall,
+  sampleArticle,
+  signUp,
+  type TestUser,
+} from '../../../test/support/articlesTestClient.ts';
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
@@ -247,6 +253,26 @@ describe.each(dialectCases())('reports on $dialect', (dialectCase) => {
     const reason = (await api.request('GET', `/articles/${long}`, { token: author.idToken })).body.moderation.reason;
     expect(reason).toHaveLength(500);
     expect(reason).toBe(`${'y'.repeat(499)}…`);
+  });
+
+  it('of two editors resolving one report at once, one does it and the other hears 409', async () => {
+    const id = await publish('Resolved twice at once');
+    const made = await report(reader, id, { reason: 'Race' });
+    const answers = await Promise.all([
+      resolve(editor, made.body.id, { action: 'dismiss' }),
+      resolve(owner, made.body.id, { action: 'dismiss' }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(await auditAbout(made.body.id)).toHaveLength(1);
+  });
+
+  it('a deleted account’s reports go with it', async () => {
+    const leaver = await member('Lou Leaver', 'reader');
+    const id = await publish('Reported by a leaver');
+    const made = await report(leaver, id, { reason: 'Bye' });
+    const deleted = await identityCall(server.url, 'accounts:delete', { idToken: leaver.idToken });
+    expect(deleted.status).toBe(200);
+    expect(((await list(editor)).body.reports as { id: string }[]).map((r) => r.id)).not.toContain(made.body.id);
   });
 
   it('deleting an article deletes its reports', async () => {

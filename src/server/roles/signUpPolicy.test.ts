@@ -177,6 +177,17 @@ describe.each(dialectCases())('OWNER_EMAIL on $dialect', (dialectCase) => {
     // At once, with the token from before: owners manage members.
     const members = await articlesApi(server.url).request('GET', '/members', { token: session.body.idToken });
     expect(members.status).toBe(200);
+    // The audit log has the promotion, by no one (the operator's setting), in its transaction.
+    const audit = await articlesApi(server.url).request('GET', '/audit', { token: session.body.idToken });
+    expect(audit.body.entries).toContainEqual(
+      expect.objectContaining({
+        actorUid: null,
+        action: 'member.role',
+        targetType: 'user',
+        targetId: lookup.body.users[0].localId,
+        detail: { from: 'author', to: 'owner' },
+      }),
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import { emailChangedNotice, verifyAndChangeEmailMessage, verifyEmailMessage } f
 import { emailDeliveryFailed, IdentityError } from './identityErrors.ts';
 import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { UserRow } from './identityTables.ts';
+import { tellOwnerEmailPromotion, type MemberChangedListener } from './memberOperations.ts';
 import { verifiedAddressChanges } from './ownerEmail.ts';
 import { RECOVER_EMAIL_CODE_LIFETIME_MS, VERIFY_EMAIL_CODE_LIFETIME_MS } from './lifetimes.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
@@ -36,8 +37,12 @@ export function createEmailActions(deps: {
   rateLimiter: RateLimiter;
   rules: IdentityRateLimitRules;
   now: () => number;
+  /** Told when verifying OWNER_EMAIL's address makes the account owner (the audit log). */
+  memberChangedListeners: MemberChangedListener[];
 }) {
   const { config, users, sessions, oobCodes, rateLimiter, rules } = deps;
+  const tellPromotion = (before: UserRow, after: UserRow, trx: Trx) =>
+    tellOwnerEmailPromotion(deps.memberChangedListeners, before, after, trx);
   const { publicUrl } = config;
   const siteTitle = config.site.title;
 
@@ -164,6 +169,7 @@ export function createEmailActions(deps: {
             case 'VERIFY_EMAIL': {
               const verified = verifiedAddressChanges(config.ownerEmail, user.email);
               await users.update(user.id, verified, trx);
+              await tellPromotion(user, { ...user, ...verified }, trx);
               return { ...user, ...verified };
             }
             case 'VERIFY_AND_CHANGE_EMAIL': {
@@ -184,6 +190,7 @@ export function createEmailActions(deps: {
                 trx,
               );
               notices = [emailChangedNotice({ to: user.email, newEmail: email, publicUrl, siteTitle, code: recover })];
+              await tellPromotion(user, { ...user, email, ...verified }, trx);
               return { ...user, email, ...verified };
             }
             case 'RECOVER_EMAIL': {
@@ -192,6 +199,7 @@ export function createEmailActions(deps: {
               await users.update(user.id, { email: row.email, ...verified }, trx);
               await sessions.revokeAllOfUser(user.id, trx);
               await oobCodes.revokeAllOfUser(user.id, trx);
+              await tellPromotion(user, { ...user, email: row.email, ...verified }, trx);
               return { ...user, email: row.email, ...verified };
             }
             default:

@@ -5,6 +5,7 @@ import { LinkTakenError, type FederatedIdentitiesStore } from './federatedIdenti
 import { IdentityError } from './identityErrors.ts';
 import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { FederatedIdentityRow, UserRow } from './identityTables.ts';
+import { tellOwnerEmailPromotion, type MemberChangedListener } from './memberOperations.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import { newId } from './opaqueSecrets.ts';
 import type { Origin } from './origin.ts';
@@ -89,6 +90,8 @@ export function createFederatedSignIn(deps: {
   rules: IdentityRateLimitRules;
   requireRecentSignIn: (token: VerifiedToken) => void;
   takeoverListeners: AccountTakeoverListener[];
+  /** Told when a provider's verified OWNER_EMAIL address makes the account owner (the audit log). */
+  memberChangedListeners: MemberChangedListener[];
   /** The sign-up policy (SIGNUP, NEW_ACCOUNT_ROLE, invitations), as accounts:signUp applies it. */
   signUpGate: SignUpGate;
   /** OWNER_EMAIL: an account whose address a provider verifies as this one becomes owner. */
@@ -136,6 +139,7 @@ export function createFederatedSignIn(deps: {
       user: { ...user, ...changes },
       writes: async (trx) => {
         await users.update(user.id, changes, trx);
+        await tellOwnerEmailPromotion(deps.memberChangedListeners, user, { ...user, ...changes }, trx);
         await sessions.revokeAllOfUser(user.id, trx);
         await deps.oobCodes.revokeAllOfUser(user.id, trx);
         for (const listener of deps.takeoverListeners) await listener(user.id, trx);

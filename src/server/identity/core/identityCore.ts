@@ -10,7 +10,7 @@ import { createFederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
 import { createFederatedSignIn, type AccountTakeoverListener } from './federatedSignIn.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
 import { tokenIssuer } from './idTokens.ts';
-import { createMemberOperations } from './memberOperations.ts';
+import { createMemberOperations, type MemberChangedListener } from './memberOperations.ts';
 import { createOobCodesStore } from './oobCodesStore.ts';
 import { createOperatorOperations } from './operatorOperations.ts';
 import type { PasswordHasher } from './passwordHashing.ts';
@@ -59,6 +59,7 @@ export function createIdentityCore(deps: {
   });
   const rules = identityRateLimitRules(config.rateLimits);
   const userDeletingListeners: UserDeletingListener[] = [];
+  const memberChangedListeners: MemberChangedListener[] = [];
   const signIns = createSignInAttempts({
     users,
     pending: createPendingSecondStepsStore(database.db),
@@ -79,7 +80,15 @@ export function createIdentityCore(deps: {
     rules,
     deliveryMask: createDeliveryTimingMask(),
   });
-  const emailActions = createEmailActions({ ...deps, users, sessions, oobCodes, actionCodes, rules });
+  const emailActions = createEmailActions({
+    ...deps,
+    users,
+    sessions,
+    oobCodes,
+    actionCodes,
+    rules,
+    memberChangedListeners,
+  });
   const accounts = createAccountOperations({
     ...deps,
     users,
@@ -93,7 +102,7 @@ export function createIdentityCore(deps: {
     signIns,
     signUpGate: deps.signUpGate ?? openSignUp,
   });
-  const members = createMemberOperations({ database, users, sessions, now });
+  const members = createMemberOperations({ database, users, sessions, now, changedListeners: memberChangedListeners });
   const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys, members, federated });
   const takeoverListeners: AccountTakeoverListener[] = [];
   const signInMethodCounters: SignInMethodCounter[] = [];
@@ -107,6 +116,7 @@ export function createIdentityCore(deps: {
     rules,
     requireRecentSignIn: accounts.requireRecentSignIn,
     takeoverListeners,
+    memberChangedListeners,
     signUpGate: deps.signUpGate ?? openSignUp,
     ownerEmail: config.ownerEmail,
   });

@@ -41,6 +41,22 @@ export interface MemberChanged {
 /** Runs inside the changing transaction (the audit log); throwing undoes the change. */
 export type MemberChangedListener = (event: MemberChanged, trx: Transaction<DatabaseSchema>) => Promise<void>;
 
+/**
+ * Tells the member-change listeners, inside `trx`, that OWNER_EMAIL's verified address made
+ * `before` an owner (the operator's rule, so no actor); nothing when the role did not change.
+ */
+export async function tellOwnerEmailPromotion(
+  listeners: readonly MemberChangedListener[],
+  before: UserRow,
+  after: UserRow,
+  trx: Transaction<DatabaseSchema>,
+): Promise<void> {
+  if (before.role === after.role) return;
+  for (const listener of listeners) {
+    await listener({ actorUid: null, before: toMember(before), after: toMember(after) }, trx);
+  }
+}
+
 const toMember = (user: UserRow): MemberRow => ({
   uid: user.id,
   displayName: user.display_name,
@@ -67,9 +83,11 @@ export function createMemberOperations(deps: {
   users: UsersStore;
   sessions: SessionsStore;
   now: () => number;
+  /** Shared with the email actions and provider sign-in, where OWNER_EMAIL makes an owner. */
+  changedListeners: MemberChangedListener[];
 }) {
   const { db, dialect } = deps.database;
-  const changedListeners: MemberChangedListener[] = [];
+  const { changedListeners } = deps;
 
   return {
     /**

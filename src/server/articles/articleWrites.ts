@@ -85,6 +85,12 @@ export function createArticleWrites(deps: ArticleWritesDeps) {
       const outcome = await repository.change(id, (current) => decideEdit(caller, current, input.status), {
         fields: input,
         now: now(),
+        // An editor giving a hidden article another status restores it: the log says so.
+        inTransaction: async (trx, before) => {
+          if (before.status === 'hidden' && input.status !== undefined) {
+            await audit(caller, 'article.restore', { status: input.status })(trx, before);
+          }
+        },
       });
       if (typeof outcome === 'string') return outcome;
       const { before } = outcome;

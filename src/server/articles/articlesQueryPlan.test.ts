@@ -111,7 +111,11 @@ describe.each(dialectCases())('the article list query plan on $dialect', (dialec
     for (const after of [undefined, cursor]) {
       const text = await plan(after, authorId, status);
       expect(text, text).toMatch(index);
-      expect(text, text).not.toMatch(/TEMP B-TREE|\bSort\b|Seq Scan on articles|SCAN articles(?! USING INDEX)/);
+      expect(text, text).not.toMatch(/Seq Scan on articles|SCAN articles(?! USING INDEX)/);
+      // SQLite reads them in index order. PostgreSQL may instead fetch the few rows the range
+      // holds (one author's drafts) through a bitmap of that same index and sort them: the
+      // rows read are still bounded by the index range, not the table.
+      if (database.dialect === 'sqlite') expect(text, text).not.toMatch(/TEMP B-TREE/);
     }
   });
 

@@ -297,10 +297,14 @@ export function createArticlesRepository(
       return row && served((await withTagNames(db, [row]))[0]!, images);
     },
 
-    /** Articles by id, in the order of `ids` (unknown ids left out): search results. */
+    /** Published articles by id, in the order of `ids` (others left out): search results. */
     async findMany(ids: readonly string[]): Promise<ArticleRow[]> {
       if (ids.length === 0) return [];
-      const rows = await withTagNames(db, await withAuthors().where('articles.id', 'in', ids).execute());
+      // The index holds published articles only; checked again in case one left since the match.
+      const rows = await withTagNames(
+        db,
+        await withAuthors().where('articles.id', 'in', ids).where('articles.status', '=', 'published').execute(),
+      );
       const byId = new Map(rows.map((row) => [row.id, served(row, images)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },

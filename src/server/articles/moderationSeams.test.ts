@@ -1,4 +1,9 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setRole } from '../../../test/support/operatorActions.ts';
+import { createMailer } from '../mail/mailer.ts';
+import { createServices } from '../services.ts';
+import type { VerifyIdToken } from '../http/callerAuth.ts';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
@@ -17,11 +22,11 @@ describe.each(dialectCases())('the moderation seams of the articles service on $
   const recorded: { event: ModerationEvent; statusInTransaction: string | undefined }[] = [];
   let failRecording = false;
 
-  const articlesWith = () =>
+  const articlesWith = (verifyIdToken: VerifyIdToken = () => Promise.reject(new Error('not used'))) =>
     createArticles({
       config: server.config,
       database: server.database,
-      verifyIdToken: () => Promise.reject(new Error('not used')),
+      verifyIdToken,
       rateLimiter: createRateLimiter(server.database),
       async recordAudit(trx, event) {
         const row = await trx
@@ -81,5 +86,40 @@ describe.each(dialectCases())('the moderation seams of the articles service on $
     const read = await articlesApi(server.url).get(id);
     expect(read.status).toBe(200);
     expect(read.body.status).toBe('published');
+  });
+
+  it('records restores and deletions of another person’s article made through the API, not one’s own', async () => {
+    const editor = await signUp(server.url, 'Editor');
+    await setRole(server, editor.email, 'editor');
+    const mailer = createMailer({
+      smtpUrl: undefined,
+      from: server.config.mailFrom,
+      dataDir: server.config.dataDir,
+      log: { info: () => {}, warn: () => {}, error: () => {} },
+    });
+    const { identity } = createServices({ config: server.config, database: server.database, mailer });
+    const app = Fastify();
+    await app.register(articlesWith(identity.verifyIdToken).routes, { prefix: '/api' });
+    const call = (method: 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
+      app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+    try {
+      const theirs = (await articlesApi(server.url).create(author.idToken, sampleArticle('Theirs'))).body.id as string;
+      const mine = (await articlesApi(server.url).create(editor.idToken, sampleArticle('Mine'))).body.id as string;
+      const count = recorded.length;
+      expect((await call('POST', `/api/articles/${theirs}/hide`, editor.idToken, { reason: 'Look.' })).statusCode).toBe(
+        200,
+      );
+      expect((await call('POST', `/api/articles/${theirs}/restore`, editor.idToken)).statusCode).toBe(200);
+      expect((await call('DELETE', `/api/articles/${mine}`, editor.idToken)).statusCode).toBe(204);
+      expect((await call('DELETE', `/api/articles/${theirs}`, editor.idToken)).statusCode).toBe(204);
+      expect(recorded.slice(count).map(({ event }) => [event.actorUid, event.action, event.targetId])).toEqual([
+        [editor.uid, 'article.hide', theirs],
+        [editor.uid, 'article.restore', theirs],
+        [editor.uid, 'article.delete', theirs],
+      ]);
+    } finally {
+      await app.close();
+      await mailer.close();
+    }
   });
 });

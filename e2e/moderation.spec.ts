@@ -286,3 +286,36 @@ test('readers report articles; an editor dismisses one report and hides from ano
   await expect(entries.filter({ hasText: 'report.resolve' }).first()).toBeVisible();
   await screenshots(ownerPage, 'admin-log');
 });
+
+test('the 21st report of a day is refused, and the Report dialog says why in the server’s words', async ({ page }) => {
+  test.setTimeout(120_000);
+  const author = await accountWithRole(page, 'Amy Author', 'author');
+  const reader = await accountWithRole(page, 'Ray Reader', 'reader');
+  const articles = [];
+  for (let index = 0; index < 21; index++) {
+    articles.push(
+      await apiPublish(page.request, author, {
+        image: `${PICTURE_ORIGIN}/${index}.svg`,
+        title: `Reported ${index} ${unique()}`,
+        description: 'One of many.',
+      }),
+    );
+  }
+  // Twenty reports through the API: the day's allowance (DESIGN.md §8.2).
+  for (const article of articles.slice(0, 20)) {
+    const response = await page.request.post(`/api/articles/${article.id}/reports`, {
+      headers: { authorization: `Bearer ${reader.idToken}` },
+      data: { reason: 'Part of a flood.' },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+  }
+
+  await signInAs(page, reader);
+  await page.goto(`/article/${articles[20]!.id}`);
+  await page.getByRole('button', { name: 'Report' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Report this article' });
+  await dialog.getByLabel('Reason').fill('One more.');
+  await dialog.getByRole('button', { name: 'Report' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('alert').filter({ hasText: 'Please try again tomorrow.' })).toBeVisible();
+});

@@ -9,6 +9,8 @@ export interface ArticlesListQuery {
   tag?: string | undefined;
   limit?: number | undefined;
   cursor?: string | null | undefined;
+  /** Not published ones (their author's and editors' only, with a token): DESIGN.md §8.2. */
+  status?: 'draft' | 'submitted' | 'hidden' | 'all' | undefined;
 }
 
 /** `GET /articles` with its query, its parameters always in this order. */
@@ -18,6 +20,7 @@ export function articlesListPath(query: ArticlesListQuery = {}): string {
   if (query.tag) parameters.push(['tag', query.tag]);
   if (query.limit) parameters.push(['limit', String(query.limit)]);
   if (query.cursor) parameters.push(['cursor', query.cursor]);
+  if (query.status) parameters.push(['status', query.status]);
   if (parameters.length === 0) return '/articles';
   return `/articles?${parameters.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`;
 }

@@ -23,6 +23,7 @@ import { TwoStepSection } from './TwoStepSection.tsx';
 import { SignInMethodsSection } from './SignInMethodsSection.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { ProfileArticles } from './ProfileArticles.tsx';
+import { YourDrafts } from '../moderation/YourDrafts.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { useDeleteAccountWarning } from './useDeleteAccountWarning.ts';
@@ -237,6 +238,7 @@ export function ProfilePage() {
           </button>
         </div>
       )}
+      {!editing && role && can(role, 'article:write') && <YourDrafts />}
       {!editing && <ProfileArticles />}
       <PasswordDialog
         open={dialog === 'reauthenticate'}

@@ -1,6 +1,13 @@
+import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { rolesMessages } from '../../shared/invitations.ts';
 import { can, type Role } from '../../shared/roles.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
+import { AuditLogSection } from '../moderation/AuditLogSection.tsx';
+import { mayHandleReports, mayReadAudit, mayReview } from '../moderation/mayModerate.ts';
+import { moderationTexts } from '../moderation/moderationTexts.ts';
+import { ReportsSection } from '../moderation/ReportsSection.tsx';
+import { ReviewSection } from '../moderation/ReviewSection.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { InvitationsSection } from './InvitationsSection.tsx';
 import { MembersSection } from './MembersSection.tsx';
@@ -19,13 +26,90 @@ export function AdminPage() {
   return <Administration actor={role} />;
 }
 
+type Tab = 'members' | 'review' | 'reports' | 'log';
+
+/** The tabs a role can use, in order: the others are not offered (the server refuses them anyway). */
+function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode }[] {
+  return [
+    {
+      id: 'members' as const,
+      label: moderationTexts.members,
+      panel: () => (
+        <div className="flex flex-col gap-10">
+          <MembersSection actor={actor} />
+          <InvitationsSection actor={actor} />
+        </div>
+      ),
+    },
+    ...(mayReview(actor)
+      ? [{ id: 'review' as const, label: moderationTexts.review, panel: () => <ReviewSection /> }]
+      : []),
+    ...(mayHandleReports(actor)
+      ? [{ id: 'reports' as const, label: moderationTexts.reports, panel: () => <ReportsSection /> }]
+      : []),
+    ...(mayReadAudit(actor)
+      ? [{ id: 'log' as const, label: moderationTexts.log, panel: () => <AuditLogSection /> }]
+      : []),
+  ];
+}
+
+/** The sections as tabs; the open one is in the address (`?tab=review`), so it can be linked and reloaded. */
 function Administration({ actor }: { actor: Role }) {
   useDocumentTitle(rolesMessages.admin);
+  const [search, setSearch] = useSearchParams();
+  const tabs = tabsFor(actor);
+  const current = tabs.find((tab) => tab.id === search.get('tab')) ?? tabs[0]!;
+  const listRef = useRef<HTMLDivElement>(null);
+
+  const select = (tab: Tab) => setSearch(tab === 'members' ? {} : { tab }, { replace: true });
+
+  // Arrow keys move between tabs (the WAI-ARIA tabs pattern); Tab goes on into the panel.
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    const index = tabs.findIndex((tab) => tab.id === current.id);
+    const next = tabs[(index + step + tabs.length) % tabs.length]!;
+    select(next.id);
+    listRef.current?.querySelector<HTMLElement>(`#admin-tab-${next.id}`)?.focus();
+  }
+
   return (
-    <div className="mx-auto flex max-w-4xl flex-col gap-10 py-6">
+    <div className="mx-auto flex max-w-4xl flex-col gap-6 py-6">
       <h1 className="text-3xl font-bold">{rolesMessages.admin}</h1>
-      <MembersSection actor={actor} />
-      <InvitationsSection actor={actor} />
+      <div
+        ref={listRef}
+        role="tablist"
+        aria-label={moderationTexts.tabsLabel}
+        onKeyDown={onKeyDown}
+        className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-800"
+      >
+        {tabs.map((tab) => {
+          const selected = tab.id === current.id;
+          return (
+            <button
+              key={tab.id}
+              id={`admin-tab-${tab.id}`}
+              type="button"
+              role="tab"
+              aria-selected={selected}
+              aria-controls="admin-panel"
+              tabIndex={selected ? 0 : -1}
+              onClick={() => select(tab.id)}
+              className={`-mb-px shrink-0 border-b-2 px-3 py-2 font-medium ${
+                selected
+                  ? 'border-blue-700 text-blue-800 dark:border-blue-400 dark:text-blue-300'
+                  : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100'
+              }`}
+            >
+              {tab.label}
+            </button>
+          );
+        })}
+      </div>
+      <div id="admin-panel" role="tabpanel" aria-labelledby={`admin-tab-${current.id}`}>
+        {current.panel()}
+      </div>
     </div>
   );
 }

@@ -3,7 +3,9 @@ import { Link, useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { editorTexts } from '../../shared/editorTexts.ts';
 import { paths } from '../../shared/routes.ts';
+import { useRole } from '../admin/useRole.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { mayModerate } from '../moderation/mayModerate.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { ArticleForm } from './ArticleForm.tsx';
@@ -31,27 +33,35 @@ function EditorSection({ heading, children }: { heading: string; children: React
 }
 
 function AddArticle() {
+  const role = useRole();
   return (
     <EditorSection heading={editorTexts.addArticleHeading}>
-      <ArticleForm />
+      <ArticleForm role={role ?? null} />
     </EditorSection>
   );
 }
 
 function EditArticle({ id }: { id: string }) {
-  const { state: auth } = useAuth();
-  const [call, setCall] = useState(() => settle(articlesApi.get(id)));
+  const { state: auth, getIdToken } = useAuth();
+  const role = useRole();
+  // With the token: a draft or a hidden article is its author's and editors' only.
+  const [call, setCall] = useState(() => settle(articlesApi.get(id, getIdToken)));
   const result = useSettled(call);
 
   if (result?.ok === false && result.error.status === 404) return <NotFoundPage />;
 
   let body: ReactNode;
-  if (result === undefined) {
+  if (result === undefined || (result.ok && role === undefined)) {
     body = <div aria-hidden="true" className="h-96 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />;
   } else if (!result.ok) {
-    body = <LoadFailure message={messages.articleLoadFailed} onRetry={() => setCall(settle(articlesApi.get(id)))} />;
-  } else if (auth.status === 'signedIn' && result.value.authorId !== auth.user.uid) {
-    // The server refuses too; this just says so before anyone types.
+    body = (
+      <LoadFailure
+        message={messages.articleLoadFailed}
+        onRetry={() => setCall(settle(articlesApi.get(id, getIdToken)))}
+      />
+    );
+  } else if (auth.status === 'signedIn' && result.value.authorId !== auth.user.uid && !mayModerate(role)) {
+    // The server refuses too; this just says so before anyone types. (Editors edit any article.)
     body = (
       <div role="alert" className="space-y-4">
         <p>{editorTexts.notYourArticle}</p>
@@ -66,7 +76,7 @@ function EditArticle({ id }: { id: string }) {
       </div>
     );
   } else {
-    body = <ArticleForm article={result.value} />;
+    body = <ArticleForm article={result.value} role={role ?? null} />;
   }
   return <EditorSection heading={editorTexts.editArticleHeading}>{body}</EditorSection>;
 }

@@ -4,18 +4,19 @@ import { Link, useNavigate } from 'react-router';
 import { DESCRIPTION_MAX_LENGTH, parseArticleInput, TITLE_MAX_LENGTH } from '../../shared/articleSchema.ts';
 import { messages } from '../../shared/messages.ts';
 import { editorTexts } from '../../shared/editorTexts.ts';
-import { TWO_STEP_REQUIRED } from '../../shared/roles.ts';
+import { can, TWO_STEP_REQUIRED, type Role } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { ArticleFormField } from './ArticleFormField.tsx';
 import { CoverImageField } from './CoverImageField.tsx';
 import { DescriptionEditor } from './DescriptionEditor.tsx';
 import { limitNote } from './LimitNote.tsx';
-import type { Article, ArticleField, ArticleInput } from './articleTypes.ts';
+import type { Article, ArticleField, ArticleInput, WritableArticleStatus } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
 import { LeaveEditorDialog } from './LeaveEditorDialog.tsx';
 import { TagsField } from './TagsField.tsx';
+import { moderationTexts } from '../moderation/moderationTexts.ts';
 import { useArticleDraft } from './useArticleDraft.ts';
 import { useLeaveGuard } from './useLeaveGuard.ts';
 
@@ -30,6 +31,17 @@ function isArticleField(field: string): field is ArticleField {
 interface ArticleFormProps {
   /** The article being edited; absent when adding one. */
   article?: Article;
+  /** The signed-in person's role (undefined while it is read): contributors submit for review instead of publishing. */
+  role: Role | null | undefined;
+}
+
+/** The status the main button asks for; undefined keeps the article's (a hidden one stays hidden). */
+function mainStatus(
+  role: Role | null | undefined,
+  article?: Pick<Article, 'status'>,
+): WritableArticleStatus | undefined {
+  if (role && !can(role, 'article:publish')) return 'submitted';
+  return article?.status === 'hidden' ? undefined : 'published';
 }
 
 /**
@@ -37,7 +49,7 @@ interface ArticleFormProps {
  * the Markdown body with its toolbar and preview. Checks with the server's own rules first,
  * then saves and opens the article.
  */
-export function ArticleForm({ article }: ArticleFormProps) {
+export function ArticleForm({ article, role }: ArticleFormProps) {
   const navigate = useNavigate();
   const { state: auth, getIdToken } = useAuth();
   const initial: ArticleInput = article
@@ -67,7 +79,10 @@ export function ArticleForm({ article }: ArticleFormProps) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy) return;
+    if (busy || role === undefined) return;
+    // Which button: Save draft, or the main one (Add Article, Save Article or Submit for review).
+    const asDraft = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') === 'draft';
+    const status: WritableArticleStatus | undefined = asDraft ? 'draft' : mainStatus(role, article);
     const checked = parseArticleInput(draft.values);
     if (!checked.success) {
       const errors: FieldErrors = {};
@@ -81,11 +96,16 @@ export function ArticleForm({ article }: ArticleFormProps) {
     }
     setBusy(true);
     try {
+      const body = status === undefined ? checked.data : { ...checked.data, status };
       const saved = article
-        ? await articlesApi.update(article.id, checked.data, getIdToken)
-        : await articlesApi.create(checked.data, getIdToken);
+        ? await articlesApi.update(article.id, body, getIdToken)
+        : await articlesApi.create(body, getIdToken);
       draft.discard();
-      navigate(paths.article(saved.id));
+      // A draft or a submission opens on its page with a note saying so (and the Draft banner).
+      navigate(
+        paths.article(saved.id),
+        status === 'draft' || status === 'submitted' ? { state: { saved: status } } : {},
+      );
     } catch (error) {
       setBusy(false);
       showProblems(...problemsFrom(error));
@@ -145,7 +165,9 @@ export function ArticleForm({ article }: ArticleFormProps) {
       <div className="flex flex-wrap items-center gap-4">
         <button
           type="submit"
-          disabled={busy}
+          name="intent"
+          value="main"
+          disabled={busy || role === undefined}
           aria-busy={busy}
           className="inline-flex items-center gap-2 rounded-md bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
         >
@@ -155,8 +177,24 @@ export function ArticleForm({ article }: ArticleFormProps) {
               className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white"
             />
           )}
-          {article ? editorTexts.saveArticleButton : editorTexts.addArticleButton}
+          {mainStatus(role, article) === 'submitted'
+            ? moderationTexts.submitForReview
+            : article
+              ? editorTexts.saveArticleButton
+              : editorTexts.addArticleButton}
         </button>
+        {/* A hidden article stays hidden until an editor restores it: no way back through a draft. */}
+        {article?.status !== 'hidden' && (
+          <button
+            type="submit"
+            name="intent"
+            value="draft"
+            disabled={busy || role === undefined}
+            className="rounded-md border border-slate-300 px-5 py-2 font-medium hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            {moderationTexts.saveDraft}
+          </button>
+        )}
         {/* With changes, the leave guard asks first; the draft goes only on "Discard changes". */}
         <Link
           to={paths.home}

@@ -1,5 +1,5 @@
-import { useCallback, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
@@ -22,34 +22,46 @@ import { useDeleteArticle } from './useDeleteArticle.ts';
 
 const column = ARTICLE_COLUMN;
 
+// Edit, Delete, Hide, Restore, Report and the status banner: only signed-in people load them,
+// never a reader arriving from a link (the article page's JavaScript has a budget).
+const ArticleTools = lazy(() =>
+  import('../moderation/ArticleTools.tsx').then((module) => ({ default: module.ArticleTools })),
+);
+
 /** `/article/:id`: one article. The call may have started before this screen's code arrived. */
 export function ArticlePage() {
   const { id = '' } = useParams();
+  const { state: auth, getIdToken } = useAuth();
   const firstCall = useArticleCall(id);
-  // A retry replaces the first call until there is a new one (another id).
+  // A retry (or a reload after Hide or Restore) replaces the first call until there is a new one (another id).
   const [retried, setRetried] = useState<{ source: typeof firstCall; call: typeof firstCall } | null>(null);
   const result = useSettled(retried?.source === firstCall ? retried.call : firstCall);
+  const signedIn = auth.status === 'signedIn';
+  const reload = useCallback(() => {
+    // Signed in, the author and editors also get the article when it is not published.
+    setRetried({ source: firstCall, call: settle(articlesApi.get(id, signedIn ? getIdToken : undefined)) });
+  }, [firstCall, id, signedIn, getIdToken]);
 
-  const notFound = result?.ok === false && result.error.status === 404;
+  // The first call goes out without a token (it may have started before the session was known):
+  // a 404 is asked again with it, since a draft or hidden article is its author's and editors'.
+  const anonymousNotFound = result?.ok === false && result.error.status === 404 && retried?.source !== firstCall;
+  useEffect(() => {
+    if (anonymousNotFound && signedIn) reload();
+  }, [anonymousNotFound, signedIn, reload]);
+
+  const notFound =
+    result?.ok === false && result.error.status === 404 && (!anonymousNotFound || auth.status === 'signedOut');
   useDocumentTitle(result?.ok ? result.value.title : notFound ? messages.pageNotFound : null);
 
   if (notFound) return <NotFoundPage />;
-  if (result === undefined) return <ArticleSkeleton />;
-  if (!result.ok) {
-    return (
-      <LoadFailure
-        message={messages.articleLoadFailed}
-        onRetry={() => setRetried({ source: firstCall, call: settle(articlesApi.get(id)) })}
-      />
-    );
-  }
-  return <ArticleView key={result.value.id} article={result.value} />;
+  if (result === undefined || (result.ok === false && result.error.status === 404)) return <ArticleSkeleton />;
+  if (!result.ok) return <LoadFailure message={messages.articleLoadFailed} onRetry={reload} />;
+  return <ArticleView key={result.value.id} article={result.value} onChanged={reload} />;
 }
 
-function ArticleView({ article }: { article: ArticleDetail }) {
+function ArticleView({ article, onChanged }: { article: ArticleDetail; onChanged: () => void }) {
   const { state: auth } = useAuth();
   const navigate = useNavigate();
-  const isAuthor = auth.status === 'signedIn' && auth.user.uid === article.authorId;
   const onDeleted = useCallback(() => {
     void navigate(paths.home);
   }, [navigate]);
@@ -75,19 +87,10 @@ function ArticleView({ article }: { article: ArticleDetail }) {
           <div className="mt-4 font-sans empty:hidden">
             <TagLinks tags={article.tags} />
           </div>
-          {isAuthor && (
-            <div className="mt-4 flex gap-2 font-sans">
-              <Link to={paths.editArticle(article.id)} className="pill">
-                {messages.edit}
-              </Link>
-              <button
-                type="button"
-                onClick={() => deletion.ask(article)}
-                className="pill text-red-700 dark:text-red-400"
-              >
-                {messages.delete}
-              </button>
-            </div>
+          {auth.status === 'signedIn' && (
+            <Suspense fallback={null}>
+              <ArticleTools article={article} onDelete={() => deletion.ask(article)} onChanged={onChanged} />
+            </Suspense>
           )}
           {deletion.failed && (
             <div className="mt-4 font-sans">

@@ -1,7 +1,14 @@
 // Type-only: the shapes come from the shared schema, but no zod code reaches the home page bundle.
-import type { Article, ArticleDetail, ArticleInput, ArticlePage } from '../../shared/articleSchema.ts';
+import type {
+  Article,
+  ArticleDetail,
+  ArticleInput,
+  ArticlePage,
+  ArticleStatus,
+  WritableArticleStatus,
+} from '../../shared/articleSchema.ts';
 
-export type { Article, ArticleDetail, ArticleInput };
+export type { Article, ArticleDetail, ArticleInput, ArticleStatus, WritableArticleStatus };
 /** One page of the newest-first list; `nextCursor` is null on the last page. */
 export type ArticlesPage = ArticlePage;
-export type ArticleField = keyof ArticleInput;
+export type ArticleField = Exclude<keyof ArticleInput, 'status'>;

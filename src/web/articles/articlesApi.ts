@@ -6,7 +6,10 @@ import type { ArticleDetail, ArticleInput, ArticlesPage } from './articleTypes.t
 // Where these lived before the one `/api` caller (src/web/api/callApi.ts); kept for their importers.
 export { API_TIMEOUT_MS, type TokenSource } from '../api/callApi.ts';
 
-export type ListOptions = ArticlesListQuery;
+export interface ListOptions extends ArticlesListQuery {
+  /** The signed-in person's token: needed for lists of articles that are not published. */
+  token?: TokenSource;
+}
 
 /**
  * The typed client for the articles API (docs/architecture.md). Deliberately free of zod and other
@@ -26,10 +29,12 @@ export function createArticlesApi(baseUrl = '') {
   return {
     list(options: ListOptions = {}): Promise<ArticlesPage> {
       // The path the screen table's first data and the server's preload hints use too (routes.ts).
-      return call<ArticlesPage>('GET', articlesListPath(options));
+      const { token, ...query } = options;
+      return call<ArticlesPage>('GET', articlesListPath(query), { token });
     },
-    get(id: string): Promise<ArticleDetail> {
-      return call<ArticleDetail>('GET', articlePath(id));
+    /** With a token, the author and editors also get an article that is not published. */
+    get(id: string, token?: TokenSource): Promise<ArticleDetail> {
+      return call<ArticleDetail>('GET', articlePath(id), { token });
     },
     /** A read by its path under /api (a screen's first data, routes.ts). */
     read<T>(path: string): Promise<T> {
@@ -39,7 +44,10 @@ export function createArticlesApi(baseUrl = '') {
       return call<ArticleDetail>('POST', '/articles', { body: input, token });
     },
     update(id: string, input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
-      return call<ArticleDetail>('PUT', `/articles/${encodeURIComponent(id)}`, { body: input, token });
+      return call<ArticleDetail>('PUT', `/articles/${encodeURIComponent(id)}`, {
+        body: input,
+        token,
+      });
     },
     delete(id: string, token: TokenSource): Promise<void> {
       return call<void>('DELETE', `/articles/${encodeURIComponent(id)}`, { token });

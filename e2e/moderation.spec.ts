@@ -1,0 +1,321 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Role } from '../src/shared/roles.ts';
+import { runAdmin } from '../test/support/adminProcess.ts';
+import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
+import { expectSignedIn, logIn, topBar } from './support/accounts.ts';
+import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+
+// Drafts, review, hiding and reports through the real screens, against the e2e server (its
+// database is given roles the operator's way, `npm run admin -- users role`).
+
+const SCREENS_DIR = path.join('test-results', 'screens', 'moderation');
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+];
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function giveRole(account: ApiAccount, role: Role) {
+  const run = await runAdmin(['users', 'role', account.email, role], { DATA_DIR: process.env.E2E_DATA_DIR! });
+  expect(run.code, run.stderr).toBe(0);
+}
+
+/** An account with `role`, made through the API and the admin command. */
+async function accountWithRole(page: Page, name: string, role: Role): Promise<ApiAccount> {
+  const account = await apiSignUp(page.request, `${name} ${unique()}`);
+  if (role !== 'author') await giveRole(account, role);
+  return account;
+}
+
+/** Signs in through the login form: the session's token then carries the current role. */
+async function signInAs(page: Page, account: ApiAccount) {
+  await page.goto('/login');
+  await logIn(page, account.email, account.password);
+  await expectSignedIn(page);
+}
+
+/** A page of its own (its own session) in the same browser, with the test pictures served. */
+async function newPage(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await servePictures(page);
+  return page;
+}
+
+/** Light and dark at both sizes, each scheme checked with axe; `fullPage` for buttons below the fold. */
+async function screenshots(page: Page, label: string, fullPage = false) {
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage });
+    }
+    const results = await new AxeBuilder({ page }).analyze();
+    const violations = results.violations.map((violation) => ({
+      rule: violation.id,
+      targets: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
+    }));
+    expect(violations, `${label} (${colorScheme}): axe violations`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(VIEWPORTS[1]!);
+}
+
+const notFoundHeading = (page: Page) => page.getByRole('heading', { name: 'Page not found' });
+
+test.beforeEach(async ({ page }) => {
+  await servePictures(page);
+});
+
+test('a contributor saves a draft and submits it; an editor publishes it from Review and it reaches the home page', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const contributor = await accountWithRole(page, 'Connie Contributor', 'contributor');
+  const editor = await accountWithRole(page, 'Eddie Editor', 'editor');
+  const title = `A draft for review ${unique()}`;
+  await signInAs(page, contributor);
+
+  // A contributor is offered Submit for review and Save draft, never Add Article.
+  await page.goto('/article-update');
+  await expect(page.getByRole('button', { name: 'Submit for review' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add Article' })).toHaveCount(0);
+  await page.getByLabel('Image URL').fill(`${PICTURE_ORIGIN}/2.svg`);
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Description', { exact: true }).fill('Words an editor will read **first**.');
+  await screenshots(page, 'editor-contributor', true);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+
+  // The draft's page, for its author: saved, and a Draft banner.
+  await expect(page).toHaveURL(/\/article\/[^/]+$/);
+  const draftUrl = new URL(page.url()).pathname;
+  const banner = page.getByTestId('article-status');
+  await expect(banner).toContainText('Draft saved.');
+  await expect(banner).toContainText('Draft: only you and the editors can see this article.');
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await screenshots(page, 'article-draft-banner');
+
+  // Nobody else sees it: a signed-out visitor gets the 404 page.
+  const visitor = await newPage(browser);
+  await visitor.goto(draftUrl);
+  await expect(notFoundHeading(visitor)).toBeVisible();
+
+  // The profile lists it among the drafts; from there, edit and submit it.
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+  const drafts = page.getByTestId('your-drafts');
+  await expect(drafts.getByTestId('draft').filter({ hasText: title })).toContainText('Draft');
+  await screenshots(page, 'profile-drafts', true);
+  await drafts.getByRole('link', { name: `Edit ${title}` }).click();
+  await expect(page.getByLabel('Title')).toHaveValue(title);
+  await page.getByRole('button', { name: 'Submit for review' }).click();
+  await expect(page.getByTestId('article-status')).toContainText('Submitted for review');
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+  await expect(drafts.getByTestId('draft').filter({ hasText: title })).toContainText('Submitted for review');
+
+  // The editor finds it under Review and publishes it.
+  const editorPage = await newPage(browser);
+  await signInAs(editorPage, editor);
+  await editorPage.goto('/admin');
+  await editorPage.getByRole('tab', { name: 'Review' }).click();
+  await expect(editorPage).toHaveURL('/admin?tab=review');
+  const item = editorPage.getByTestId('review-item').filter({ hasText: title });
+  await expect(item).toBeVisible();
+  await expect(editorPage.getByRole('tab', { name: 'Log' })).toHaveCount(0);
+  await screenshots(editorPage, 'admin-review');
+  await item.getByRole('button', { name: `Publish ${title}` }).click();
+  await expect(editorPage.getByText(`Published “${title}”.`)).toBeVisible();
+  await expect(item).toHaveCount(0);
+
+  // Published: on the home page for everyone, and gone from the author's drafts.
+  await visitor.goto('/');
+  await expect(visitor.getByRole('link', { name: title }).first()).toBeVisible();
+  await visitor.goto(draftUrl);
+  await expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await page.reload();
+  await expect(drafts.getByText('You have no drafts', { exact: false })).toBeVisible();
+});
+
+test('an editor hides an article with a reason: the public gets the 404 page, the author sees why; Restore brings it back', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const author = await accountWithRole(page, 'Ava Author', 'author');
+  const editor = await accountWithRole(page, 'Eli Editor', 'editor');
+  const article = await apiPublish(page.request, author, {
+    image: `${PICTURE_ORIGIN}/4.svg`,
+    title: `To be hidden ${unique()}`,
+    description: 'Something an editor will take down.',
+  });
+  const articleUrl = `/article/${article.id}`;
+  const reason = 'It copies another site’s article word for word.';
+
+  await signInAs(page, editor);
+  await page.goto(articleUrl);
+  // Editors get Edit, Delete and Hide on someone else's article.
+  await expect(page.getByRole('link', { name: 'Edit', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Delete', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Hide' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Hide this article?' });
+  await expect(dialog).toBeVisible();
+  // Cancel keeps the page as it was.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('article-status')).toHaveCount(0);
+  // So does Escape, and the focus goes back to the Hide button; the reason field is where typing goes.
+  await page.getByRole('button', { name: 'Hide' }).click();
+  await expect(dialog.getByLabel('Reason (shown to the author)')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Hide' })).toBeFocused();
+  // A reason is required, and has at most 500 characters.
+  await page.getByRole('button', { name: 'Hide' }).click();
+  await dialog.getByRole('button', { name: 'Hide' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('A reason is required.');
+  await dialog.getByLabel('Reason (shown to the author)').fill('x'.repeat(501));
+  await dialog.getByRole('button', { name: 'Hide' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('The reason must be at most 500 characters.');
+  await dialog.getByLabel('Reason (shown to the author)').fill(reason);
+  await screenshots(page, 'hide-dialog');
+  await dialog.getByRole('button', { name: 'Hide' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('article-status')).toContainText('Hidden by an editor');
+  await expect(page.getByTestId('article-status')).toContainText(reason);
+  await expect(page.getByRole('button', { name: 'Restore' })).toBeVisible();
+
+  // Signed out: the 404 page, and the API says 404 too.
+  const visitor = await newPage(browser);
+  await visitor.goto(articleUrl);
+  await expect(notFoundHeading(visitor)).toBeVisible();
+  expect((await visitor.request.get(`/api/articles/${article.id}`)).status()).toBe(404);
+
+  // The author sees the article, the banner and the reason; and it is Hidden in their drafts.
+  const authorPage = await newPage(browser);
+  await signInAs(authorPage, author);
+  await authorPage.goto(articleUrl);
+  await expect(authorPage.getByTestId('article-status')).toContainText(reason);
+  await expect(authorPage.getByRole('button', { name: 'Report' })).toHaveCount(0);
+  await screenshots(authorPage, 'article-hidden-banner');
+  await topBar(authorPage).getByRole('link', { name: 'Profile' }).click();
+  const listed = authorPage.getByTestId('your-drafts').getByTestId('draft').filter({ hasText: article.title });
+  await expect(listed).toContainText('Hidden');
+  await expect(listed).toContainText(reason);
+
+  // Restore: public again.
+  await page.getByRole('button', { name: 'Restore' }).click();
+  await expect(page.getByTestId('article-status')).toHaveCount(0);
+  await visitor.goto(articleUrl);
+  await expect(visitor.getByRole('heading', { level: 1, name: article.title })).toBeVisible();
+});
+
+test('readers report articles; an editor dismisses one report and hides from another; the owner reads both in the Log', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const author = await accountWithRole(page, 'Abe Author', 'author');
+  const reader = await accountWithRole(page, 'Rita Reader', 'reader');
+  const editor = await accountWithRole(page, 'Erin Editor', 'editor');
+  const owner = await accountWithRole(page, 'Otto Owner', 'owner');
+  const fine = await apiPublish(page.request, author, {
+    image: `${PICTURE_ORIGIN}/1.svg`,
+    title: `Reported but fine ${unique()}`,
+    description: 'Nothing wrong here.',
+  });
+  const spam = await apiPublish(page.request, author, {
+    image: `${PICTURE_ORIGIN}/5.svg`,
+    title: `Reported spam ${unique()}`,
+    description: 'Buy now!',
+  });
+
+  // The reader reports both; a second report of the same article is refused with a reason.
+  await signInAs(page, reader);
+  await page.goto(`/article/${fine.id}`);
+  await expect(page.getByRole('button', { name: 'Hide' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Report' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Report this article' });
+  await dialog.getByLabel('Reason').fill('I think this is misleading.');
+  await dialog.getByRole('button', { name: 'Report' }).click();
+  await expect(page.getByText('Thank you: your report has been sent to the editors.')).toBeVisible();
+  await page.getByRole('button', { name: 'Report' }).click();
+  await dialog.getByLabel('Reason').fill('Still misleading.');
+  await dialog.getByRole('button', { name: 'Report' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'You have already reported this article' })).toBeVisible();
+
+  await page.goto(`/article/${spam.id}`);
+  await page.getByRole('button', { name: 'Report' }).click();
+  await dialog.getByLabel('Reason').fill('Advertising, nothing else.');
+  await dialog.getByRole('button', { name: 'Report' }).click();
+  await expect(page.getByText('Thank you: your report has been sent to the editors.')).toBeVisible();
+
+  // The editor: dismiss the first with a note, hide from the second.
+  const editorPage = await newPage(browser);
+  await signInAs(editorPage, editor);
+  await editorPage.goto('/admin?tab=reports');
+  const fineReport = editorPage.getByTestId('report').filter({ hasText: fine.title });
+  const spamReport = editorPage.getByTestId('report').filter({ hasText: spam.title });
+  await expect(fineReport).toContainText('I think this is misleading.');
+  await expect(spamReport).toContainText('Advertising, nothing else.');
+  await screenshots(editorPage, 'admin-reports');
+  await fineReport.getByLabel(/^Note/).fill('Checked the sources: accurate.');
+  await fineReport.getByRole('button', { name: `Dismiss ${fine.title}` }).click();
+  await expect(fineReport).toHaveCount(0);
+  await spamReport.getByRole('button', { name: `Hide ${spam.title}` }).click();
+  await expect(spamReport).toHaveCount(0);
+  await expect(editorPage.getByText('The report is closed.')).toBeVisible();
+
+  // Hidden from the report: gone for the public, with the report's reason for its author.
+  const visitor = await newPage(browser);
+  await visitor.goto(`/article/${spam.id}`);
+  await expect(notFoundHeading(visitor)).toBeVisible();
+  await visitor.goto(`/article/${fine.id}`);
+  await expect(visitor.getByRole('heading', { level: 1, name: fine.title })).toBeVisible();
+
+  // The owner's Log has both resolutions and the hide, newest first.
+  const ownerPage = await newPage(browser);
+  await signInAs(ownerPage, owner);
+  await ownerPage.goto('/admin');
+  await ownerPage.getByRole('tab', { name: 'Log' }).click();
+  const entries = ownerPage.getByTestId('audit-entry');
+  await expect(entries.filter({ hasText: 'article.hide' }).filter({ hasText: spam.id })).toHaveCount(1);
+  await expect(entries.filter({ hasText: 'report.resolve' }).first()).toBeVisible();
+  await screenshots(ownerPage, 'admin-log');
+});
+
+test('the 21st report of a day is refused, and the Report dialog says why in the server’s words', async ({ page }) => {
+  test.setTimeout(120_000);
+  const author = await accountWithRole(page, 'Amy Author', 'author');
+  const reader = await accountWithRole(page, 'Ray Reader', 'reader');
+  const articles = [];
+  for (let index = 0; index < 21; index++) {
+    articles.push(
+      await apiPublish(page.request, author, {
+        image: `${PICTURE_ORIGIN}/${index}.svg`,
+        title: `Reported ${index} ${unique()}`,
+        description: 'One of many.',
+      }),
+    );
+  }
+  // Twenty reports through the API: the day's allowance (DESIGN.md §8.2).
+  for (const article of articles.slice(0, 20)) {
+    const response = await page.request.post(`/api/articles/${article.id}/reports`, {
+      headers: { authorization: `Bearer ${reader.idToken}` },
+      data: { reason: 'Part of a flood.' },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+  }
+
+  await signInAs(page, reader);
+  await page.goto(`/article/${articles[20]!.id}`);
+  await page.getByRole('button', { name: 'Report' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Report this article' });
+  await dialog.getByLabel('Reason').fill('One more.');
+  await dialog.getByRole('button', { name: 'Report' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('alert').filter({ hasText: 'Please try again tomorrow.' })).toBeVisible();
+});

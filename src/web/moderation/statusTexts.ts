@@ -1,0 +1,26 @@
+import type { ArticleStatus } from '../articles/articleTypes.ts';
+
+/**
+ * What a not-published article's author and the editors read about its status (the article page's
+ * banner, the profile's drafts). Small on purpose: the article page loads it.
+ */
+export const statusLabels: Record<Exclude<ArticleStatus, 'published'>, string> = {
+  draft: 'Draft',
+  submitted: 'Submitted for review',
+  hidden: 'Hidden',
+};
+
+export const statusBanners: Record<Exclude<ArticleStatus, 'published'>, string> = {
+  draft: 'Draft: only you and the editors can see this article.',
+  submitted: 'Submitted for review: an editor will publish it. Until then only you and the editors can see it.',
+  hidden: 'Hidden by an editor: only you and the editors can see this article.',
+};
+
+/** Said once on the article page after the editor saved it (router state `saved`). */
+export const savedNotes: Record<Exclude<ArticleStatus, 'hidden'>, string> = {
+  draft: 'Draft saved.',
+  submitted: 'Submitted for review.',
+  published: 'Published.',
+};
+
+export const hiddenReasonLabel = 'Reason:';

@@ -13,7 +13,8 @@ export const screens = {
   profile: '/profile',
   /** The editor: a new article without an id, an existing one with it. */
   editor: '/article-update/:id?',
-  author: '/author/:uid',
+  /** An author's page at their slug (decision 0420); a uid or an old slug redirects there. */
+  author: '/author/:slug',
   /** Where email action links land (verify, change and recover an email). */
   action: '/action',
   /** Members and invitations, for editors and owners (others see the 404 page). */
@@ -40,7 +41,7 @@ export const paths = {
   profile: screens.profile,
   newArticle: screens.editor.replace(/\/:\w+\?$/, ''),
   editArticle: (id: string) => fill(screens.editor, id),
-  author: (uid: string) => fill(screens.author, uid),
+  author: (slug: string) => fill(screens.author, slug),
   action: screens.action,
   admin: screens.admin,
   tag: (slug: string) => fill(screens.tag, slug),
@@ -86,7 +87,7 @@ export function matchEditArticlePath(pathname: string): string | null {
   return idFrom(EDITOR_PATH.exec(pathname));
 }
 
-/** The uid of an author page's path (`/author/:uid`), or null. */
+/** The slug (or uid, or old slug) of an author page's path (`/author/:slug`), or null. */
 export function matchAuthorPath(pathname: string): string | null {
   return idFrom(AUTHOR_PATH.exec(pathname));
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
-import { matchArticlePath, matchAuthorPath, matchEditArticlePath, matchTagPath } from '../../shared/routes.ts';
+import { matchArticlePath, matchEditArticlePath, matchTagPath } from '../../shared/routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -134,10 +134,6 @@ export function createArticles(deps: ArticlesDeps): Articles {
       if (slug !== null && isTagSlug(slug)) {
         return [`/api/articles?tag=${encodeURIComponent(slug)}&limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
       }
-      const uid = matchAuthorPath(pathname);
-      if (uid !== null && isAuthorId(uid)) {
-        return [`/api/articles?author=${encodeURIComponent(uid)}&limit=${ARTICLE_PAGE_DEFAULT_LIMIT}`];
-      }
       const id = matchArticlePath(pathname);
       return id !== null && isArticleId(id) ? [`/api/articles/${id}`] : [];
     },
@@ -145,8 +141,6 @@ export function createArticles(deps: ArticlesDeps): Articles {
       // A tag page exists while a published article has the tag.
       const slug = matchTagPath(pathname);
       if (slug !== null) return isTagSlug(slug) && (await publishedTagName(deps.database.db, slug)) ? undefined : 404;
-      const uid = matchAuthorPath(pathname);
-      if (uid !== null) return isAuthorId(uid) && (await repository.author(uid)) ? undefined : 404;
       const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
       if (id === null) return undefined;
       return isArticleId(id) && (await reads.article(id)) !== null ? undefined : 404;

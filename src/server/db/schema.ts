@@ -1,4 +1,5 @@
 import type { ArticlesTables } from '../articles/articlesTables.ts';
+import type { AuthorsTables } from '../authors/authorsTables.ts';
 import type { IdentityTables } from '../identity/core/identityTables.ts';
 import type { ProvidersTables } from '../identity/providers/providersTables.ts';
 import type { ImagesTables } from '../images/imagesTables.ts';
@@ -17,6 +18,7 @@ export interface DatabaseSchema
     ProvidersTables,
     RateLimitTables,
     ArticlesTables,
+    AuthorsTables,
     ImagesTables,
     PasskeysTables,
     TwoStepTables,

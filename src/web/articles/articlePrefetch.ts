@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articlePaging.ts';
-import { matchArticlePath, matchAuthorPath } from '../../shared/routes.ts';
+import { matchArticlePath } from '../../shared/routes.ts';
 import type { ArticleDetail, ArticlesPage } from './articleTypes.ts';
 import { articlesApi } from './articlesApi.ts';
 import type { ServedScreen } from '../../shared/servedScreen.ts';
@@ -41,8 +41,6 @@ export function prefetchForPath(pathname: string): void {
   }
   const id = matchArticlePath(pathname);
   if (id !== null) prefetchArticle(id);
-  const uid = matchAuthorPath(pathname);
-  if (uid !== null) started.set(authorKey(uid), fetchAuthorFirstPage(uid));
 }
 
 /**

@@ -3,7 +3,7 @@ import { apiPublish, apiSignUp } from './support/api.ts';
 import { logIn } from './support/accounts.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
-// The author page, /author/{uid} (issue 15 §2, docs/product.md, Screens): an author's name and their
+// The author page, /author/{slug} (uids redirect there; issue 15 §2, docs/product.md, Screens): an author's name and their
 // articles, newest first, paged like the home list; 404 for an unknown uid; an empty state for
 // an author with none. Accounts and articles are made through the real API.
 

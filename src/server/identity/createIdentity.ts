@@ -57,7 +57,7 @@ export interface Identity {
   verifyIdToken(idToken: string): Promise<VerifiedUser>;
   /** Runs inside the deleting transaction, before the users row goes. */
   onUserDeleting(listener: UserDeletingListener): void;
-  /** Runs inside the transaction of an accounts:update that changes the display name or photo. */
+  /** Runs inside the transaction of a password sign-up, and of an accounts:update that changes the name or photo. */
   onProfileChanged: IdentityCore['onProfileChanged'];
   /** Called after every sign-in attempt, whatever its method (metrics); must not throw. */
   onSignIn(listener: (outcome: SignInOutcome) => void): void;

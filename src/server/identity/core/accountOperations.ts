@@ -104,6 +104,9 @@ export function createAccountOperations(deps: {
             first: async (trx) => {
               await users.insert(user, trx);
               if (admission.claim) await admission.claim(user.id, trx);
+              // A new account's profile: other features' data made from it start with it.
+              const profile = { id: user.id, displayName: user.display_name, photoUrl: null };
+              for (const listener of deps.profileChangedListeners) await listener(profile, trx);
             },
           },
         );

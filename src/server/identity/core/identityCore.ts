@@ -166,8 +166,9 @@ export function createIdentityCore(deps: {
       userDeletingListeners.push(listener);
     },
     /**
-     * Runs inside the transaction of a profile change (display name or photo) made through
-     * accounts:update: other features' data made from them (author slugs, profile picture uses).
+     * Runs inside the transaction of a password sign-up and of a profile change (display name or
+     * photo) made through accounts:update: other features' data made from them (author slugs,
+     * profile picture uses). Accounts made otherwise (providers, imports) get theirs when asked.
      */
     onProfileChanged(listener: ProfileChangedListener): void {
       profileChangedListeners.push(listener);

@@ -69,7 +69,7 @@ export type ArticleWrittenListener = (
  * absolute URLs, so it reads the Markdown as written and its HTML is made origin-free after.
  */
 function fieldColumns(fields: ArticleFields, images: ImageOrigin) {
-  const { html, excerpt, text } = renderMarkdown(fields.description);
+  const { html, excerpt, text } = renderMarkdown(fields.description, { ownImageOrigin: images.origin });
   return {
     columns: {
       image: images.toStored(fields.image),

@@ -103,3 +103,49 @@ test('an author without a picture is shown by their initial; a renamed author’
   await expect(page).toHaveURL(/\/author\/eirik-vikane(-\d+)?$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Eirik Vikane' })).toBeVisible();
 });
+
+test('an image uploaded into the body asks for its alt text and is served with its resized copies', async ({
+  page,
+  request,
+}) => {
+  const author = await apiSignUp(request, 'Inline Writer');
+  await page.goto('/login');
+  await logIn(page, author.email, author.password);
+  await expect(page).toHaveURL('/');
+  await page.goto('/article-update');
+  await page.getByLabel('Image URL').fill(`${PICTURE_ORIGIN}/2.svg`);
+  const title = `Boats at dawn ${author.uid}`;
+  await page.getByLabel('Title').fill(title);
+  const body = page.getByLabel('Description');
+  await body.fill('The harbour before six.');
+  await body.press('End');
+
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Insert an image' }).click();
+  const picture = sharp({ create: { width: 1800, height: 1200, channels: 3, background: { r: 30, g: 80, b: 140 } } });
+  await (
+    await chooser
+  ).setFiles({ name: 'IMG_2041.jpg', mimeType: 'image/jpeg', buffer: await picture.jpeg().toBuffer() });
+  const altField = page.getByLabel('Describe this image for people who cannot see it (alt text)');
+  await expect(altField).toBeFocused();
+  await altField.fill('Three fishing boats moored in a grey harbour');
+  await altField.press('Enter');
+  await expect(body).toHaveValue(/!\[Three fishing boats moored in a grey harbour\]\(http[^)]+\/1800x1200\.jpg\)$/);
+  await expect(body).not.toHaveValue(/IMG_2041/);
+  await page.getByRole('button', { name: 'Add Article' }).click();
+  await expect(page).toHaveURL(/\/article\/[A-Za-z0-9]{20}$/);
+
+  const inline = page.getByRole('main').getByRole('img', { name: 'Three fishing boats moored in a grey harbour' });
+  const src = await inline.getAttribute('src');
+  expect(src).toMatch(/\/images\/[A-Za-z0-9_-]{22}\/1800x1200\.jpg$/);
+  const base = src!.replace(/\/[^/]+$/, '');
+  await expect(inline).toHaveAttribute(
+    'srcset',
+    `${base}/480w 480w, ${base}/960w 960w, ${base}/1600w 1600w, ${base}/1800w 1800w`,
+  );
+  await expect(inline).toHaveAttribute('sizes', '(min-width: 45rem) 42rem, 100vw');
+  await expect(inline).toHaveAttribute('width', '1800');
+  await expect(inline).toHaveAttribute('height', '1200');
+  // The browser takes a resized copy, not the 1800 px original, for a column this wide.
+  await expect.poll(() => inline.evaluate((image: HTMLImageElement) => image.currentSrc)).toMatch(/\/(960|1600)w$/);
+});

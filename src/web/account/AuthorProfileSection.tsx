@@ -164,7 +164,7 @@ export function AuthorProfileSection({ uid }: { uid: string }) {
               id={bioId}
               name="bio"
               dir="auto"
-              rows={3}
+              rows={5}
               value={bio}
               onChange={(event) => setBio(event.target.value)}
               aria-describedby={`${bioId}-hint`}

@@ -32,7 +32,8 @@ test('a byline leads to the author page, which lists only their articles, newest
 
   await page.goto(`/article/${first.id}`);
   await page.getByRole('main').getByRole('link', { name: 'Ada Lovelace' }).first().click();
-  await expect(page).toHaveURL(`/author/${ada.uid}`);
+  // At the slug of the name (decision 0420); another run's Ada has the plain one.
+  await expect(page).toHaveURL(/\/author\/ada-lovelace(-\d+)?$/);
   const heading = page.getByRole('heading', { level: 1, name: 'Ada Lovelace' });
   await expect(heading).toBeVisible();
   await expect(heading).toHaveAttribute('dir', 'auto');

@@ -115,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
 
-  const { identity, articles, images, rolesRoutes, auditRoutes, reportsRoutes } = createServices({
+  const { identity, articles, authors, images, rolesRoutes, auditRoutes, reportsRoutes } = createServices({
     config,
     database,
     mailer,
@@ -125,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
   await app.register(articles.routes, { prefix: '/api' });
+  await app.register(authors.routes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(reportsRoutes, { prefix: '/api' });
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     site: config.site,
     sitemapPageSize: deps.sitemapPageSize,
+    authors,
   });
   await app.register(publishing.routes);
 

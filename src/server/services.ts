@@ -1,6 +1,8 @@
 import { createArticles, type Articles } from './articles/createArticles.ts';
 import { createAudit, type Audit } from './audit/createAudit.ts';
 import { reportsFeature } from './reports/createReports.ts';
+import { imageOrigin } from './articles/imageOrigin.ts';
+import { createAuthors, type Authors } from './authors/createAuthors.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createIdentity, type Identity } from './identity/createIdentity.ts';
@@ -15,6 +17,7 @@ import type { FastifyPluginAsync } from 'fastify';
 export interface Services {
   identity: Identity;
   articles: Articles;
+  authors: Authors;
   images: Images;
   passkeys: Passkeys;
   rateLimiter: RateLimiter;
@@ -47,6 +50,8 @@ export function createServices(deps: {
   // Roles: the sign-up policy (SIGNUP, invitations) is the gate identity asks before it creates an account.
   // Invitations made, used and revoked are audited in the transaction that writes them.
   const roles = createRoles({ config, database, rateLimiter, clock, recordEvent: audit.record });
+  // Uploaded pictures are stored without the origin (decision 0300), profile pictures too.
+  const origin = imageOrigin(config.publicUrl);
   // Accounts. Other features check ID tokens with identity.verifyIdToken (which reads the role too).
   const identity = createIdentity({
     config,
@@ -55,6 +60,7 @@ export function createServices(deps: {
     rateLimiter,
     clock,
     signUpGate: roles.signUpGate,
+    photoUrls: { toStored: origin.toStored, toServed: origin.toServed },
     providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
   });
   // The Bearer token check of articles, images and members: REQUIRE_TWO_STEP applies to all of them.
@@ -80,6 +86,19 @@ export function createServices(deps: {
   const images = createImages({ config, database, verifyIdToken, rateLimiter, clock });
   identity.onUserDeleting((uid, trx) => images.deleteByOwner(uid, trx));
   articles.onWritten((article, trx) => images.recordUses(article.id, [article.image, article.description], trx));
+  // Author profiles (decision 0420): a slug made from the name (anew when it changes, old ones
+  // redirect) and a bio; the picture is identity's photoUrl, an upload kept while it is shown.
+  const authors = createAuthors({
+    database,
+    verifyIdToken,
+    countArticles: (uids) => articles.countByAuthors(uids),
+    servedPhotoUrl: origin.toServed,
+    clock,
+  });
+  identity.onProfileChanged(async (user, trx) => {
+    await authors.ensureSlug(user.id, trx);
+    await images.recordProfilePicture(user.id, user.photoUrl, trx);
+  });
   // Passkeys: another way to sign in, through identity's sign-in door and in its /identity
   // scope; they go with the account.
   const passkeys = createPasskeys({
@@ -125,7 +144,7 @@ export function createServices(deps: {
     hideArticle: (actor, id, reason) => articles.hide(actor, id, reason),
     recordEvent: audit.record,
   });
-  return { identity, articles, images, passkeys, rateLimiter, rolesRoutes, audit, auditRoutes, reportsRoutes };
+  return { identity, articles, authors, images, passkeys, rateLimiter, rolesRoutes, audit, auditRoutes, reportsRoutes };
 }
 
 /** Identity as the passkeys feature sees it: its sign-in door, with the provider fixed to "passkey". */

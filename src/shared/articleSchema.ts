@@ -136,6 +136,10 @@ export const articleSchema = z.object({
   authorId: z.string(),
   /** The author's current display name; null when they have not set one. */
   authorName: z.string().nullable(),
+  /** The author page's slug (`/author/{slug}`); null until the author has one (the uid URL redirects). */
+  authorSlug: z.string().nullable(),
+  /** The author's profile picture (absolute URL), or null. */
+  authorPhotoUrl: z.string().nullable(),
   /** ISO 8601 UTC: when the article was first published (a draft's: when it was created). */
   date: z.iso.datetime(),
   /** Tag names in the order the author gave them (src/shared/tags.ts makes their slugs). */

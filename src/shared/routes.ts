@@ -52,13 +52,11 @@ export const screenTable = {
   profile: { path: '/profile', module: 'account/ProfilePage.tsx', codeAhead: 'idle' },
   /** The editor: a new article without an id, an existing one with it. Its code carries the Markdown renderer. */
   editor: { path: '/article-update/:id?', module: 'articles/ArticleEditorPage.tsx', codeAhead: 'intent' },
-  author: {
-    path: '/author/:uid',
-    module: 'authors/AuthorPage.tsx',
-    landing: true,
-    codeAhead: 'idle',
-    firstData: (uid) => articlesListPath({ author: uid, limit: ARTICLE_PAGE_DEFAULT_LIMIT }),
-  },
+  /**
+   * An author's page at their slug (decision 0420); a uid or an old slug redirects there. No first
+   * data: the list is read by uid, which the slug does not say (the page arrives server-rendered).
+   */
+  author: { path: '/author/:slug', module: 'authors/AuthorPage.tsx', landing: true, codeAhead: 'idle' },
   /** Where email action links land (verify, change and recover an email). */
   action: { path: '/action', module: 'account/EmailActionPage.tsx', codeAhead: 'idle' },
   /** Members and invitations, for editors and owners (others see the 404 page). */
@@ -97,7 +95,7 @@ export const paths = {
   profile: screens.profile,
   newArticle: screens.editor.replace(/\/:\w+\?$/, ''),
   editArticle: (id: string) => fill(screens.editor, id),
-  author: (uid: string) => fill(screens.author, uid),
+  author: (slug: string) => fill(screens.author, slug),
   action: screens.action,
   admin: screens.admin,
   tag: (slug: string) => fill(screens.tag, slug),
@@ -170,7 +168,7 @@ export function matchEditArticlePath(pathname: string): string | null {
   return idFrom(EDITOR_PATH.exec(pathname));
 }
 
-/** The uid of an author page's path (`/author/:uid`), or null. */
+/** The slug (or uid, or old slug) of an author page's path (`/author/:slug`), or null. */
 export function matchAuthorPath(pathname: string): string | null {
   return idFrom(AUTHOR_PATH.exec(pathname));
 }

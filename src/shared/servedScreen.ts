@@ -1,4 +1,5 @@
 import type { ArticleDetail, ArticlePage } from './articleSchema.ts';
+import type { AuthorProfile } from './authorProfile.ts';
 import type { SiteIdentity } from './siteIdentity.ts';
 
 /**
@@ -10,7 +11,7 @@ import type { SiteIdentity } from './siteIdentity.ts';
 export type ServedScreen =
   | { kind: 'home'; page: ArticlePage }
   | { kind: 'article'; article: ArticleDetail }
-  | { kind: 'author'; uid: string; name: string | null; page: ArticlePage };
+  | { kind: 'author'; uid: string; author: AuthorProfile; page: ArticlePage };
 
 /** The id of the page's JSON data block. */
 export const SERVED_SCREEN_ELEMENT_ID = 'served-screen';

@@ -47,6 +47,8 @@ export function toArticleJson(row: ArticleRow): Article {
     excerpt: row.excerpt,
     authorId: row.authorId,
     authorName: row.authorName,
+    authorSlug: row.authorSlug,
+    authorPhotoUrl: row.authorPhotoUrl,
     date: new Date(row.date).toISOString(),
     tags: row.tags,
     status: row.status,

@@ -55,6 +55,8 @@ describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
       descriptionHtml: '<p>Hello there.</p>\n',
       authorId: app.alice.uid,
       authorName: 'Alice',
+      authorSlug: 'alice',
+      authorPhotoUrl: null,
       date: article.date,
       tags: [],
       status: 'published',

@@ -9,11 +9,12 @@ import { indexArticle } from './search/searchIndex.ts';
 import { unchangedImageOrigin, type ImageOrigin } from './imageOrigin.ts';
 
 /**
- * All SQL of the articles feature. The one read outside its own table: the author's
- * current display name, from the two columns of identity's users table declared here.
+ * All SQL of the articles feature. The reads outside its own tables: the author's current
+ * display name and picture, from the columns of identity's users table declared here, and
+ * the author page's slug (the authors feature's author_profiles).
  */
 type AuthorColumns = {
-  users: { id: string; display_name: string | null };
+  users: { id: string; display_name: string | null; photo_url: string | null };
 };
 
 export interface ArticleRow {
@@ -25,6 +26,8 @@ export interface ArticleRow {
   excerpt: string;
   authorId: string;
   authorName: string | null;
+  authorSlug: string | null;
+  authorPhotoUrl: string | null;
   /** Epoch milliseconds. */
   date: number;
   /** Tag names in the author's order. */
@@ -91,7 +94,7 @@ export type ArticleWrittenListener = (
  * absolute URLs, so it reads the Markdown as written and its HTML is made origin-free after.
  */
 function fieldColumns(fields: ArticleFields, images: ImageOrigin) {
-  const { html, excerpt, text } = renderMarkdown(fields.description);
+  const { html, excerpt, text } = renderMarkdown(fields.description, { ownImageOrigin: images.origin });
   return {
     columns: {
       image: images.toStored(fields.image),
@@ -149,6 +152,7 @@ function selectWithAuthors(db: Kysely<DatabaseSchema>) {
     .withTables<AuthorColumns>()
     .selectFrom('articles')
     .innerJoin('users', 'users.id', 'articles.author_id')
+    .leftJoin('author_profiles', 'author_profiles.author_id', 'articles.author_id')
     .select([
       'articles.id',
       'articles.image',
@@ -157,6 +161,8 @@ function selectWithAuthors(db: Kysely<DatabaseSchema>) {
       'articles.excerpt',
       'articles.author_id as authorId',
       'users.display_name as authorName',
+      'author_profiles.slug as authorSlug',
+      'users.photo_url as authorPhotoUrl',
       'articles.date',
       'articles.status',
       'articles.moderation_reason as moderationReason',
@@ -239,9 +245,10 @@ function tagPageQuery(db: Kysely<DatabaseSchema>, limit: number, after: ArticleC
 /** A stored row as it is served: image paths under the current PUBLIC_URL. */
 function served<Row extends ArticleRow>(row: Row, images: ImageOrigin): Row {
   const image = images.toServed(row.image);
+  const authorPhotoUrl = row.authorPhotoUrl === null ? null : images.toServed(row.authorPhotoUrl);
   const description = images.toServed(row.description);
   const html = 'descriptionHtml' in row ? { descriptionHtml: images.toServed(row.descriptionHtml as string) } : {};
-  return { ...row, image, description, ...html };
+  return { ...row, image, description, authorPhotoUrl, ...html };
 }
 
 export function createArticlesRepository(

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
-import { matchArticlePath, matchAuthorPath, matchEditArticlePath, matchTagPath } from '../../shared/routes.ts';
+import { matchArticlePath, matchEditArticlePath, matchTagPath } from '../../shared/routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -144,8 +144,6 @@ export function createArticles(deps: ArticlesDeps): Articles {
       // A tag page exists while a published article has the tag.
       const slug = matchTagPath(pathname);
       if (slug !== null) return isTagSlug(slug) && (await publishedTagName(deps.database.db, slug)) ? undefined : 404;
-      const uid = matchAuthorPath(pathname);
-      if (uid !== null) return isAuthorId(uid) && (await repository.author(uid)) ? undefined : 404;
       const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
       if (id === null) return undefined;
       // The HTML carries no token: an article that is not published is not there for it.

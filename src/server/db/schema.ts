@@ -1,6 +1,7 @@
 import type { AuditTables } from '../audit/auditTables.ts';
 import type { ReportsTables } from '../reports/reportsTables.ts';
 import type { ArticlesTables } from '../articles/articlesTables.ts';
+import type { AuthorsTables } from '../authors/authorsTables.ts';
 import type { IdentityTables } from '../identity/core/identityTables.ts';
 import type { ProvidersTables } from '../identity/providers/providersTables.ts';
 import type { ImagesTables } from '../images/imagesTables.ts';
@@ -19,6 +20,7 @@ export interface DatabaseSchema
     ProvidersTables,
     RateLimitTables,
     ArticlesTables,
+    AuthorsTables,
     ImagesTables,
     PasskeysTables,
     TwoStepTables,

@@ -15,6 +15,8 @@ import {
   type SignUpGate,
 } from './core/identityCore.ts';
 import { passwordHasher } from './core/passwordHashing.ts';
+import type { PhotoUrls } from './core/photoUrls.ts';
+import { createSessionsStore } from './core/sessionsStore.ts';
 import { toVerifiedUser } from './core/verifyIdToken.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
@@ -36,6 +38,7 @@ export {
   type MemberChangedListener,
 } from './core/identityCore.ts';
 export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SignInDoor };
+export type { PhotoUrls } from './core/photoUrls.ts';
 export type {
   SecondStepPolicy,
   SecondFactorInfo,
@@ -56,6 +59,8 @@ export interface Identity {
   verifyIdToken(idToken: string): Promise<VerifiedUser>;
   /** Runs inside the deleting transaction, before the users row goes. */
   onUserDeleting(listener: UserDeletingListener): void;
+  /** Runs inside the transaction of a password sign-up, and of an accounts:update that changes the name or photo. */
+  onProfileChanged: IdentityCore['onProfileChanged'];
   /** Called after every sign-in attempt, whatever its method (metrics); must not throw. */
   onSignIn(listener: (outcome: SignInOutcome) => void): void;
   /** Operator actions (the admin command's and the Firebase import's door). */
@@ -88,6 +93,8 @@ export function createIdentity(deps: {
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
   signUpGate?: SignUpGate | undefined;
+  /** How profile pictures are stored and answered (photoUrls.ts); default as given. */
+  photoUrls?: PhotoUrls | undefined;
   /** How often a provider's keys may be fetched again for an unknown `kid` (tests shorten it). */
   providerKeyRefreshCooldownMs?: number | undefined;
 }): Identity {
@@ -115,6 +122,7 @@ export function createIdentity(deps: {
     routes: identityRoutes(core, deps.config, delivery, doors),
     verifyIdToken: async (idToken) => toVerifiedUser(await core.verifyIdToken(idToken)),
     onUserDeleting: core.onUserDeleting,
+    onProfileChanged: core.onProfileChanged,
     onSignIn: core.onSignIn,
     admin: { ...core.operator, twoStepStatus: core.twoStep.status, resetTwoStep: core.twoStep.reset },
     members: core.members,

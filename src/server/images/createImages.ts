@@ -5,7 +5,12 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
-import { createImagesRepository, deleteImagesByOwner, replaceImageUses } from './imagesRepository.ts';
+import {
+  createImagesRepository,
+  deleteImagesByOwner,
+  replaceImageUses,
+  replaceProfileImage,
+} from './imagesRepository.ts';
 import { imagesRoutes } from './imagesRoutes.ts';
 import { createImageWorkers } from './imageWorkers.ts';
 import { createUploadQueue } from './uploadQueue.ts';
@@ -20,7 +25,12 @@ export interface Images {
    * inside the transaction that writes the article: those are kept past the first day.
    */
   recordUses(articleId: string, texts: string[], trx: Transaction<DatabaseSchema>): Promise<void>;
-  /** Deletes the images older than a day that no article uses; returns how many went. */
+  /**
+   * Records the upload an account shows as its profile picture (`photoUrl` as stored, any URL or
+   * null), inside the transaction that changes it: it is kept past the first day.
+   */
+  recordProfilePicture(userId: string, photoUrl: string | null, trx: Transaction<DatabaseSchema>): Promise<void>;
+  /** Deletes the images older than a day that no article or profile uses; returns how many went. */
   removeUnused(): Promise<number>;
   /** Runs removeUnused every `intervalMs` (and soon after start) until the returned stop is called. */
   startCleanup(intervalMs: number, log: FastifyBaseLogger): () => void;
@@ -82,6 +92,12 @@ export function createImages(deps: ImagesDeps): Images {
       const ids = new Set<string>();
       for (const text of texts) for (const match of text.matchAll(usedImage)) ids.add(match[1]!);
       await replaceImageUses(trx, articleId, [...ids]);
+    },
+    async recordProfilePicture(userId, photoUrl, trx) {
+      // Stored origin-free (decision 0300); an absolute URL of this server counts too.
+      const match = photoUrl === null ? null : /^(?:https?:\/\/[^/]+)?\/images\/([A-Za-z0-9_-]{22})\//.exec(photoUrl);
+      const own = match && (photoUrl!.startsWith('/') || photoUrl!.startsWith(`${publicUrl}/`));
+      await replaceProfileImage(trx, userId, own ? match[1] : undefined);
     },
     removeUnused,
     startCleanup(intervalMs, log) {

@@ -78,7 +78,7 @@ export function createImagesRepository(db: Kysely<DatabaseSchema>) {
     },
 
     /**
-     * Deletes the images created before `cutoff` that no article uses, in one statement: several
+     * Deletes the images created before `cutoff` that no article and no profile uses, in one statement: several
      * processes may run it at once, and each row goes once. Returns how many went.
      */
     async deleteUnusedCreatedBefore(cutoff: number): Promise<number> {
@@ -89,6 +89,15 @@ export function createImagesRepository(db: Kysely<DatabaseSchema>) {
           not(
             exists(
               selectFrom('image_uses').select('image_uses.image_id').whereRef('image_uses.image_id', '=', 'images.id'),
+            ),
+          ),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('profile_images')
+                .select('profile_images.image_id')
+                .whereRef('profile_images.image_id', '=', 'images.id'),
             ),
           ),
         )
@@ -139,6 +148,29 @@ export async function replaceImageUses(
         .selectFrom('images')
         .select((inner) => ['images.id', inner.val(articleId).as('article_id')])
         .where('images.id', 'in', imageIds),
+    )
+    .execute();
+}
+
+/**
+ * Records the upload an account shows as its profile picture (or none), replacing the one before,
+ * inside the transaction that changes the profile. An id that is not an image here is ignored.
+ */
+export async function replaceProfileImage(
+  trx: Transaction<DatabaseSchema>,
+  userId: string,
+  imageId: string | undefined,
+): Promise<void> {
+  await trx.deleteFrom('profile_images').where('user_id', '=', userId).execute();
+  if (imageId === undefined) return;
+  await trx
+    .insertInto('profile_images')
+    .columns(['user_id', 'image_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('images')
+        .select((inner) => [inner.val(userId).as('user_id'), 'images.id'])
+        .where('images.id', '=', imageId),
     )
     .execute();
 }

@@ -3,6 +3,7 @@ export interface ImagesTables {
   images: ImagesTable;
   image_files: ImageFilesTable;
   image_uses: ImageUsesTable;
+  profile_images: ProfileImagesTable;
 }
 
 /** One upload. Its files (the image and its resized variants) are rows of image_files. */
@@ -33,4 +34,10 @@ export interface ImageFilesTable {
 export interface ImageUsesTable {
   image_id: string;
   article_id: string;
+}
+
+/** An account showing an upload as its profile picture (decision 0420): kept like an article's. */
+export interface ProfileImagesTable {
+  user_id: string;
+  image_id: string;
 }

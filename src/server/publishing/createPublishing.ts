@@ -2,10 +2,11 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../shared/messages.ts';
 import { isTagSlug } from '../../shared/tags.ts';
-import { matchArticlePath, matchAuthorPath } from '../../shared/routes.ts';
+import { matchArticlePath, matchAuthorPath, paths } from '../../shared/routes.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ArticleReader } from '../articles/createArticles.ts';
+import type { Authors } from '../authors/createAuthors.ts';
 import type { PageHead } from '../web/webPlugin.ts';
 import { atomFeed } from './atomFeed.ts';
 import { articleHeadTags, authorHeadTags, defaultHeadTags, homeHeadTags, siteShellTags } from './pageHeadTags.ts';
@@ -40,6 +41,8 @@ export interface PublishingDeps {
   site: SiteIdentity;
   /** URLs per sitemap file; defaults to the protocol's 50,000. */
   sitemapPageSize?: number;
+  /** Author pages by slug (decision 0420): whose a path is, and the slugs sitemaps link. */
+  authors: Pick<Authors, 'resolve' | 'slugsOf'>;
 }
 
 export const FEED_SIZE = 50;
@@ -51,7 +54,12 @@ const CRAWL_CACHE = 'public, max-age=300';
 /** What the outside world reads without running the app: page metadata, the feed, sitemaps, robots.txt. */
 export function createPublishing(deps: PublishingDeps): Publishing {
   const { reader, publicUrl, site } = deps;
-  const sitemap: SitemapSource = { reader, publicUrl, pageSize: deps.sitemapPageSize ?? SITEMAP_MAX_URLS };
+  const sitemap: SitemapSource = {
+    reader,
+    publicUrl,
+    pageSize: deps.sitemapPageSize ?? SITEMAP_MAX_URLS,
+    authorSlugs: (uids) => deps.authors.slugsOf(uids),
+  };
   const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
   const xml = (reply: FastifyReply) =>
     reply.header('cache-control', CRAWL_CACHE).type('application/xml; charset=utf-8');
@@ -147,13 +155,16 @@ export function createPublishing(deps: PublishingDeps): Publishing {
           screen: async () => ({ kind: 'home', page: await reader.firstPage() }),
         };
       }
-      const uid = matchAuthorPath(pathname);
-      if (uid !== null) {
-        const author = await reader.author(uid);
-        if (!author) return { status: 404 };
+      const key = matchAuthorPath(pathname);
+      if (key !== null) {
+        const found = await deps.authors.resolve(key);
+        if (!found) return { status: 404 };
+        const author = found.profile;
+        // A uid or an old slug: the page lives at the current slug now.
+        if (!found.current) return { status: 301, location: paths.author(author.slug) };
         return {
           head: authorHeadTags(publicUrl, site, author),
-          screen: async () => ({ kind: 'author', uid, name: author.name, page: await reader.firstPage(uid) }),
+          screen: async () => ({ kind: 'author', uid: author.uid, author, page: await reader.firstPage(author.uid) }),
         };
       }
       const id = matchArticlePath(pathname);

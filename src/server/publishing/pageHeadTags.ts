@@ -1,4 +1,5 @@
 import type { Article } from '../../shared/articleSchema.ts';
+import type { AuthorProfile } from '../../shared/authorProfile.ts';
 import { SITE_IDENTITY_ELEMENT_ID, type SiteIdentity } from '../../shared/siteIdentity.ts';
 import { escapeHtml, jsonForScript, summarise } from './markupText.ts';
 import { paths } from '../../shared/routes.ts';
@@ -49,14 +50,10 @@ export function homeHeadTags(publicUrl: string, site: SiteIdentity): string {
 }
 
 /** An author page's tags: their name, canonical URL and a profile card. */
-export function authorHeadTags(
-  publicUrl: string,
-  site: SiteIdentity,
-  author: { id: string; name: string | null },
-): string {
-  const url = `${publicUrl}${paths.author(author.id)}`;
+export function authorHeadTags(publicUrl: string, site: SiteIdentity, author: AuthorProfile): string {
+  const url = `${publicUrl}${paths.author(author.slug)}`;
   const name = author.name?.trim() || 'An author';
-  const description = `Articles by ${name} on ${site.title}.`;
+  const description = author.bio !== '' ? summarise(author.bio) : `Articles by ${name} on ${site.title}.`;
   return joinTags([
     `<title>${escapeHtml(pageTitle(site, name))}</title>`,
     meta('description', description),
@@ -65,6 +62,7 @@ export function authorHeadTags(
     property('og:title', name),
     property('og:description', description),
     property('og:url', url),
+    ...(author.photoUrl ? [property('og:image', author.photoUrl)] : []),
     meta('twitter:card', 'summary'),
     meta('twitter:title', name),
     meta('twitter:description', description),
@@ -89,7 +87,7 @@ export function articleHeadTags(publicUrl: string, site: SiteIdentity, article: 
           author: {
             '@type': 'Person',
             name: article.authorName,
-            url: `${publicUrl}${paths.author(article.authorId)}`,
+            url: `${publicUrl}${paths.author(article.authorSlug ?? article.authorId)}`,
           },
         }
       : {}),

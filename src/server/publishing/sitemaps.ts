@@ -16,6 +16,8 @@ export interface SitemapSource {
   publicUrl: string;
   /** URLs per sitemap file; tests make it small. */
   pageSize: number;
+  /** The author pages' slugs (an account without one is linked by its uid, which redirects). */
+  authorSlugs(uids: readonly string[]): Promise<Map<string, string>>;
 }
 
 /** Where each file of a paged sitemap starts: undefined for the first, then an opaque position. */
@@ -26,7 +28,11 @@ export type SitemapPlan =
   { kind: 'single' } | { kind: 'index'; articles: SitemapStarts; authors: SitemapStarts; tags: SitemapStarts };
 
 const articleUrl = (publicUrl: string, id: string) => `${publicUrl}${paths.article(id)}`;
-const authorUrl = (publicUrl: string, id: string) => `${publicUrl}${paths.author(id)}`;
+/** The author pages' lines: their slug URLs. */
+async function authorLines(source: SitemapSource, ids: string[]): Promise<string> {
+  const slugs = await source.authorSlugs(ids);
+  return ids.map((id) => urlLine(`${source.publicUrl}${paths.author(slugs.get(id) ?? id)}`)).join('');
+}
 const tagUrl = (publicUrl: string, slug: string) => `${publicUrl}${paths.tag(slug)}`;
 const urlLine = (loc: string) => `  <url><loc>${escapeXml(loc)}</loc></url>\n`;
 
@@ -103,7 +109,7 @@ export async function* singleSitemap(source: SitemapSource): AsyncGenerator<stri
   yield urlLine(`${source.publicUrl}/`);
   yield* articleLines(source, undefined, source.pageSize);
   const authors = await source.reader.authorIds(source.pageSize);
-  if (authors.length > 0) yield authors.map((id) => urlLine(authorUrl(source.publicUrl, id))).join('');
+  if (authors.length > 0) yield await authorLines(source, authors);
   const tags = await source.reader.tagSlugs(source.pageSize);
   if (tags.length > 0) yield tags.map((slug) => urlLine(tagUrl(source.publicUrl, slug))).join('');
   yield URLSET_CLOSE;
@@ -120,7 +126,7 @@ export async function* articleSitemap(source: SitemapSource, after: string | und
 /** One author file of a paged sitemap: up to a page of author pages after the id `after`. */
 export async function authorSitemap(source: SitemapSource, after: string | undefined): Promise<string> {
   const ids = await source.reader.authorIds(source.pageSize, after);
-  return URLSET_OPEN + ids.map((id) => urlLine(authorUrl(source.publicUrl, id))).join('') + URLSET_CLOSE;
+  return URLSET_OPEN + (await authorLines(source, ids)) + URLSET_CLOSE;
 }
 
 /** One tag file of a paged sitemap: up to a page of tag pages after the slug `after`. */

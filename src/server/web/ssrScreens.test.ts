@@ -58,10 +58,14 @@ describe.each(dialectCases())('reading screens rendered by the server, on $diale
     expect(home.root).toContain('Skin the dab while the butter browns.');
     expect(home.data).toMatchObject({ kind: 'home', page: { nextCursor: null } });
 
-    const author = rendered(await (await fetch(`${server.url}/author/${alice.uid}`)).text());
+    const author = rendered(await (await fetch(`${server.url}/author/margit-as`)).text());
     expect(author.root).toContain('Margit Ås</h1>');
     expect(author.root).toContain(`href="/article/${id}"`);
-    expect(author.data).toMatchObject({ kind: 'author', uid: alice.uid, name: 'Margit Ås' });
+    expect(author.data).toMatchObject({
+      kind: 'author',
+      uid: alice.uid,
+      author: { name: 'Margit Ås', slug: 'margit-as', articleCount: 1 },
+    });
   });
 
   it('other screens come as the bare shell, and unknown articles as the 404 page', async () => {

@@ -44,6 +44,8 @@ export interface WebOptions {
 
 export interface PageHead {
   status?: number;
+  /** With a 3xx status: where the page lives now (a path of this site). */
+  location?: string;
   /**
    * Markup for <head>, already escaped by its author. Replaces the shell's own <title> and
    * meta description.
@@ -167,6 +169,9 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     const status = page?.status ?? (appRoute ? 200 : 404);
     const head = page?.head ?? options.fallbackHead?.(status);
     const html = head === undefined ? shell : shellParts.before + head + shellParts.after;
+    if (page?.location !== undefined && status >= 300 && status < 400) {
+      return reply.code(status).header('location', page.location).header('cache-control', 'no-cache').send();
+    }
     if (status !== 200) {
       return reply.code(status).header('cache-control', 'no-cache').type(HTML).send(html);
     }

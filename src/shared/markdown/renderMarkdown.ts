@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { parseUploadedImageUrl, uploadedImageSrcset } from '../imageUrls.ts';
 import { excerptOf, plainTextOf } from './markdownExcerpt.ts';
 
 /**
@@ -19,6 +20,21 @@ export interface RenderedMarkdown {
 }
 
 export const LINK_REL = 'nofollow ugc noopener';
+
+/**
+ * How wide a picture in an article's body is shown: the text column (60ch of the body's serif,
+ * about 42rem) on wider screens, the screen's width on phones.
+ */
+export const BODY_IMAGE_SIZES = '(min-width: 45rem) 42rem, 100vw';
+
+export interface RenderOptions {
+  /**
+   * The origin of this server's uploads (PUBLIC_URL): their pictures get the resized copies'
+   * `srcset` and their width and height, as covers do (issue 26). Pictures from anywhere else
+   * are left as written.
+   */
+  ownImageOrigin?: string | undefined;
+}
 
 function isWebUrl(url: string): boolean {
   // Relative and protocol-relative URLs fail to parse without a base: only absolute http(s) survive.
@@ -61,6 +77,15 @@ function createRenderer() {
     token.attrSet('decoding', 'async');
     // As for covers: a reader's visit is not announced to the host of a hot-linked picture.
     token.attrSet('referrerpolicy', 'no-referrer');
+    const own = (env as RenderOptions).ownImageOrigin;
+    const uploaded = own ? parseUploadedImageUrl(String(token.attrGet('src') ?? '')) : null;
+    if (uploaded && uploaded.base.startsWith(`${own}/images/`)) {
+      token.attrSet('srcset', uploadedImageSrcset(uploaded));
+      token.attrSet('sizes', BODY_IMAGE_SIZES);
+      // Its box has the picture's shape before it loads: no layout shift (CSS keeps it fluid).
+      token.attrSet('width', String(uploaded.width));
+      token.attrSet('height', String(uploaded.height));
+    }
     return renderImage(tokens, index, options, env, self);
   };
   return markdown;
@@ -69,8 +94,9 @@ function createRenderer() {
 const renderer = createRenderer();
 
 /** Renders an article's Markdown description to safe HTML and its plain-text excerpt. */
-export function renderMarkdown(source: string): RenderedMarkdown {
-  const env = {};
+export function renderMarkdown(source: string, options: RenderOptions = {}): RenderedMarkdown {
+  // markdown-it hands `env` to every rule: the image rule reads the origin from it.
+  const env: Record<PropertyKey, unknown> = { ownImageOrigin: options.ownImageOrigin };
   const tokens = renderer.parse(source, env);
   const text = plainTextOf(tokens);
   return { html: renderer.renderer.render(tokens, renderer.options, env), excerpt: excerptOf(tokens), text };

@@ -14,6 +14,7 @@ import { hasCode } from '../auth/errorCodes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
+import { AuthorProfileSection } from './AuthorProfileSection.tsx';
 import { EmailVerification } from './EmailVerification.tsx';
 import { FormAlert } from './FormAlert.tsx';
 import { FormField } from './FormField.tsx';
@@ -223,6 +224,7 @@ export function ProfilePage() {
           <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
             {accountLabels.logOut}
           </SubmitButton>
+          <AuthorProfileSection uid={user.uid} />
           <SignInMethodsSection />
           <PasskeysSection />
           <TwoStepSection />

@@ -1,10 +1,14 @@
 import { Link } from 'react-router';
 import { paths } from '../../shared/routes.ts';
+import { AuthorAvatar } from './AuthorAvatar.tsx';
 import { formatArticleDate } from './formatArticleDate.ts';
 
 interface ArticleBylineProps {
   authorId: string;
   authorName: string | null;
+  /** The author page's slug; without one the uid URL (which redirects there). */
+  authorSlug: string | null;
+  authorPhotoUrl: string | null;
   date: string;
   /** Minutes, on the article page; cards leave it out. */
   readingMinutes?: number;
@@ -15,26 +19,33 @@ interface ArticleBylineProps {
 /**
  * "Author · date · N min read" in small secondary text. The name leads to the author's page (it
  * sits above a card's stretched link, so it stays clickable there); without a name, just the date.
+ * A card's byline starts with the author's small picture; the article page shows a larger one beside it.
  */
-export function ArticleByline({ authorId, authorName, date, readingMinutes, large = false }: ArticleBylineProps) {
+export function ArticleByline(props: ArticleBylineProps) {
+  const { authorId, authorName, date, readingMinutes, large = false } = props;
   return (
-    <p className={`font-sans text-slate-600 dark:text-slate-400 ${large ? 'text-sm' : 'text-[0.8125rem]'}`}>
+    <p
+      className={`flex flex-wrap items-center font-sans text-slate-600 dark:text-slate-400 ${large ? 'text-sm' : 'text-[0.8125rem]'}`}
+    >
       {authorName && (
         <>
           <Link
-            to={paths.author(authorId)}
+            to={paths.author(props.authorSlug ?? authorId)}
             dir="auto"
-            className="relative z-10 font-medium text-slate-800 hover:underline dark:text-slate-200"
+            className="relative z-10 inline-flex items-center gap-2 font-medium text-slate-800 hover:underline dark:text-slate-200"
           >
+            {!large && (
+              <AuthorAvatar authorId={authorId} authorName={authorName} photoUrl={props.authorPhotoUrl} size="sm" />
+            )}
             {authorName}
           </Link>
-          <span aria-hidden="true"> · </span>
+          <span aria-hidden="true">&nbsp;·&nbsp;</span>
         </>
       )}
       <time dateTime={date}>{formatArticleDate(date)}</time>
       {readingMinutes !== undefined && (
         <>
-          <span aria-hidden="true"> · </span>
+          <span aria-hidden="true">&nbsp;·&nbsp;</span>
           <span>{readingMinutes} min read</span>
         </>
       )}

@@ -41,7 +41,13 @@ export function ArticleCard({ article, isAuthor, onDelete, featured = false, hea
         <p dir="auto" className="card-excerpt">
           {article.excerpt}
         </p>
-        <ArticleByline authorId={article.authorId} authorName={article.authorName} date={article.date} />
+        <ArticleByline
+          authorId={article.authorId}
+          authorName={article.authorName}
+          authorSlug={article.authorSlug}
+          authorPhotoUrl={article.authorPhotoUrl}
+          date={article.date}
+        />
         <TagLinks tags={article.tags} />
         {isAuthor && (
           <div className="relative z-10 mt-auto flex gap-2 pt-2">

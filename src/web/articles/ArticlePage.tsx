@@ -8,7 +8,7 @@ import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { ARTICLE_COLUMN, ArticleBody } from './ArticleBody.tsx';
 import { ArticleByline } from './ArticleByline.tsx';
 import { ArticleCover } from './ArticleCover.tsx';
-import { AuthorMonogram } from './AuthorMonogram.tsx';
+import { AuthorAvatar } from './AuthorAvatar.tsx';
 import { useArticleCall } from './articlePrefetch.ts';
 import { articlesApi } from './articlesApi.ts';
 import type { ArticleDetail } from './articleTypes.ts';
@@ -75,10 +75,19 @@ function ArticleView({ article, onChanged }: { article: ArticleDetail; onChanged
             {article.title}
           </h1>
           <div className="mt-5 flex items-center gap-3">
-            {article.authorName && <AuthorMonogram authorId={article.authorId} authorName={article.authorName} />}
+            {article.authorName && (
+              <AuthorAvatar
+                authorId={article.authorId}
+                authorName={article.authorName}
+                photoUrl={article.authorPhotoUrl}
+                size="md"
+              />
+            )}
             <ArticleByline
               authorId={article.authorId}
               authorName={article.authorName}
+              authorSlug={article.authorSlug}
+              authorPhotoUrl={article.authorPhotoUrl}
               date={article.date}
               readingMinutes={readingMinutes(article.descriptionHtml)}
               large

@@ -7,14 +7,15 @@ import {
   type DragEvent,
   type KeyboardEvent,
 } from 'react';
+import { AltTextPrompt } from './AltTextPrompt.tsx';
 import { LimitNote, type LimitNoteState } from './LimitNote.tsx';
 import { MarkdownPreview } from './MarkdownPreview.tsx';
 import { MarkdownToolbar, type ToolbarCommand } from './MarkdownToolbar.tsx';
 import { editorMessages } from './editorMessages.ts';
 import { UPLOAD_TYPES } from './imagesApi.ts';
 import {
-  altFromFileName,
   insertImage,
+  setImageAlt,
   insertLink,
   toggleInline,
   toggleLinePrefix,
@@ -66,6 +67,8 @@ export function DescriptionEditor({ id, label, value, error, note, onChange }: D
   const [tab, setTab] = useState<'write' | 'preview'>('write');
   const wide = useWideScreen();
   const { upload, busy, problem } = useImageUpload();
+  // Images uploaded into the body that still need their alt text, oldest first.
+  const [needAlt, setNeedAlt] = useState<string[]>([]);
   const errorId = `${id}-error`;
   const noteId = `${id}-note`;
   const hintId = `${id}-hint`;
@@ -129,8 +132,17 @@ export function DescriptionEditor({ id, label, value, error, note, onChange }: D
       const text = latestValue.current;
       const at = box && document.activeElement === box ? box.selectionEnd : text.length;
       const selection = { start: Math.min(at, text.length), end: Math.min(at, text.length) };
-      apply(insertImage(text, selection, altFromFileName(file.name), uploaded.url));
+      // Inserted without alt text, then the writer is asked for it (a file name describes nothing).
+      apply(insertImage(text, selection, '', uploaded.url));
+      setNeedAlt((waiting) => [...waiting, uploaded.url]);
     }
+  }
+
+  function describeImage(url: string, alt: string | null) {
+    setNeedAlt((waiting) => waiting.filter((other) => other !== url));
+    const edit = alt === null ? null : setImageAlt(latestValue.current, url, alt);
+    if (edit) apply(edit);
+    else textarea.current?.focus();
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -248,6 +260,13 @@ export function DescriptionEditor({ id, label, value, error, note, onChange }: D
       >
         {problem ?? (busy ? editorMessages.uploadingImage : '')}
       </p>
+      {needAlt[0] !== undefined && (
+        <AltTextPrompt
+          key={needAlt[0]}
+          onSave={(alt) => describeImage(needAlt[0]!, alt)}
+          onSkip={() => describeImage(needAlt[0]!, null)}
+        />
+      )}
       <p id={hintId} className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         {editorMessages.markdownHint}
       </p>

@@ -1,9 +1,9 @@
 import { useDeferredValue, useEffect, useState } from 'react';
-import type { RenderedMarkdown } from '../../shared/markdown/renderMarkdown.ts';
+import type { RenderedMarkdown, RenderOptions } from '../../shared/markdown/renderMarkdown.ts';
 import { ArticleBody } from './ArticleBody.tsx';
 import { editorMessages } from './editorMessages.ts';
 
-type Render = (source: string) => RenderedMarkdown;
+type Render = (source: string, options?: RenderOptions) => RenderedMarkdown;
 
 /**
  * What the body will look like: the server's own renderer (src/shared/markdown), loaded on
@@ -29,5 +29,6 @@ export function MarkdownPreview({ source }: { source: string }) {
   if (!render) return <p className="text-slate-600 dark:text-slate-400">{editorMessages.previewLoading}</p>;
   if (deferred.trim() === '')
     return <p className="text-slate-600 dark:text-slate-400">{editorMessages.previewEmpty}</p>;
-  return <ArticleBody html={render(deferred).html} />;
+  // This page's origin is the server's: its uploads preview with their srcset, as readers get them.
+  return <ArticleBody html={render(deferred, { ownImageOrigin: location.origin }).html} />;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  altFromFileName,
   insertImage,
   insertLink,
+  setImageAlt,
   toggleInline,
   toggleLinePrefix,
   type TextEdit,
@@ -58,6 +58,10 @@ describe('toolbar edits', () => {
     expect(apply('', insertImage('', { start: 0, end: 0 }, 'a [b]', 'https://x/i.jpg'))).toBe(
       '![a \\[b\\]](https://x/i.jpg)[]',
     );
-    expect(altFromFileName('IMG_2031 [1].JPG')).toBe('IMG_2031 1');
+    const text = 'Intro\n\n![](https://x/i.jpg)\n\nMore';
+    expect(apply(text, setImageAlt(text, 'https://x/i.jpg', '  Boats [at]\ndawn ')!)).toBe(
+      'Intro\n\n![Boats \\[at\\] dawn](https://x/i.jpg)[]\n\nMore',
+    );
+    expect(setImageAlt('no image here', 'https://x/i.jpg', 'alt')).toBeNull();
   });
 });

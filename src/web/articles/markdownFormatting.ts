@@ -103,12 +103,18 @@ export function insertImage(text: string, selection: Selection, alt: string, url
   return { from: selection.start, to: selection.end, insert, select: at(selection.start + insert.length, 0) };
 }
 
-/** Alt text from a file name: its base, without the characters that would end the Markdown. */
-export function altFromFileName(name: string): string {
-  return name
-    .replace(/\.[a-z0-9]+$/i, '')
-    .replace(/[[\]\\\s]+/g, ' ')
-    .trim();
+/**
+ * Sets the alt text of the image at `url` (its first `![…](url)`), or null when the text no
+ * longer has it (the writer deleted it meanwhile).
+ */
+export function setImageAlt(text: string, url: string, alt: string): TextEdit | null {
+  const image = `](${url})`;
+  const end = text.indexOf(image);
+  if (end === -1) return null;
+  const from = text.lastIndexOf('![', end);
+  if (from === -1) return null;
+  const insert = `![${escapeAlt(alt.replace(/\s+/g, ' ').trim())}`;
+  return { from, to: end, insert, select: at(from + insert.length + image.length, 0) };
 }
 
 function escapeAlt(alt: string): string {

@@ -4,7 +4,10 @@ import type { SecondStepRequired } from '../../shared/twoStepProtocol.ts';
 import type { IdentityClient, ResetPasswordResponse, SignInResponse, UpdateAccountResponse } from './identityClient.ts';
 
 /** The fields of accounts:update these calls change (returnSecureToken is always sent). */
-export type UpdateRequest = Pick<UpdateAccountRequest, 'idToken' | 'displayName' | 'email' | 'password'>;
+export type UpdateRequest = Pick<
+  UpdateAccountRequest,
+  'idToken' | 'displayName' | 'email' | 'password' | 'photoUrl' | 'deleteAttribute'
+>;
 
 /**
  * The identity server's calls only the account screens make (sign in, sign up, reset, change,

@@ -1,4 +1,4 @@
-import { accountCalls, type AccountCalls } from './accountCalls.ts';
+import { accountCalls, type AccountCalls, type UpdateRequest } from './accountCalls.ts';
 import type { AuthUser } from './authTypes.ts';
 import type { AuthSession } from './authSession.ts';
 import { AuthError } from './errorCodes.ts';
@@ -117,6 +117,11 @@ export class AccountSession {
     return this.#update({ password });
   }
 
+  /** Sets the profile picture (an uploaded image's URL), or removes it with null. */
+  updatePhotoUrl(photoUrl: string | null): Promise<AuthUser> {
+    return this.#update(photoUrl === null ? { deleteAttribute: ['PHOTO_URL'] } : { photoUrl });
+  }
+
   /** Proves the person is still there (for requires-recent-login): signs in again as the same user. */
   async reauthenticate(password: string): Promise<void> {
     const user = this.#session.currentUser();
@@ -153,7 +158,7 @@ export class AccountSession {
     await this.#session.endDeletedSession();
   }
 
-  async #update(change: { displayName?: string; email?: string; password?: string }): Promise<AuthUser> {
+  async #update(change: Omit<UpdateRequest, 'idToken'>): Promise<AuthUser> {
     const idToken = await this.#session.requireToken();
     const answer = await this.#session.guard(this.#calls.update({ idToken, ...change }));
     const user: AuthUser = { uid: answer.localId, email: answer.email, displayName: answer.displayName ?? null };

@@ -1,31 +1,85 @@
-import { useRef } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { AuthorProfile } from '../../shared/authorProfile.ts';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useArticleFeed } from '../articles/useArticleFeed.ts';
 import { useAuthorFirstPageCall } from '../articles/articlePrefetch.ts';
 import { ArticleList } from '../articles/ArticleList.tsx';
+import type { ArticlesApiError } from '../articles/articlesApiError.ts';
+import { AuthorAvatar } from '../articles/AuthorAvatar.tsx';
 import { ConfirmDeleteDialog } from '../articles/ConfirmDeleteDialog.tsx';
 import { EmptyList } from '../articles/EmptyList.tsx';
-import { ListFailures } from '../articles/LoadFailure.tsx';
+import { ListFailures, LoadFailure } from '../articles/LoadFailure.tsx';
 import { useDeleteFromList } from '../articles/useDeleteArticle.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
-import { servedAuthorName } from '../ssr/servedAuthor.ts';
-import { servedMeta, servedStatus } from './servedDocument.ts';
+import { servedAuthor } from '../ssr/servedAuthor.ts';
+import { authorsApi } from './authorsApi.ts';
+import { servedStatus } from './servedDocument.ts';
 
-/** `/author/:uid`: one author's articles, newest first, a page at a time (docs/product.md, Screens). */
+/**
+ * `/author/:slug`: one author's picture, bio and articles, newest first, a page at a time
+ * (docs/product.md, Screens). A uid or an old slug is answered 301 by the server; reached
+ * inside the app, the page replaces it with the current slug.
+ */
 export function AuthorPage() {
-  const { uid = '' } = useParams();
+  const { slug = '' } = useParams();
   const { pathname } = useLocation();
   // The server knows the accounts: it answered this page 404 when there is no such author.
   if (servedStatus(pathname) === 404) return <NotFoundPage />;
-  return <AuthorArticles key={uid} uid={uid} pathname={pathname} />;
+  return <AuthorLookup key={slug} slug={slug} />;
 }
 
-function AuthorArticles({ uid, pathname }: { uid: string; pathname: string }) {
+type Lookup = { profile: AuthorProfile } | { error: ArticlesApiError } | null;
+
+function AuthorLookup({ slug }: { slug: string }) {
+  const navigate = useNavigate();
+  const [lookup, setLookup] = useState<Lookup>(() => {
+    const served = servedAuthor(slug);
+    return served ? { profile: served } : null;
+  });
+  useEffect(() => {
+    if (lookup !== null) return;
+    let live = true;
+    authorsApi.get(slug).then(
+      (profile) => live && setLookup({ profile }),
+      (error: ArticlesApiError) => live && setLookup({ error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [slug, lookup]);
+  const profile = lookup && 'profile' in lookup ? lookup.profile : null;
+  useEffect(() => {
+    if (profile && profile.slug !== slug) void navigate(paths.author(profile.slug), { replace: true });
+  }, [profile, slug, navigate]);
+  useDocumentTitle(profile ? profile.name || 'An author' : null);
+
+  if (lookup && 'error' in lookup) {
+    if (lookup.error.status === 404) return <NotFoundPage />;
+    return <LoadFailure message={messages.articlesLoadFailed} onRetry={() => setLookup(null)} />;
+  }
+  if (!profile) return <AuthorHeaderSkeleton />;
+  return <AuthorArticles key={profile.uid} profile={profile} />;
+}
+
+function AuthorHeaderSkeleton() {
+  return (
+    <div
+      aria-hidden="true"
+      className="mb-10 flex items-center gap-5 border-b border-slate-200 pb-8 dark:border-slate-800"
+    >
+      <div className="h-20 w-20 animate-pulse rounded-full bg-slate-200 sm:h-24 sm:w-24 dark:bg-slate-800" />
+      <div className="h-[2.5rem] w-1/2 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+    </div>
+  );
+}
+
+function AuthorArticles({ profile }: { profile: AuthorProfile }) {
   const { state: auth } = useAuth();
+  const { uid } = profile;
   const feed = useArticleFeed(useAuthorFirstPageCall(uid), uid);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const { remove } = feed;
@@ -33,36 +87,36 @@ function AuthorArticles({ uid, pathname }: { uid: string; pathname: string }) {
   const signedInUid = auth.status === 'signedIn' ? auth.user.uid : null;
   const isSelf = signedInUid === uid;
   const { status, articles } = feed;
-
-  // The name travels with each article; an author with none yet is named by the page's head.
-  const name =
-    articles.find((article) => article.authorName)?.authorName ??
-    servedAuthorName(uid) ??
-    servedMeta(pathname, 'og:title') ??
-    (isSelf && auth.status === 'signedIn' ? auth.user.displayName : null);
-  const known = name !== null && name !== undefined && name !== '';
-  useDocumentTitle(known ? name : status === 'loading' ? null : 'Author');
+  const count = profile.articleCount;
 
   return (
     <section aria-labelledby="author-heading">
-      <header className="mb-10 border-b border-slate-200 pb-8 sm:mb-14 sm:pb-12 dark:border-slate-800">
-        <p className="eyebrow">Articles by</p>
-        {known || status !== 'loading' ? (
+      <header className="mb-10 flex flex-col gap-5 border-b border-slate-200 pb-8 sm:mb-14 sm:flex-row sm:items-center sm:gap-7 sm:pb-12 dark:border-slate-800">
+        <AuthorAvatar authorId={uid} authorName={profile.name} photoUrl={profile.photoUrl} size="lg" />
+        <div className="min-w-0">
+          <p className="eyebrow">Articles by</p>
           <h1
             id="author-heading"
             ref={headingRef}
             tabIndex={-1}
             dir="auto"
-            className="display-title mt-2 text-[2.25rem] sm:text-[3rem]"
+            className="display-title mt-2 text-[2.25rem] break-words sm:text-[3rem]"
           >
-            {known ? name : 'An author'}
+            {profile.name || 'An author'}
           </h1>
-        ) : (
-          <div
-            aria-hidden="true"
-            className="mt-2 h-[2.5rem] w-1/2 animate-pulse rounded bg-slate-200 sm:h-[3.3rem] dark:bg-slate-800"
-          />
-        )}
+          {profile.bio !== '' && (
+            <p
+              dir="auto"
+              data-testid="author-bio"
+              className="mt-3 max-w-prose font-serif text-lg whitespace-pre-line text-slate-700 dark:text-slate-300"
+            >
+              {profile.bio}
+            </p>
+          )}
+          <p className="mt-3 font-sans text-sm text-slate-600 dark:text-slate-400">
+            {count === 1 ? '1 article' : `${count} articles`}
+          </p>
+        </div>
       </header>
 
       <ListFailures feed={feed} deletion={deletion} />

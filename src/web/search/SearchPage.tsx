@@ -114,6 +114,8 @@ function SearchResults({ q }: { q: string }) {
               <ArticleByline
                 authorId={result.article.authorId}
                 authorName={result.article.authorName}
+                authorSlug={result.article.authorSlug}
+                authorPhotoUrl={result.article.authorPhotoUrl}
                 date={result.article.date}
               />
               <TagLinks tags={result.article.tags} />

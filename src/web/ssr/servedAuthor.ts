@@ -1,3 +1,4 @@
+import type { AuthorProfile } from '../../shared/authorProfile.ts';
 import type { ServedScreen } from '../../shared/servedScreen.ts';
 import { readServedScreen } from './servedScreen.ts';
 
@@ -10,10 +11,10 @@ export function setScreenOnServer(screen: ServedScreen | null): void {
 }
 
 /**
- * The name of the author whose page the server rendered, when it was `uid`'s: an author with
- * no articles yet is named by it alone, on the server and when the app takes the page over.
+ * The profile of the author whose page the server rendered, when it was at `slug`: the page
+ * shows it at once, on the server and when the app takes the page over, without asking again.
  */
-export function servedAuthorName(uid: string): string | null {
+export function servedAuthor(slug: string): AuthorProfile | null {
   const screen = typeof document === 'undefined' ? onServer : readServedScreen();
-  return screen?.kind === 'author' && screen.uid === uid ? screen.name : null;
+  return screen?.kind === 'author' && screen.author.slug === slug ? screen.author : null;
 }

@@ -18,6 +18,7 @@ import { originFreeImagesMigration } from './0360_origin_free_images.ts';
 import { articleStatusMigration } from './0400_article_status.ts';
 import { auditLogMigration } from './0410_audit_log.ts';
 import { reportsMigration } from './0411_reports.ts';
+import { authorProfilesMigration } from './0420_author_profiles.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0400_article_status': articleStatusMigration,
   '0410_audit_log': auditLogMigration,
   '0411_reports': reportsMigration,
+  '0420_author_profiles': authorProfilesMigration,
 };

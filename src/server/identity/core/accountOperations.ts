@@ -26,6 +26,12 @@ import type { VerifiedToken } from './verifyIdToken.ts';
 
 export type UserDeletingListener = (uid: string, trx: Transaction<DatabaseSchema>) => Promise<void>;
 
+/** The account's profile after a change, its photo URL as stored (origin-free for uploads here). */
+export type ProfileChangedListener = (
+  user: { id: string; displayName: string | null; photoUrl: string | null },
+  trx: Transaction<DatabaseSchema>,
+) => Promise<void>;
+
 export interface AccountChanges {
   email?: string | undefined;
   password?: string | undefined;
@@ -50,6 +56,7 @@ export function createAccountOperations(deps: {
   rules: IdentityRateLimitRules;
   now: () => number;
   userDeletingListeners: UserDeletingListener[];
+  profileChangedListeners: ProfileChangedListener[];
   signIns: SignInAttempts;
   signUpGate: SignUpGate;
 }) {
@@ -97,6 +104,9 @@ export function createAccountOperations(deps: {
             first: async (trx) => {
               await users.insert(user, trx);
               if (admission.claim) await admission.claim(user.id, trx);
+              // A new account's profile: other features' data made from it start with it.
+              const profile = { id: user.id, displayName: user.display_name, photoUrl: null };
+              for (const listener of deps.profileChangedListeners) await listener(profile, trx);
             },
           },
         );
@@ -180,8 +190,21 @@ export function createAccountOperations(deps: {
         row.valid_since = validSinceAfterChange(now, user.valid_since);
       }
       const updated: UserRow = { ...user, ...row };
+      const changesProfile = changes.displayName !== undefined || changes.photoUrl !== undefined;
+      // Other features' data made from the name and photo change with them, or nothing does.
+      const tellProfileChanged = async (trx: Transaction<DatabaseSchema>) => {
+        if (!changesProfile) return;
+        const stored = await users.findStoredProfile(user.id, trx);
+        if (!stored) return;
+        for (const listener of deps.profileChangedListeners) await listener(stored, trx);
+      };
       if (!changesEmail && !changesPassword) {
-        if (Object.keys(row).length > 0) await users.update(user.id, row);
+        if (Object.keys(row).length > 0) {
+          await deps.database.db.transaction().execute(async (trx) => {
+            await users.update(user.id, row, trx);
+            await tellProfileChanged(trx);
+          });
+        }
         return { user: updated };
       }
       let session: IssuedSession;
@@ -193,6 +216,7 @@ export function createAccountOperations(deps: {
           {
             first: async (trx) => {
               await users.update(user.id, row, trx);
+              await tellProfileChanged(trx);
               await sessions.revokeAllOfUser(user.id, trx);
               // Codes mailed before the change die with it (changing the address back must not
               // revive one); a recovery link outlives it, since undoing a change is its job.

@@ -2,7 +2,12 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
-import { createAccountOperations, type UserDeletingListener } from './accountOperations.ts';
+import {
+  createAccountOperations,
+  type ProfileChangedListener,
+  type UserDeletingListener,
+} from './accountOperations.ts';
+import type { PhotoUrls } from './photoUrls.ts';
 import { createActionCodes } from './actionCodes.ts';
 import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
 import { createEmailActions } from './emailActions.ts';
@@ -40,10 +45,12 @@ export function createIdentityCore(deps: {
   now: () => number;
   /** Who may sign up with which role; default: anyone, as an author. */
   signUpGate?: SignUpGate | undefined;
+  /** How profile pictures are stored and answered (uploads here without their origin); default as given. */
+  photoUrls?: PhotoUrls | undefined;
 }) {
   const { config, database, now } = deps;
-  const users = createUsersStore(database.db);
-  const sessions = createSessionsStore(database.db);
+  const users = createUsersStore(database.db, deps.photoUrls);
+  const sessions = createSessionsStore(database.db, deps.photoUrls);
   const oobCodes = createOobCodesStore(database.db);
   const keys = createSigningKeys(database.db, now);
   const federated = createFederatedIdentitiesStore(database.db);
@@ -60,6 +67,7 @@ export function createIdentityCore(deps: {
   const rules = identityRateLimitRules(config.rateLimits);
   const userDeletingListeners: UserDeletingListener[] = [];
   const memberChangedListeners: MemberChangedListener[] = [];
+  const profileChangedListeners: ProfileChangedListener[] = [];
   const signIns = createSignInAttempts({
     users,
     pending: createPendingSecondStepsStore(database.db),
@@ -99,6 +107,7 @@ export function createIdentityCore(deps: {
     emailActions,
     rules,
     userDeletingListeners,
+    profileChangedListeners,
     signIns,
     signUpGate: deps.signUpGate ?? openSignUp,
   });
@@ -171,6 +180,14 @@ export function createIdentityCore(deps: {
     onUserDeleting(listener: UserDeletingListener): void {
       userDeletingListeners.push(listener);
     },
+    /**
+     * Runs inside the transaction of a password sign-up and of a profile change (display name or
+     * photo) made through accounts:update: other features' data made from them (author slugs,
+     * profile picture uses). Accounts made otherwise (providers, imports) get theirs when asked.
+     */
+    onProfileChanged(listener: ProfileChangedListener): void {
+      profileChangedListeners.push(listener);
+    },
     /** Called after every sign-in attempt, whatever its method (metrics); must not throw. */
     onSignIn: signIns.onSignIn,
     /** Runs inside the transaction where a provider takes an unverified account over (its passkeys go). */
@@ -186,7 +203,7 @@ export function createIdentityCore(deps: {
 
 export type IdentityCore = ReturnType<typeof createIdentityCore>;
 export type { IssuedSession } from './sessionIssuer.ts';
-export type { UserDeletingListener } from './accountOperations.ts';
+export type { ProfileChangedListener, UserDeletingListener } from './accountOperations.ts';
 export type { SecondFactorInfo, SecondStepPolicy, SignInOutcome, SignInResult } from './signInAttempt.ts';
 export type { AdminUserView } from './operatorOperations.ts';
 export {

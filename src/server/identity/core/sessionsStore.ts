@@ -3,6 +3,7 @@ import type { DatabaseSchema } from '../../db/schema.ts';
 import type { SessionRow, UserRow } from './identityTables.ts';
 import { SESSION_IDLE_LIFETIME_MS } from './lifetimes.ts';
 import { hashSecret, newId, newOpaqueSecret } from './opaqueSecrets.ts';
+import { servedUser, unchangedPhotoUrls, type PhotoUrls } from './photoUrls.ts';
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
@@ -13,7 +14,7 @@ export interface NewSession {
 }
 
 /** The `identity_sessions` table: one row per signed-in client, keyed by its refresh token's hash. */
-export function createSessionsStore(db: Kysely<DatabaseSchema>) {
+export function createSessionsStore(db: Kysely<DatabaseSchema>, photos: PhotoUrls = unchangedPhotoUrls) {
   return {
     async create(
       userId: string,
@@ -61,7 +62,7 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>) {
         .executeTakeFirst();
       if (!row) return undefined;
       const { session_id: liveSessionId, factor_id: factorId, ...user } = row;
-      return { user, sessionLive: liveSessionId !== null, twoStepOn: factorId !== null };
+      return { user: servedUser(user, photos), sessionLive: liveSessionId !== null, twoStepOn: factorId !== null };
     },
 
     /** The live session of a refresh token, marked as used now; undefined when dead or unknown. */

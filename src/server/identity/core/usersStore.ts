@@ -3,6 +3,7 @@ import type { DatabaseSchema } from '../../db/schema.ts';
 import { normalizeEmail } from '../../../shared/identityRequests.ts';
 import type { UserRow } from './identityTables.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
+import { servedUser, storedUser, unchangedPhotoUrls, type PhotoUrls } from './photoUrls.ts';
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
@@ -11,11 +12,12 @@ export class EmailTakenError extends Error {
 }
 
 /** The `users` table; the core's operations decide when and in which transaction. */
-export function createUsersStore(db: Kysely<DatabaseSchema>) {
+export function createUsersStore(db: Kysely<DatabaseSchema>, photos: PhotoUrls = unchangedPhotoUrls) {
+  const served = (row: UserRow | undefined) => row && servedUser(row, photos);
   return {
     async insert(row: UserRow, trx: Db = db): Promise<void> {
       try {
-        await trx.insertInto('users').values(row).execute();
+        await trx.insertInto('users').values(storedUser(row, photos)).execute();
       } catch (error) {
         if (isUniqueViolation(error)) throw new EmailTakenError();
         throw error;
@@ -23,16 +25,30 @@ export function createUsersStore(db: Kysely<DatabaseSchema>) {
     },
 
     async findById(id: string, trx: Db = db): Promise<UserRow | undefined> {
-      return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      return served(await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst());
     },
 
     async findByEmail(email: string, trx: Db = db): Promise<UserRow | undefined> {
-      return trx.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+      return served(
+        await trx.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst(),
+      );
+    },
+
+    /** The name and the photo URL as stored (origin-free for uploads here): what other features keep. */
+    async findStoredProfile(
+      id: string,
+      trx: Db = db,
+    ): Promise<{ id: string; displayName: string | null; photoUrl: string | null } | undefined> {
+      return trx
+        .selectFrom('users')
+        .select(['id', 'display_name as displayName', 'photo_url as photoUrl'])
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
 
     async update(id: string, changes: Partial<Omit<UserRow, 'id'>>, trx: Db = db): Promise<void> {
       try {
-        await trx.updateTable('users').set(changes).where('id', '=', id).execute();
+        await trx.updateTable('users').set(storedUser(changes, photos)).where('id', '=', id).execute();
       } catch (error) {
         if (isUniqueViolation(error)) throw new EmailTakenError();
         throw error;
@@ -58,7 +74,8 @@ export function createUsersStore(db: Kysely<DatabaseSchema>) {
 
     /** Every account, oldest first (operators). */
     async list(): Promise<UserRow[]> {
-      return db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').execute();
+      const rows = await db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').execute();
+      return rows.map((row) => servedUser(row, photos));
     },
   };
 }

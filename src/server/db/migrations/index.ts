@@ -15,6 +15,7 @@ import { twoStepMigration } from './0320_two_step.ts';
 import { rolesAndInvitationsMigration } from './0260_roles_and_invitations.ts';
 import { federatedIdentitiesMigration } from './0340_federated_identities.ts';
 import { originFreeImagesMigration } from './0360_origin_free_images.ts';
+import { excerptBlockBreaksMigration } from './0500_excerpt_block_breaks.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0320_two_step': twoStepMigration,
   '0340_federated_identities': federatedIdentitiesMigration,
   '0360_origin_free_images': originFreeImagesMigration,
+  '0500_excerpt_block_breaks': excerptBlockBreaksMigration,
 };

@@ -279,3 +279,25 @@ test.describe('after the recent-sign-in window', () => {
     await expect(section.getByRole('alert')).toHaveText('This device already has a passkey for your account.');
   });
 });
+
+test('two passkeys made in one browser get names that tell them apart (issue 26.9)', async ({ page }) => {
+  await withoutAutofill(page);
+  const first = await addAuthenticator(page);
+  await signUp(page, newAccount('two-keys'));
+  const section = await addPasskeyOnProfile(page);
+  const items = section.getByTestId('passkey-list').getByRole('listitem');
+  // A second authenticator on the same browser (the first one put away, as a second security
+  // key or a new phone would be): the page proposes the same device name.
+  await first.cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: first.authenticatorId });
+  await addAuthenticator(page);
+  await section.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(items).toHaveCount(2);
+  const [one, two] = await Promise.all(
+    [
+      items.nth(0).getByRole('button', { name: /^Rename passkey / }),
+      items.nth(1).getByRole('button', { name: /^Rename passkey / }),
+    ].map((button) => button.getAttribute('aria-label')),
+  );
+  expect(one).toMatch(/^Rename passkey Chrome on \w+$/);
+  expect(two).toBe(`${one} (2)`);
+});

@@ -231,3 +231,87 @@ test('a long title shows every line, also after the window narrows to a phone', 
   await expect.poll(() => title.evaluate((field: HTMLTextAreaElement) => field.clientHeight)).toBeGreaterThan(80);
   await expect.poll(cutOff).toBeLessThanOrEqual(0);
 });
+
+test('a restored draft says so and can be discarded; Cancel asks before it drops one (issue 26.8)', async ({
+  page,
+  request,
+}) => {
+  const author = await signUp(request);
+  const created = await request.post('/api/articles', {
+    headers: { authorization: `Bearer ${author.idToken}` },
+    data: { image: UNREACHABLE_IMAGE, title: `Saved title ${unique()}`, description: 'Saved text' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const article = (await created.json()) as { id: string; title: string };
+  await logIn(page, author);
+  const editor = `/article-update/${article.id}`;
+  const title = page.getByLabel('Title');
+  const notice = page.getByTestId('restored-draft');
+  const leaveDialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+  const cancel = page.getByRole('link', { name: 'Cancel' });
+
+  await page.goto(editor);
+  await expect(title).toHaveValue(article.title);
+  // A form opened on the saved article says nothing about drafts.
+  await expect(notice).toHaveCount(0);
+  const typed = `Typed ${unique()}`;
+  await title.fill(typed);
+  await expect(notice).toHaveCount(0);
+  await cancel.click();
+  await leaveDialog.getByRole('button', { name: 'Leave, keep draft' }).click();
+  await expect(page).toHaveURL('/');
+
+  // Back in the editor (a fresh page load in the same tab): the draft, and a notice that it is one.
+  await page.goto(editor);
+  await expect(title).toHaveValue(typed);
+  await expect(notice).toHaveText(/Your unsaved changes from earlier in this tab are back\./);
+
+  // Cancel asks before it drops the restored draft; Keep editing keeps it all.
+  await cancel.click();
+  await expect(leaveDialog).toBeVisible();
+  await leaveDialog.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(page).toHaveURL(editor);
+  await expect(title).toHaveValue(typed);
+  // Leaving by Cancel and keeping the draft keeps it for the next visit.
+  await cancel.click();
+  await leaveDialog.getByRole('button', { name: 'Leave, keep draft' }).click();
+  await expect(page).toHaveURL('/');
+  await page.goto(editor);
+  await expect(title).toHaveValue(typed);
+
+  // Discard draft puts the saved article back, and the draft is gone for good (a reload shows the article).
+  await notice.getByRole('button', { name: 'Discard draft' }).click();
+  await expect(title).toHaveValue(article.title);
+  await expect(notice).toHaveCount(0);
+  await page.reload();
+  await expect(title).toHaveValue(article.title);
+  await expect(notice).toHaveCount(0);
+  // With nothing to lose, Cancel just leaves.
+  await cancel.click();
+  await expect(page).toHaveURL('/');
+  await expect(leaveDialog).toHaveCount(0);
+});
+
+test('a new article’s restored draft: Discard empties the form, Cancel with nothing typed asks nothing', async ({
+  page,
+  request,
+}) => {
+  await logIn(page, await signUp(request));
+  const title = page.getByLabel('Title');
+  const description = page.getByLabel('Description');
+  await page.goto('/article-update');
+  await title.fill('Half a thought');
+  await description.fill('The rest comes later');
+  // Reloading keeps the typing (the browser asks first, in its own words).
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.reload();
+  await expect(title).toHaveValue('Half a thought');
+  await expect(description).toHaveValue('The rest comes later');
+  const notice = page.getByTestId('restored-draft');
+  await expect(notice).toBeVisible();
+  await notice.getByRole('button', { name: 'Discard draft' }).click();
+  await expect(title).toHaveValue('');
+  await expect(description).toHaveValue('');
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL('/');
+});

@@ -44,7 +44,7 @@ describe.each(dialectCases())('Markdown articles on $dialect', (dialectCase) => 
       '<h2>Heading</h2>\n<p>Some <strong>bold</strong> and <em>italic</em>, <s>struck</s>, a ' +
         '<a href="https://example.com" rel="nofollow ugc noopener">link</a>.</p>\n<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n',
     );
-    expect(article.excerpt).toBe('Heading Some bold and italic, struck, a link. one two');
+    expect(article.excerpt).toBe('Heading · Some bold and italic, struck, a link. one · two');
     expect((await app.api.get(article.id)).body).toEqual(article);
 
     const edited = await app.api.update(app.alice.idToken, article.id, {
@@ -80,12 +80,12 @@ describe.each(dialectCases())('Markdown articles on $dialect', (dialectCase) => 
       ...sampleArticle('Summarised'),
       description: '## Why\n\nBecause **Markdown** reads well & [links](https://example.com) work.',
     });
-    const excerpt = 'Why Because Markdown reads well & links work.';
+    const excerpt = 'Why · Because Markdown reads well & links work.';
     expect(created.body.excerpt).toBe(excerpt);
     const page = await (await fetch(`${app.server.url}/article/${created.body.id}`)).text();
-    expect(page).toContain('<meta name="description" content="Why Because Markdown reads well &amp; links work." />');
-    expect(page).toContain('"description":"Why Because Markdown reads well \\u0026 links work."');
+    expect(page).toContain('<meta name="description" content="Why · Because Markdown reads well &amp; links work." />');
+    expect(page).toContain('"description":"Why · Because Markdown reads well \\u0026 links work."');
     const feed = await (await fetch(`${app.server.url}/feed.xml`)).text();
-    expect(feed).toContain('<summary type="text">Why Because Markdown reads well &amp; links work.</summary>');
+    expect(feed).toContain('<summary type="text">Why · Because Markdown reads well &amp; links work.</summary>');
   });
 });

@@ -16,7 +16,6 @@ import {
 } from './core/identityCore.ts';
 import { passwordHasher } from './core/passwordHashing.ts';
 import type { PhotoUrls } from './core/photoUrls.ts';
-import { createSessionsStore } from './core/sessionsStore.ts';
 import { toVerifiedUser } from './core/verifyIdToken.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';

@@ -102,6 +102,32 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
     });
   });
 
+  it('never gives two passkeys of an account the same default name; another account and renames are free (issue 26.9)', async () => {
+    const owner = await signUp(server.url, 'Two keys');
+    for (const proposed of ['Chrome on Linux', 'chrome on linux', ' Chrome on Linux', undefined, undefined]) {
+      await register(owner, proposed);
+    }
+    const names = async (user: TestUser) =>
+      ((await call('list', { idToken: user.idToken })).body.passkeys as { name: string }[]).map(({ name }) => name);
+    expect(await names(owner)).toEqual([
+      'Chrome on Linux',
+      'chrome on linux (2)',
+      'Chrome on Linux (3)',
+      'Passkey',
+      'Passkey (2)',
+    ]);
+    // A number that still fits the name's limit.
+    const long = 'x'.repeat(100);
+    await register(owner, long);
+    await register(owner, long);
+    expect((await names(owner)).slice(-2)).toEqual([long, `${'x'.repeat(96)} (2)`]);
+
+    // Names are per account.
+    const other = await signUp(server.url, 'Other');
+    await register(other, 'Chrome on Linux');
+    expect(await names(other)).toEqual(['Chrome on Linux']);
+  });
+
   it('in browser session mode puts the refresh token in the cookie, not the body', async () => {
     const user = await signUp(server.url, 'Cookie');
     const passkey = await register(user);

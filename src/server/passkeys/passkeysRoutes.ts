@@ -22,6 +22,7 @@ import {
 } from './passkeySchemas.ts';
 import type { PasskeyRow, PasskeysRepository } from './passkeysRepository.ts';
 import type { RelyingParty } from './relyingParty.ts';
+import { uniquePasskeyName } from './passkeyNames.ts';
 
 export interface PasskeysRoutesDeps {
   identity: PasskeyIdentity;
@@ -121,7 +122,10 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
         public_key: Buffer.from(credential.publicKey).toString('base64url'),
         counter: credential.counter,
         transports: JSON.stringify(credential.transports ?? []),
-        name: body.name ?? DEFAULT_NAME,
+        name: uniquePasskeyName(
+          body.name ?? DEFAULT_NAME,
+          (await passkeys.listOfUser(caller.uid)).map((existing) => existing.name),
+        ),
         created_at: now(),
         last_used_at: null,
       };

@@ -29,28 +29,54 @@ function visibleText(tokens: Token[], out: string[]): void {
   }
 }
 
+/** Whitespace runs made one space; control characters are no text a person reads. */
+function collapsed(text: string): string {
+  return text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
+}
+
 /** The whole rendered text of a parsed article without markup, whitespace collapsed: what search reads. */
 export function plainTextOf(tokens: Token[]): string {
   const out: string[] = [];
   visibleText(tokens, out);
-  // Control characters are no text a person reads.
-  return out
-    .join('')
-    .replace(/[\s\p{Cc}]+/gu, ' ')
-    .trim();
+  return collapsed(out.join(''));
 }
 
 /**
- * The rendered text of a parsed article without markup, whitespace collapsed, cut at a word
- * boundary with an ellipsis when longer than EXCERPT_MAX_LENGTH characters.
+ * Between two blocks of an excerpt (heading, paragraph, list item, code): a middle dot, so a
+ * card reads "Ingredients · 4 small dab · 60 g butter" rather than running them together. After
+ * a block that already ends a sentence, a plain space reads better ("It rained. Then…").
+ */
+export const EXCERPT_BLOCK_SEPARATOR = ' · ';
+const ENDS_A_SENTENCE = /[.!?…:;]["'”’)\]]*$/u;
+
+/** The text of each leaf block (inline content, code) in document order, whitespace collapsed, empty ones left out. */
+function blockTexts(tokens: Token[]): string[] {
+  const blocks: string[] = [];
+  for (const token of tokens) {
+    if (token.type !== 'inline' && token.type !== 'code_block' && token.type !== 'fence') continue;
+    const text = plainTextOf([token]);
+    if (text !== '') blocks.push(text);
+  }
+  return blocks;
+}
+
+/**
+ * The rendered text of a parsed article without markup, blocks kept apart by
+ * EXCERPT_BLOCK_SEPARATOR, cut at a word boundary with an ellipsis when longer than
+ * EXCERPT_MAX_LENGTH characters.
  */
 export function excerptOf(tokens: Token[]): string {
-  const flat = plainTextOf(tokens);
+  const flat = blockTexts(tokens).reduce(
+    (joined, block) =>
+      joined === '' ? block : `${joined}${ENDS_A_SENTENCE.test(joined) ? ' ' : EXCERPT_BLOCK_SEPARATOR}${block}`,
+    '',
+  );
   const chars = [...flat];
   if (chars.length <= EXCERPT_MAX_LENGTH) return flat;
   const cut = chars.slice(0, EXCERPT_MAX_LENGTH - 1).join('');
   const lastSpace = cut.lastIndexOf(' ');
   // Keep a word boundary unless that would throw away most of the text (one very long word).
   const shortened = lastSpace > EXCERPT_MAX_LENGTH / 2 ? cut.slice(0, lastSpace) : cut;
-  return `${shortened.replace(/[\s.,;:!?-]+$/u, '')}…`;
+  // A separator left at the cut would read as a dangling bullet before the ellipsis.
+  return `${shortened.replace(/[\s.,;:!?·-]+$/u, '')}…`;
 }

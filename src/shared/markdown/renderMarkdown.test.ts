@@ -90,8 +90,37 @@ describe('article Markdown', () => {
         renderMarkdown(
           '# Title\n\nSome **bold** and [a link](https://example.com).\n\n- one\n- two\n\n![pic](https://e.x/p.png)',
         ).excerpt,
-      ).toBe('Title Some bold and a link. one two');
+      ).toBe('Title · Some bold and a link. one · two');
       expect(renderMarkdown('<b>tags</b> stay visible').excerpt).toBe('<b>tags</b> stay visible');
+    });
+
+    it('keeps the breaks between blocks: headings and list items do not run together (issue 26.5)', () => {
+      const recipe = [
+        '## Ingredients (for two)',
+        '',
+        '- 4 small dab, gutted, heads off',
+        '- 60 g butter',
+        '',
+        'Heat the pan.',
+        '',
+        'Lay the fish in',
+        'skin side down',
+        '',
+        '```',
+        'salt  to taste',
+        '```',
+      ].join('\n');
+      expect(renderMarkdown(recipe).excerpt).toBe(
+        'Ingredients (for two) · 4 small dab, gutted, heads off · 60 g butter · Heat the pan. ' +
+          'Lay the fish in skin side down · salt to taste',
+      );
+    });
+
+    it('does not end on a dangling separator when cut', () => {
+      const source = Array.from({ length: 60 }, (_, i) => `- item${String(i).padStart(2, '0')}`).join('\n');
+      const { excerpt } = renderMarkdown(source);
+      expect(excerpt).toMatch(/^item00 · item01 · .* · item\d\d…$/);
+      expect([...excerpt].length).toBeLessThanOrEqual(EXCERPT_MAX_LENGTH);
     });
 
     it(`is at most ${EXCERPT_MAX_LENGTH} characters, cut at a word with an ellipsis`, () => {

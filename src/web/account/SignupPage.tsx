@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { labels } from '../../shared/messages.ts';
 import { accountLabels, accountFixedMessages } from '../../shared/accountTexts.ts';
-import { accountMessages } from '../../shared/accountMessages.ts';
+import { accountMessages, emailActionMessages } from '../../shared/accountMessages.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../shared/identityProtocol.ts';
 import { paths } from '../../shared/routes.ts';
 import { rolesMessages, SIGNUP_REFUSALS, signupRefusalMessages, type SignupRefusal } from '../../shared/invitations.ts';
 import { roleLabels } from '../../shared/roles.ts';
 import { AuthError } from '../auth/errorCodes.ts';
+import type { RouteNoticeState } from '../components/RouteNotice.tsx';
 import { siteInfo } from '../components/siteInfo.ts';
 import { useInvitation } from './useInvitation.ts';
 import { useAuth } from '../auth/useAuth.ts';
@@ -56,7 +57,9 @@ export function SignupPage() {
         navigate(paths.profile, { replace: true });
         return;
       }
-      navigate(paths.home, { replace: true });
+      // The sign-up mailed a verification link (docs/architecture.md, Sign-in protocol): say where.
+      const state: RouteNoticeState = { notice: emailActionMessages.verificationEmailSent(email) };
+      navigate(paths.home, { replace: true, state });
     },
   });
 

@@ -15,6 +15,7 @@ import type { Article, ArticleField, ArticleInput, WritableArticleStatus } from 
 import { articlesApi } from './articlesApi.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
 import { LeaveEditorDialog } from './LeaveEditorDialog.tsx';
+import { RestoredDraftNotice } from './RestoredDraftNotice.tsx';
 import { TagsField } from './TagsField.tsx';
 import { moderationTexts } from '../moderation/moderationTexts.ts';
 import { useArticleDraft } from './useArticleDraft.ts';
@@ -130,6 +131,7 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
           {shownError}
         </p>
       )}
+      {draft.restored && <RestoredDraftNotice onDiscard={draft.discardRestored} />}
       <CoverImageField
         id={fieldId('image')}
         value={draft.values.image}
@@ -195,10 +197,15 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
             {moderationTexts.saveDraft}
           </button>
         )}
-        {/* With changes, the leave guard asks first; the draft goes only on "Discard changes". */}
+        {/* With changes, the leave guard asks first; the draft goes only on "Discard changes" (or
+            the restored-draft notice's Discard). Cancel itself forgets a draft only when the form
+            holds nothing to lose: while a save is in flight the guard is off, and a click then
+            must not drop the typing either (issue 26.8). */}
         <Link
           to={paths.home}
-          onClick={draft.discard}
+          onClick={() => {
+            if (!draft.changed) draft.discard();
+          }}
           className="text-blue-700 underline hover:no-underline dark:text-blue-400"
         >
           {messages.cancel}

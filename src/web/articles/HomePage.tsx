@@ -4,6 +4,7 @@ import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { Masthead } from '../components/Masthead.tsx';
+import { RouteNotice } from '../components/RouteNotice.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AddArticleLink } from './AddArticleLink.tsx';
 import { ArticleList } from './ArticleList.tsx';
@@ -36,6 +37,7 @@ export function HomePage() {
 
   return (
     <>
+      <RouteNotice />
       <Masthead />
       {/* Before the list in the page's order, so a keyboard reaches it without passing every card;
           it floats in the corner, and the room below the list keeps it off the last cards. */}

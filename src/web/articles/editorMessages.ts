@@ -36,5 +36,7 @@ export const editorMessages = {
   keepEditing: 'Keep editing',
   leaveKeepDraft: 'Leave, keep draft',
   discardChanges: 'Discard changes',
+  draftRestored: 'Your unsaved changes from earlier in this tab are back. Carry on, or discard them.',
+  discardDraft: 'Discard draft',
   charactersLeft: (left: number) => (left >= 0 ? `${left} characters left` : `${-left} characters over the limit`),
 } as const;

@@ -52,7 +52,10 @@ function readDraft(articleId: string | undefined, uid: string | null, base: Arti
  */
 export function useArticleDraft(articleId: string | undefined, initial: ArticleInput, uid: string | null) {
   const [base] = useState(initial);
-  const [values, setValues] = useState<ArticleInput>(() => readDraft(articleId, uid, base) ?? base);
+  const [kept] = useState(() => readDraft(articleId, uid, base));
+  const [values, setValues] = useState<ArticleInput>(kept ?? base);
+  // The form opened on a draft kept from earlier (issue 26.8): the page says so and offers Discard.
+  const [restored, setRestored] = useState(kept !== null && !sameInput(kept, base));
   const [touched, setTouched] = useState(false);
 
   useEffect(() => {
@@ -72,11 +75,18 @@ export function useArticleDraft(articleId: string | undefined, initial: ArticleI
 
   const discard = useCallback(() => {
     setTouched(false);
+    setRestored(false);
     forgetDraft(draftKey(articleId));
   }, [articleId]);
+
+  /** Drops the draft and puts the article's own values (or an empty form) back in the form. */
+  const discardRestored = useCallback(() => {
+    discard();
+    setValues(base);
+  }, [discard, base]);
 
   /** Whether leaving now would lose typing: the values differ from the article as it is (or an empty form). */
   const changed = !sameInput(values, base);
 
-  return { values, update, discard, changed };
+  return { values, update, discard, discardRestored, changed, restored: restored && changed };
 }

@@ -19,6 +19,7 @@ import { articleStatusMigration } from './0400_article_status.ts';
 import { auditLogMigration } from './0410_audit_log.ts';
 import { reportsMigration } from './0411_reports.ts';
 import { authorProfilesMigration } from './0420_author_profiles.ts';
+import { excerptBlockBreaksMigration } from './0500_excerpt_block_breaks.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0410_audit_log': auditLogMigration,
   '0411_reports': reportsMigration,
   '0420_author_profiles': authorProfilesMigration,
+  '0500_excerpt_block_breaks': excerptBlockBreaksMigration,
 };

@@ -14,6 +14,7 @@ import { tellOwnerEmailPromotion, type MemberChangedListener } from './memberOpe
 import { verifiedAddressChanges } from './ownerEmail.ts';
 import { RECOVER_EMAIL_CODE_LIFETIME_MS, VERIFY_EMAIL_CODE_LIFETIME_MS } from './lifetimes.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
+import { isOpaqueSecretShaped } from './opaqueSecrets.ts';
 import type { Origin } from './origin.ts';
 import { requireRecentSignIn } from './recentSignIn.ts';
 import type { SessionsStore } from './sessionsStore.ts';
@@ -21,6 +22,9 @@ import { EmailTakenError, type UsersStore } from './usersStore.ts';
 import type { VerifiedToken } from './verifyIdToken.ts';
 
 type Trx = Transaction<DatabaseSchema>;
+
+/** What applying a code that was used, expired or lost a race answers. */
+const SPENT_CODE_ERRORS: ReadonlySet<string> = new Set(['INVALID_OOB_CODE', 'EXPIRED_OOB_CODE']);
 
 /**
  * Email verification, verify-before-change and recovery (docs/architecture.md, Sign-in protocol): sending the links,
@@ -66,7 +70,7 @@ export function createEmailActions(deps: {
     }
   }
 
-  return {
+  const api = {
     /** VERIFY_EMAIL on request: a link to the account's address. */
     async sendVerification(token: VerifiedToken, origin: Origin): Promise<{ email: string }> {
       const { user } = token;
@@ -158,62 +162,89 @@ export function createEmailActions(deps: {
      * other code, and the owner goes on by signing in (and resetting the password).
      */
     async apply(code: string, origin: Origin): Promise<UserRow> {
-      const { row, user } = await deps.actionCodes.liveCode(code, origin);
-      const now = deps.now();
-      let updated: UserRow;
-      let notices: MailMessage[] = [];
       try {
-        updated = await deps.database.db.transaction().execute(async (trx) => {
-          if (!(await oobCodes.markUsed(code, now, trx))) throw new IdentityError('INVALID_OOB_CODE');
-          switch (row.request_type) {
-            case 'VERIFY_EMAIL': {
-              const verified = verifiedAddressChanges(config.ownerEmail, user.email);
-              await users.update(user.id, verified, trx);
-              await tellPromotion(user, { ...user, ...verified }, trx);
-              return { ...user, ...verified };
-            }
-            case 'VERIFY_AND_CHANGE_EMAIL': {
-              const email = row.new_email!;
-              const verified = verifiedAddressChanges(config.ownerEmail, email);
-              await users.update(user.id, { email, ...verified }, trx);
-              await sessions.revokeAllOfUser(user.id, trx);
-              await oobCodes.revokeAllOfUser(user.id, trx, ['RECOVER_EMAIL']);
-              const recover = await oobCodes.issue(
-                {
-                  userId: user.id,
-                  email: user.email,
-                  newEmail: email,
-                  requestType: 'RECOVER_EMAIL',
-                  lifetimeMs: RECOVER_EMAIL_CODE_LIFETIME_MS,
-                },
-                now,
-                trx,
-              );
-              notices = [emailChangedNotice({ to: user.email, newEmail: email, publicUrl, siteTitle, code: recover })];
-              await tellPromotion(user, { ...user, email, ...verified }, trx);
-              return { ...user, email, ...verified };
-            }
-            case 'RECOVER_EMAIL': {
-              // Opening the link at the old address proves it is the owner's.
-              const verified = verifiedAddressChanges(config.ownerEmail, row.email);
-              await users.update(user.id, { email: row.email, ...verified }, trx);
-              await sessions.revokeAllOfUser(user.id, trx);
-              await oobCodes.revokeAllOfUser(user.id, trx);
-              await tellPromotion(user, { ...user, email: row.email, ...verified }, trx);
-              return { ...user, email: row.email, ...verified };
-            }
-            default:
-              throw new IdentityError('INVALID_OOB_CODE');
-          }
-        });
+        return await applyLive(code, origin);
       } catch (error) {
-        if (error instanceof EmailTakenError) throw new IdentityError('EMAIL_EXISTS');
+        const spent = error instanceof IdentityError && SPENT_CODE_ERRORS.has(error.code);
+        const verifiedAccount = spent ? await alreadyVerifiedBy(code) : undefined;
+        if (verifiedAccount) return verifiedAccount;
         throw error;
       }
-      for (const notice of notices) sendInBackground(deps.mailer, origin.log, notice, 'email change notice');
-      return updated;
     },
   };
+
+  /**
+   * The account a spent (used, expired or raced) verification code names, when the address it
+   * was sent to is still the account's and verified: opening the link a second time (a mail
+   * app's preview, another device) then answers as the first time did instead of "expired or
+   * already used" (issue 26.9, decision 0501). Nothing changes; other code types never qualify.
+   */
+  async function alreadyVerifiedBy(code: string): Promise<UserRow | undefined> {
+    if (!isOpaqueSecretShaped(code)) return undefined;
+    const row = await oobCodes.find(code);
+    if (row?.request_type !== 'VERIFY_EMAIL') return undefined;
+    const user = await users.findById(row.user_id);
+    return user && user.email === row.email && user.email_verified === 1 ? user : undefined;
+  }
+
+  async function applyLive(code: string, origin: Origin): Promise<UserRow> {
+    const { row, user } = await deps.actionCodes.liveCode(code, origin);
+    const now = deps.now();
+    let updated: UserRow;
+    let notices: MailMessage[] = [];
+    try {
+      updated = await deps.database.db.transaction().execute(async (trx) => {
+        if (!(await oobCodes.markUsed(code, now, trx))) throw new IdentityError('INVALID_OOB_CODE');
+        switch (row.request_type) {
+          case 'VERIFY_EMAIL': {
+            const verified = verifiedAddressChanges(config.ownerEmail, user.email);
+            await users.update(user.id, verified, trx);
+            await tellPromotion(user, { ...user, ...verified }, trx);
+            return { ...user, ...verified };
+          }
+          case 'VERIFY_AND_CHANGE_EMAIL': {
+            const email = row.new_email!;
+            const verified = verifiedAddressChanges(config.ownerEmail, email);
+            await users.update(user.id, { email, ...verified }, trx);
+            await sessions.revokeAllOfUser(user.id, trx);
+            await oobCodes.revokeAllOfUser(user.id, trx, ['RECOVER_EMAIL']);
+            const recover = await oobCodes.issue(
+              {
+                userId: user.id,
+                email: user.email,
+                newEmail: email,
+                requestType: 'RECOVER_EMAIL',
+                lifetimeMs: RECOVER_EMAIL_CODE_LIFETIME_MS,
+              },
+              now,
+              trx,
+            );
+            notices = [emailChangedNotice({ to: user.email, newEmail: email, publicUrl, siteTitle, code: recover })];
+            await tellPromotion(user, { ...user, email, ...verified }, trx);
+            return { ...user, email, ...verified };
+          }
+          case 'RECOVER_EMAIL': {
+            // Opening the link at the old address proves it is the owner's.
+            const verified = verifiedAddressChanges(config.ownerEmail, row.email);
+            await users.update(user.id, { email: row.email, ...verified }, trx);
+            await sessions.revokeAllOfUser(user.id, trx);
+            await oobCodes.revokeAllOfUser(user.id, trx);
+            await tellPromotion(user, { ...user, email: row.email, ...verified }, trx);
+            return { ...user, email: row.email, ...verified };
+          }
+          default:
+            throw new IdentityError('INVALID_OOB_CODE');
+        }
+      });
+    } catch (error) {
+      if (error instanceof EmailTakenError) throw new IdentityError('EMAIL_EXISTS');
+      throw error;
+    }
+    for (const notice of notices) sendInBackground(deps.mailer, origin.log, notice, 'email change notice');
+    return updated;
+  }
+
+  return api;
 }
 
 export type EmailActions = ReturnType<typeof createEmailActions>;

@@ -66,8 +66,37 @@ describe.each(dialectCases())('email actions (docs/architecture.md, Sign-in prot
     expect(applied.status).toBe(200);
     expect(applied.body).toMatchObject({ kind: 'identitytoolkit#SetAccountInfoResponse', email, emailVerified: true });
     expect(await verified(idToken)).toBe(true);
-    expect((await apply(code)).body).toEqual(protocolError('INVALID_OOB_CODE'));
     expect((await apply('not-a-code')).body).toEqual(protocolError('INVALID_OOB_CODE'));
+  });
+
+  it('a verification link opened again, once the address is verified, answers that it is verified (issue 26.9)', async () => {
+    const email = uniqueEmail();
+    const before = sink.messages.length;
+    const { idToken } = (await client.signUp(email, 'secret-1')).body as { idToken: string };
+    const code = actionCode((await sink.waitForMail(email, { after: before, subject: /Verify/ })).text, 'verifyEmail');
+    expect((await apply(code)).body).toMatchObject({ email, emailVerified: true });
+    const row = await server.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+
+    // A mail app's link preview used it first, or it is opened on a second device: the same answer.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const again = await apply(code);
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ kind: 'identitytoolkit#SetAccountInfoResponse', email, emailVerified: true });
+    }
+    // Nothing was written by the repeats, and the sessions live on.
+    expect(
+      await server.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst(),
+    ).toEqual(row);
+    expect(await verified(idToken)).toBe(true);
+    // A code of another kind, used, stays refused.
+    const resetBefore = sink.messages.length;
+    await client.call('/v1/accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email });
+    const resetMail = await sink.waitForMail(email, { after: resetBefore, subject: /password/i });
+    const reset = /reset-password\?oobCode=([A-Za-z0-9_-]+)/.exec(resetMail.text)![1]!;
+    expect(
+      (await client.call('/v1/accounts:resetPassword', { oobCode: reset, newPassword: 'new-secret-2' })).status,
+    ).toBe(200);
+    expect((await apply(reset)).body).toEqual(protocolError('INVALID_OOB_CODE'));
   });
 
   it('a direct change marks the account unverified, verifies the new address, and lets the old one undo it', async () => {

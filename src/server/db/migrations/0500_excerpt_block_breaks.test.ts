@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dialectCases, type TestDatabase } from '../../../../test/support/testDatabases.ts';
+import { openDatabase, type Database } from '../database.ts';
+import { migrateToLatest } from '../migrate.ts';
+import { migrations } from './index.ts';
+
+describe.each(dialectCases())('migration 0500 on $dialect', (dialectCase) => {
+  let testDatabase: TestDatabase | undefined;
+  let database: Database | undefined;
+
+  afterEach(async () => {
+    await database?.close();
+    await testDatabase?.dispose();
+  });
+
+  it('recomputes the stored excerpts of articles written before it so blocks no longer run together', async () => {
+    testDatabase = await dialectCase.create();
+    database = openDatabase(testDatabase.config);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old schema is not the typed one
+    const db = database.db as unknown as Kysely<any>;
+    const before = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await before.migrateTo('0360_origin_free_images')).error).toBeUndefined();
+    await db
+      .insertInto('users')
+      .values({
+        id: 'u1',
+        email: 'old@example.com',
+        password_hash: 'x',
+        created_at: 1,
+        password_updated_at: 1,
+        valid_since: 1,
+      })
+      .execute();
+    const recipe =
+      '## Ingredients (for two)\n\n- 4 small dab, gutted, heads off\n- 60 g butter\n\nHeat the pan.\n\nServe';
+    // More rows than one batch, so the walk over the key is exercised.
+    const ids = Array.from({ length: 450 }, (_, i) => `article${String(i).padStart(13, '0')}`);
+    for (let start = 0; start < ids.length; start += 150) {
+      await db
+        .insertInto('articles')
+        .values(
+          ids.slice(start, start + 150).map((id, i) => ({
+            id,
+            image: 'https://pictures.example/p.jpg',
+            title: `Old ${start + i}`,
+            description: id === ids[0] || id === ids[449] ? recipe : `Body of ${id}`,
+            description_html: '<p>kept as it is</p>\n',
+            // What the code before 0500 stored: every block run together.
+            excerpt:
+              id === ids[0] || id === ids[449]
+                ? 'Ingredients (for two) 4 small dab, gutted, heads off 60 g butter Heat the pan. Serve'
+                : `Body of ${id}`,
+            author_id: 'u1',
+            date: start + i,
+          })),
+        )
+        .execute();
+    }
+
+    await migrateToLatest(database);
+
+    const rows = await database.db
+      .selectFrom('articles')
+      .select(['id', 'excerpt', 'description', 'description_html'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toHaveLength(450);
+    const expected = 'Ingredients (for two) · 4 small dab, gutted, heads off · 60 g butter · Heat the pan. Serve';
+    expect(rows[0]!.excerpt).toBe(expected);
+    expect(rows[449]!.excerpt).toBe(expected);
+    for (const row of rows.slice(1, 449)) expect(row.excerpt).toBe(`Body of ${row.id}`);
+    // Only the excerpt is recomputed: the article and its stored HTML are untouched.
+    expect(rows[0]!.description).toBe(recipe);
+    expect(rows[0]!.description_html).toBe('<p>kept as it is</p>\n');
+  });
+});

@@ -21,6 +21,8 @@ export default defineConfig({
     target: 'es2022',
     // dist/web/.vite/manifest.json: the server preloads a screen's chunk in the shell (webPlugin.ts).
     manifest: true,
+    // Every current browser preloads modules itself; the polyfill cost every visit ~300 bytes (decision 0520).
+    modulePreload: { polyfill: false },
     // Everything the home page loads statically in one chunk beside the entry: left to itself,
     // the bundler cuts it into a file per set of lazy screens sharing a module, each costing the
     // home page's budget more bytes (decision 0181).

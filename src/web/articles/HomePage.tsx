@@ -1,10 +1,9 @@
 import { lazy, Suspense, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { Masthead } from '../components/Masthead.tsx';
-import { RouteNotice } from '../components/RouteNotice.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AddArticleLink } from './AddArticleLink.tsx';
 import { ArticleList } from './ArticleList.tsx';
@@ -12,13 +11,11 @@ import { useFirstPageCall } from './articlePrefetch.ts';
 import { EmptyList } from './EmptyList.tsx';
 import { ListFailures } from './LoadFailure.tsx';
 import { useArticleFeed } from './useArticleFeed.ts';
-import { useDeleteFromList } from './useDeleteArticle.ts';
+import { useListDeletion } from './useListDeletion.tsx';
 
-// Loaded the first time someone deletes from the list: most visits never do, and the home page's
-// JavaScript budget (docs/architecture.md, Budgets) has no room for code nobody runs.
-const ConfirmDeleteDialog = lazy(() =>
-  import('./ConfirmDeleteDialog.tsx').then((m) => ({ default: m.ConfirmDeleteDialog })),
-);
+// Only a visit that brings a notice (sign-up's, on its way here) loads it: the home page's
+// JavaScript budget (docs/architecture.md, Budgets) has no room for code most visits never run.
+const RouteNotice = lazy(() => import('../components/RouteNotice.tsx').then((m) => ({ default: m.RouteNotice })));
 
 /** `/`: the masthead, then every article, newest first (the newest featured), a page at a time. */
 export function HomePage() {
@@ -28,16 +25,22 @@ export function HomePage() {
   const feed = useArticleFeed(firstPage);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const { remove } = feed;
-  const deletion = useDeleteFromList(remove, headingRef);
-  // Mounted from the first question on, then kept, so it closes and returns focus as usual.
-  const [dialogMounted, setDialogMounted] = useState(false);
-  if (deletion.asking !== null && !dialogMounted) setDialogMounted(true);
+  // Loaded the first time someone deletes from the list: most visits never do, and the home page's
+  // JavaScript budget (docs/architecture.md, Budgets) has no room for code nobody runs.
+  const deletion = useListDeletion(remove, headingRef);
   const uid = auth.status === 'signedIn' ? auth.user.uid : null;
   const { status, articles } = feed;
+  // Decided once: the notice forgets itself from the history entry as soon as it is shown.
+  const handed = useLocation().state as { notice?: unknown } | null;
+  const [bringsNotice] = useState(() => typeof handed?.notice === 'string');
 
   return (
     <>
-      <RouteNotice />
+      {bringsNotice && (
+        <Suspense fallback={null}>
+          <RouteNotice />
+        </Suspense>
+      )}
       <Masthead />
       {/* Before the list in the page's order, so a keyboard reaches it without passing every card;
           it floats in the corner, and the room below the list keeps it off the last cards. */}
@@ -47,7 +50,8 @@ export function HomePage() {
           Latest articles
         </h2>
 
-        <ListFailures feed={feed} deletion={deletion} />
+        <ListFailures feed={feed} />
+        {deletion.element}
 
         {status === 'ready' && articles.length === 0 && (
           <EmptyList
@@ -64,17 +68,6 @@ export function HomePage() {
         )}
 
         <ArticleList feed={feed} uid={uid} onDelete={deletion.ask} featureFirst />
-
-        {dialogMounted && (
-          <Suspense fallback={null}>
-            <ConfirmDeleteDialog
-              open={deletion.asking !== null}
-              busy={deletion.busy}
-              onConfirm={deletion.confirm}
-              onCancel={deletion.cancel}
-            />
-          </Suspense>
-        )}
       </section>
     </>
   );

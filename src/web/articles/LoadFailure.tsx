@@ -23,20 +23,13 @@ export function LoadFailure({ message, onRetry }: { message: string; onRetry?: (
 }
 
 /**
- * What went wrong with a list of cards, above it: its pages failed to load, or a delete from it
- * failed; each with Retry. Empty (and hidden) when nothing did.
+ * What went wrong with a list of cards, above it: its pages failed to load, with Retry. Empty
+ * (and hidden) when nothing did. A failed delete says so beside it (ListDeletion.tsx).
  */
-export function ListFailures({
-  feed,
-  deletion,
-}: {
-  feed: { status: string; retry: () => void };
-  deletion: { failed: unknown; retry: () => void };
-}) {
+export function ListFailures({ feed }: { feed: { status: string; retry: () => void } }) {
   return (
     <div className="mb-6 space-y-3 empty:hidden">
       {feed.status === 'failed' && <LoadFailure message={messages.articlesLoadFailed} onRetry={feed.retry} />}
-      {deletion.failed !== null && <LoadFailure message={messages.articleDeleteFailed} onRetry={deletion.retry} />}
     </div>
   );
 }

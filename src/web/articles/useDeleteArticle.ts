@@ -55,11 +55,14 @@ export function useDeleteArticle(onDeleted: (id: string) => HTMLElement | null |
     [getIdToken, onDeleted],
   );
 
+  // Stable: a caller may ask from an effect (ListDeletion.tsx).
+  const ask = useCallback((article: Article) => setAsking(article), []);
+
   return {
     asking,
     busy,
     failed,
-    ask: (article: Article) => setAsking(article),
+    ask,
     cancel: () => setAsking(null),
     confirm: () => {
       if (asking) void remove(asking);

@@ -8,10 +8,9 @@ import { useAuthorFirstPageCall } from '../articles/articlePrefetch.ts';
 import { ArticleList } from '../articles/ArticleList.tsx';
 import type { ArticlesApiError } from '../articles/articlesApiError.ts';
 import { AuthorAvatar } from '../articles/AuthorAvatar.tsx';
-import { ConfirmDeleteDialog } from '../articles/ConfirmDeleteDialog.tsx';
 import { EmptyList } from '../articles/EmptyList.tsx';
 import { ListFailures, LoadFailure } from '../articles/LoadFailure.tsx';
-import { useDeleteFromList } from '../articles/useDeleteArticle.ts';
+import { useListDeletion } from '../articles/useListDeletion.tsx';
 import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
@@ -83,7 +82,7 @@ function AuthorArticles({ profile }: { profile: AuthorProfile }) {
   const feed = useArticleFeed(useAuthorFirstPageCall(uid), uid);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const { remove } = feed;
-  const deletion = useDeleteFromList(remove, headingRef);
+  const deletion = useListDeletion(remove, headingRef);
   const signedInUid = auth.status === 'signedIn' ? auth.user.uid : null;
   const isSelf = signedInUid === uid;
   const { status, articles } = feed;
@@ -119,7 +118,8 @@ function AuthorArticles({ profile }: { profile: AuthorProfile }) {
         </div>
       </header>
 
-      <ListFailures feed={feed} deletion={deletion} />
+      <ListFailures feed={feed} />
+      {deletion.element}
 
       {status === 'ready' && articles.length === 0 && (
         <EmptyList
@@ -136,13 +136,6 @@ function AuthorArticles({ profile }: { profile: AuthorProfile }) {
       )}
 
       <ArticleList feed={feed} uid={signedInUid} onDelete={deletion.ask} cardHeading="h2" />
-
-      <ConfirmDeleteDialog
-        open={deletion.asking !== null}
-        busy={deletion.busy}
-        onConfirm={deletion.confirm}
-        onCancel={deletion.cancel}
-      />
     </section>
   );
 }

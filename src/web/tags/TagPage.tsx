@@ -6,10 +6,9 @@ import { PAGE_SIZE, takeStarted } from '../articles/articlePrefetch.ts';
 import { articlesApi } from '../articles/articlesApi.ts';
 import { settle } from '../articles/settled.ts';
 import { ArticleList } from '../articles/ArticleList.tsx';
-import { ConfirmDeleteDialog } from '../articles/ConfirmDeleteDialog.tsx';
 import { ListFailures } from '../articles/LoadFailure.tsx';
 import { useArticleFeed } from '../articles/useArticleFeed.ts';
-import { useDeleteFromList } from '../articles/useDeleteArticle.ts';
+import { useListDeletion } from '../articles/useListDeletion.tsx';
 import { useAuth } from '../auth/useAuth.ts';
 import { servedStatus } from '../authors/servedDocument.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
@@ -35,7 +34,7 @@ function TagArticles({ slug }: { slug: string }) {
   );
   const feed = useArticleFeed(firstPage, undefined, slug);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const deletion = useDeleteFromList(feed.remove, headingRef);
+  const deletion = useListDeletion(feed.remove, headingRef);
   const { status, articles } = feed;
   // The tag's name (the spelling first used) travels with every article that has it.
   const name = articles.flatMap((article) => article.tags).find((tag) => tagSlug(tag) === slug);
@@ -64,18 +63,13 @@ function TagArticles({ slug }: { slug: string }) {
           />
         )}
       </header>
-      <ListFailures feed={feed} deletion={deletion} />
+      <ListFailures feed={feed} />
+      {deletion.element}
       <ArticleList
         feed={feed}
         uid={auth.status === 'signedIn' ? auth.user.uid : null}
         onDelete={deletion.ask}
         cardHeading="h2"
-      />
-      <ConfirmDeleteDialog
-        open={deletion.asking !== null}
-        busy={deletion.busy}
-        onConfirm={deletion.confirm}
-        onCancel={deletion.cancel}
       />
     </section>
   );

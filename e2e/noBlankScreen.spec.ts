@@ -75,6 +75,8 @@ test('Login and Sign up keep the page on screen while their code loads', async (
     () => expect(page.getByRole('heading', { name: 'Login' })).toBeVisible(),
   );
   await expect(page).toHaveURL('/login');
+  // The login page is whole (its provider buttons arrive after it) before the page is compared.
+  await expect(page.getByRole('link', { name: /^Continue with / })).toBeVisible();
   await followWithHeldCode(
     page,
     releaseSignup,
@@ -94,7 +96,7 @@ test('Profile keeps the page on screen while its code loads', async ({ page }) =
     page,
     releaseProfile,
     () => topBar(page).getByRole('link', { name: 'Profile' }).click(),
-    () => expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible(),
+    () => expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible(),
   );
   await expect(page).toHaveURL('/profile');
 });

@@ -384,7 +384,7 @@ async function main() {
   const uploads = await benchUploads(workDir, log);
   budgets.push({
     name: `Server peak + largest image worker's peak, 4 concurrent uploads: 12-MP photos (p50 ${fmt(uploads.concurrentMs.median, 0)} ms each; one alone ${fmt(uploads.singleMs.median, 0)} ms), worst-case PNGs`,
-    value: `${fmt(uploads.photoMemory.serverPlusLargestWorkerMb, 0)} MB, ${fmt(uploads.worstCase.memory.serverPlusLargestWorkerMb, 0)} MB (server alone ${fmt(uploads.photoMemory.serverPeakMb, 0)} MB)`,
+    value: `${fmt(uploads.photoMemory.serverPlusLargestWorkerMb, 0)} MB, ${fmt(uploads.worstCase.memory.serverPlusLargestWorkerMb, 0)} MB, noisy transparent ${fmt(uploads.noisyAlpha.memory.serverPlusLargestWorkerMb, 0)} MB (server alone ${fmt(uploads.photoMemory.serverPeakMb, 0)} MB)`,
     limit: `<= ${UPLOAD_RSS_BUDGET_MB} MB`,
     pass: uploadPeakMb(uploads) <= UPLOAD_RSS_BUDGET_MB,
   });

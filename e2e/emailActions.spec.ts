@@ -21,6 +21,30 @@ async function openProfile(page: Page) {
   await expect(page).toHaveURL('/profile');
 }
 
+test('a link followed while the sign-up notice is still on its way is followed', async ({ page }) => {
+  // The notice's code and the profile's both arrive late: the click on Profile comes first, the
+  // home page stays on screen while the profile's code loads (decision 0460), and the notice's
+  // code runs in between. It must not undo the navigation the person started.
+  const hold = async (pattern: string) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(pattern, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  };
+  const releaseNotice = await hold('**/assets/RouteNotice-*.js');
+  const releaseProfile = await hold('**/assets/ProfilePage-*.js');
+  await signUp(page, newAccount('noticerace'));
+  await topBar(page).getByRole('link', { name: 'Profile' }).click();
+  releaseNotice();
+  await expect(page.getByTestId('route-notice')).toBeVisible();
+  releaseProfile();
+  await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible();
+  await expect(page).toHaveURL('/profile');
+});
+
 test('verifies the email address from the profile through the emailed link', async ({ page }) => {
   const account = newAccount('verify');
   await signUp(page, account);

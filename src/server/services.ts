@@ -1,6 +1,6 @@
 import { createArticles, type Articles } from './articles/createArticles.ts';
 import { createAudit, type Audit } from './audit/createAudit.ts';
-import { reportsFeature } from './reports/createReports.ts';
+import { reportsFeature } from './reports/reportsRoutes.ts';
 import { imageOrigin } from './articles/imageOrigin.ts';
 import { createAuthors, type Authors } from './authors/createAuthors.ts';
 import type { Config } from './config.ts';

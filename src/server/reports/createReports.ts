@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/database.ts';
-import type { Caller, VerifyIdToken } from '../http/callerAuth.ts';
+import type { Caller } from '../http/callerAuth.ts';
 import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
 import type { FindVisibleArticle, HideArticle, ReportEventRecorder } from './reportEvents.ts';
 import { hidingReason, REPORTS_LIST_MAX, REPORTS_PER_DAY, type ReportStatus } from './reportRules.ts';
-import { reportsRoutes } from './reportsRoutes.ts';
 import { createReportsStore } from './reportsStore.ts';
 import type { ReportRow } from './reportsTables.ts';
 
@@ -118,8 +116,3 @@ export function createReports(deps: ReportsDeps) {
 }
 
 export type Reports = ReturnType<typeof createReports>;
-
-/** The reports API (register with { prefix: '/api' }). */
-export function reportsFeature(deps: ReportsDeps & { verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
-  return reportsRoutes({ reports: createReports(deps), verifyIdToken: deps.verifyIdToken });
-}

@@ -3,7 +3,7 @@ import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../h
 import { sendProblem } from '../http/problem.ts';
 import { can } from '../roles/permissions.ts';
 import { parseBody } from '../roles/requestBodies.ts';
-import type { Reports } from './createReports.ts';
+import { createReports, type Reports, type ReportsDeps } from './createReports.ts';
 import { listQuery, reportBody, resolveBody } from './reportRules.ts';
 import type { ReportRow } from './reportsTables.ts';
 
@@ -87,4 +87,9 @@ export function reportsRoutes(deps: { reports: Reports; verifyIdToken: VerifyIdT
       }
     });
   };
+}
+
+/** The reports feature with its API: the core made from `deps`, behind its routes (register with { prefix: '/api' }). */
+export function reportsFeature(deps: ReportsDeps & { verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
+  return reportsRoutes({ reports: createReports(deps), verifyIdToken: deps.verifyIdToken });
 }

@@ -17,8 +17,13 @@ export function RouteNotice() {
   const handed = (location.state as Partial<RouteNoticeState> | null)?.notice;
   const [notice] = useState(typeof handed === 'string' ? handed : '');
   // Shown once: the history entry forgets it, so a reload or a return does not say it again.
+  // Only while that entry is still the browser's: a link followed before this code ran (it loads
+  // on demand) has moved on already, and replacing the old entry would undo that navigation.
   useEffect(() => {
-    if (handed !== undefined) void navigate(location, { replace: true, state: null });
+    if (handed === undefined) return;
+    const here = window.location;
+    if (here.pathname !== location.pathname || here.search !== location.search) return;
+    void navigate(location, { replace: true, state: null });
   }, [handed, location, navigate]);
   if (notice === '') return null;
   return (

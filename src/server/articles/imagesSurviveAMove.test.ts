@@ -1,13 +1,10 @@
-import type { Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterEach, describe, expect, it } from 'vitest';
 import { articlesApi, identityCall, signUp } from '../../../test/support/articlesTestClient.ts';
+import { migratedJustBefore, type DatabaseBeforeMigration } from '../../../test/support/migratedJustBefore.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { plainJpeg } from '../../../test/support/testImages.ts';
-import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { migrations } from '../db/migrations/index.ts';
 
 const TRIED_AT = 'http://localhost:3900';
 const DEPLOYED_AT = 'https://blog.example.org';
@@ -92,21 +89,15 @@ describe.each(dialectCases())('uploaded images after a move to another PUBLIC_UR
 });
 
 describe.each(dialectCases())('migration 0360 on $dialect', (dialectCase) => {
-  let testDatabase: TestDatabase | undefined;
-  let opened: Database | undefined;
+  let before: DatabaseBeforeMigration | undefined;
 
   afterEach(async () => {
-    await opened?.close();
-    await testDatabase?.dispose();
+    await before?.close();
   });
 
   it('repairs articles written with an old origin: images this site holds lose it, others keep theirs', async () => {
-    testDatabase = await dialectCase.create();
-    opened = openDatabase(testDatabase.config);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema before the migration is not the typed one
-    const db = opened.db as unknown as Kysely<any>;
-    const before = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    expect((await before.migrateTo('0020_passkeys')).error).toBeUndefined();
+    before = await migratedJustBefore(dialectCase, '0360_origin_free_images');
+    const { database: opened, db } = before;
 
     await db
       .insertInto('users')

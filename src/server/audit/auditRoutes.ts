@@ -3,7 +3,10 @@ import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../h
 import { sendProblem } from '../http/problem.ts';
 import { can } from '../roles/permissions.ts';
 import { auditEntryJson, type AuditLog } from './auditLog.ts';
-import { decodeAuditCursor, encodeAuditCursor } from './auditCursor.ts';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
+
+// Audit entry ids are 16 characters (auditLog.ts); the cursor allows more, as it always did.
+const AUDIT_ID_MAX_LENGTH = 64;
 
 /** Entries per page of GET /api/audit. */
 export const AUDIT_PAGE_SIZE = 50;
@@ -20,7 +23,7 @@ export function auditRoutes(deps: { log: AuditLog; verifyIdToken: VerifyIdToken 
           return sendProblem(reply, 403, 'Only owners may read the audit log.');
         }
         const { cursor } = request.query;
-        const after = typeof cursor === 'string' ? decodeAuditCursor(cursor) : undefined;
+        const after = typeof cursor === 'string' ? decodeKeysetCursor(cursor, AUDIT_ID_MAX_LENGTH) : undefined;
         if (cursor !== undefined && after === undefined) {
           return sendProblem(reply, 400, 'The cursor is not valid.', [
             { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
@@ -30,7 +33,7 @@ export function auditRoutes(deps: { log: AuditLog; verifyIdToken: VerifyIdToken 
         const rows = await deps.log.newest(AUDIT_PAGE_SIZE + 1, after);
         const page = rows.slice(0, AUDIT_PAGE_SIZE);
         const last = page.at(-1);
-        const nextCursor = rows.length > AUDIT_PAGE_SIZE && last ? encodeAuditCursor(last) : null;
+        const nextCursor = rows.length > AUDIT_PAGE_SIZE && last ? encodeKeysetCursor(last) : null;
         return reply.header('cache-control', 'no-store').send({ entries: page.map(auditEntryJson), nextCursor });
       },
     );

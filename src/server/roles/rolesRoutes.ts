@@ -11,12 +11,14 @@ import { LastOwnerError, type Identity, type MemberRow } from '../identity/creat
 import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
 import type { Invitations } from './invitations.ts';
 import type { InvitationRow } from './invitationsTables.ts';
-import { decodeMemberCursor, encodeMemberCursor } from './memberCursor.ts';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
 import { can, mayGrant, mayManage } from './permissions.ts';
 import { createInvitationBody, invitationCheckBody, memberChangeBody, parseBody } from './requestBodies.ts';
 
 export const MEMBERS_PAGE_SIZE = 50;
 
+// Firebase-imported uids may be up to 128 characters.
+const MEMBER_UID_MAX_LENGTH = 128;
 const NOT_ALLOWED = 'Your role does not allow this.';
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -132,8 +134,8 @@ export function rolesRoutes(deps: {
           { field: 'q', message: 'At most 200 characters.' },
         ]);
       }
-      const after =
-        cursor === undefined ? undefined : typeof cursor === 'string' ? decodeMemberCursor(cursor) : undefined;
+      const position = typeof cursor === 'string' ? decodeKeysetCursor(cursor, MEMBER_UID_MAX_LENGTH) : undefined;
+      const after = position && { createdAt: position.at, uid: position.id };
       if (cursor !== undefined && after === undefined) {
         return sendProblem(reply, 400, 'The cursor is not valid.', [
           { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
@@ -144,9 +146,7 @@ export function rolesRoutes(deps: {
       const page = rows.slice(0, MEMBERS_PAGE_SIZE);
       const last = page.at(-1);
       const nextCursor =
-        rows.length > MEMBERS_PAGE_SIZE && last
-          ? encodeMemberCursor({ createdAt: last.createdAt, uid: last.uid })
-          : null;
+        rows.length > MEMBERS_PAGE_SIZE && last ? encodeKeysetCursor({ at: last.createdAt, id: last.uid }) : null;
       return reply.header('cache-control', 'no-store').send({ members: await membersJson(page), nextCursor });
     });
 

@@ -1,27 +1,18 @@
-import type { Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dialectCases, type TestDatabase } from '../../../../test/support/testDatabases.ts';
-import { openDatabase, type Database } from '../database.ts';
+import { migratedJustBefore, type DatabaseBeforeMigration } from '../../../../test/support/migratedJustBefore.ts';
+import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { migrateToLatest } from '../migrate.ts';
-import { migrations } from './index.ts';
 
 describe.each(dialectCases())('migration 0500 on $dialect', (dialectCase) => {
-  let testDatabase: TestDatabase | undefined;
-  let database: Database | undefined;
+  let before: DatabaseBeforeMigration | undefined;
 
   afterEach(async () => {
-    await database?.close();
-    await testDatabase?.dispose();
+    await before?.close();
   });
 
   it('recomputes the stored excerpts of articles written before it so blocks no longer run together', async () => {
-    testDatabase = await dialectCase.create();
-    database = openDatabase(testDatabase.config);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old schema is not the typed one
-    const db = database.db as unknown as Kysely<any>;
-    const before = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    expect((await before.migrateTo('0360_origin_free_images')).error).toBeUndefined();
+    before = await migratedJustBefore(dialectCase, '0500_excerpt_block_breaks');
+    const { database, db } = before;
     await db
       .insertInto('users')
       .values({

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import {
   dataDirVariable,
@@ -20,6 +21,13 @@ if (oidcIssuer) process.env.E2E_OIDC_ISSUER = oidcIssuer;
 // Its data folder, for specs that run the admin command against that server's database.
 const dataDir = process.env[dataDirVariable(slot)];
 if (dataDir) process.env.E2E_DATA_DIR = dataDir;
+/**
+ * Debian's Chromium headless shell when it is installed (.ci/run installs it): the same engine
+ * as the browser without its windowing layers, which halved the browser's CPU time per test
+ * here (docs/decisions/0530). The full /usr/bin/chromium otherwise; CHROME_PATH overrides.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const chromePath = process.env.CHROME_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 // A spec that starts an app of its own (startTestApp) opens it in a browser: the real web app.
 process.env.INKWELL_TEST_WEB_DIST ??= 'built';
 
@@ -29,14 +37,17 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   // Spec files are spread over the workers; a file's tests run in order in one worker, against
-  // that worker's server, so a test's articles are the newest there. Two workers on these 2-core
-  // machines (measured: docs/architecture.md, Testing); E2E_WORKERS overrides.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // that worker's server, so a test's articles are the newest there. Three workers on these
+  // 2-core machines: a test spends part of its time waiting on a server (measured:
+  // docs/decisions/0530); E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   globalSetup: './e2e/support/workerServers.ts',
   reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Recording a trace for every test cost 8 % of the suite's time; a failure keeps its
+    // screenshot and page snapshot. `npx playwright test --trace retain-on-failure` to debug.
+    trace: 'off',
     screenshot: 'only-on-failure',
   },
   projects: [
@@ -46,7 +57,7 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         // The system Chromium; Playwright never downloads a browser here.
         launchOptions: {
-          executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+          executablePath: chromePath,
           args: [
             '--no-sandbox',
             '--disable-gpu',

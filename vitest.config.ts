@@ -10,7 +10,7 @@ export default defineConfig({
     // test's time is waiting (PostgreSQL, argon2 on libuv's threads, mail timeouts), so two
     // finish sooner; three made the tests that start Node processes (admin, import, backup)
     // miss their 30 s on a loaded 2-core machine. VITEST_MAX_WORKERS overrides.
-    maxWorkers: 2,
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
     // A worker runs its files one after another in one module registry instead of importing the
     // app afresh for each file: importing was a fifth of the CPU time, and the tests leave no
     // state behind them (each starts its own app, database and data folder). Decision 0440.

@@ -122,6 +122,8 @@ test('an email change can be undone from the old address, which signs every devi
   await expect(page.getByRole('link', { name: 'Choose a new password' })).toBeVisible();
 
   await page.getByRole('main').getByRole('link', { name: 'Login' }).click();
+  // The login form, not this page's "Email address" card, before typing.
+  await expect(page.getByRole('heading', { level: 1, name: 'Login' })).toBeVisible();
   await logIn(page, account.email, account.password);
   await expectSignedIn(page);
   await openProfile(page);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectSignedIn, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
+import { expectSignedIn, expectSignedOut, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
 
 // The app is configured with a real OpenID provider on loopback (playwright.config.ts) as
 // "Test ID" (oidc.test); its development login page accepts any login and password.
@@ -49,6 +49,8 @@ test('signs up with the provider from /signup, then logs in with it from /login'
   );
 
   await page.getByRole('button', { name: 'Log Out' }).click();
+  // Signed out before the next page: a signed-in visit to /login is sent home.
+  await expectSignedOut(page);
   await page.goto('/login');
   await page.getByRole('link', { name: 'Continue with Test ID' }).click();
   // Still signed in at the provider, which has the person's consent: it sends them straight back.
@@ -84,6 +86,8 @@ test('connects the provider to a password account on the profile, and disconnect
   await expect(methods.getByTestId('provider-oidc.test')).toContainText('Not connected');
   // The password still signs in.
   await page.getByRole('button', { name: 'Log Out' }).click();
+  // Signed out before the next page: a signed-in visit to /login is sent home.
+  await expectSignedOut(page);
   await page.goto('/login');
   await logIn(page, account.email, account.password);
   await expectSignedIn(page);
@@ -107,6 +111,8 @@ test('a provider address that an account already holds sends the person back to 
   // Its password no longer signs in.
   await page.getByRole('link', { name: 'Profile' }).click();
   await page.getByRole('button', { name: 'Log Out' }).click();
+  // Signed out before the next page: a signed-in visit to /login is sent home.
+  await expectSignedOut(page);
   await page.goto('/login');
   await logIn(page, account.email, account.password);
   await expect(page.getByRole('alert').first()).toContainText(/./);

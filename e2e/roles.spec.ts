@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { runAdmin } from '../test/support/adminProcess.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { apiSignUp, type ApiAccount } from './support/api.ts';
-import { expectSignedIn, logIn, newAccount, topBar } from './support/accounts.ts';
+import { expectSignedIn, expectSignedOut, logIn, newAccount, topBar } from './support/accounts.ts';
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'roles');
 const VIEWPORTS = [
@@ -118,6 +118,8 @@ test('an owner manages members and invites an editor, who signs up by the link; 
 
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
   await page.getByRole('button', { name: 'Log Out' }).click();
+  // Signed out before the next page: a signed-in visit to /login is sent home.
+  await expectSignedOut(page);
   await page.goto(invitePath);
   await expect(page.getByTestId('signup-closed')).toHaveText(
     'This invitation has already been used. Ask for a new one.',

@@ -79,12 +79,15 @@ export async function benchWorstCase(workDir: string): Promise<UploadBenchResult
 }
 
 /**
- * Four uploads at once of the noisiest transparent picture made here (166 KB, 2400×2400: issue
- * 23), whose WebP encode's memory grows with its noise (decision 0485), on a fresh server.
+ * Four uploads at once of the noisiest transparent pictures made here (issue 23), two square
+ * (2400×2400, 185 KB) and two tall (1700×2400, 128 KB, whose 1600-pixel copy has the most
+ * pixels a copy can have), whose WebP encodes' memory grows with their noise and their pixels
+ * (decisions 0485, 0540), on a fresh server.
  */
 export async function benchNoisyAlpha(workDir: string): Promise<UploadBenchResult['worstCase']> {
-  const noisy = await noisyAlphaStripesPng(2400, 2400);
-  return benchFourAtOnce(path.join(workDir, 'noisy'), [noisy, noisy]);
+  const square = await noisyAlphaStripesPng(2400, 2400);
+  const tall = await noisyAlphaStripesPng(1700, 2400);
+  return benchFourAtOnce(path.join(workDir, 'noisy'), [square, tall]);
 }
 
 /** Both PNGs from each of two accounts at once; throws unless each is stored. */
@@ -113,7 +116,7 @@ export async function benchUploads(workDir: string, log: (line: string) => void)
   const photos = await benchPhotos(workDir, photo);
   log('Upload bench: 4 concurrent worst-case PNGs (2 of 40 MP RGBA, 2 of 20 MP 16-bit RGBA)');
   const worstCase = await benchWorstCase(workDir);
-  log('Upload bench: 4 concurrent 2400x2400 PNGs of random colour-and-alpha stripes');
+  log('Upload bench: 4 concurrent PNGs of random colour-and-alpha stripes (2 of 2400x2400, 2 of 1700x2400)');
   const noisyAlpha = await benchNoisyAlpha(workDir);
   return { photoBytes: photo.length, ...photos, worstCase, noisyAlpha };
 }

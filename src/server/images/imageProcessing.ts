@@ -58,6 +58,13 @@ const WEBP_OPTIONS = { quality: 80 } as const;
  * stripes peaks about 25 MB lower, and the files measured came out within about 1 % (decision 0485).
  */
 const WEBP_ALPHA_OPTIONS = { ...WEBP_OPTIONS, effort: 3 } as const;
+/**
+ * The most pixels a copy with alpha is encoded as WebP at. libwebp's memory for such a copy grows
+ * with its pixels and with how noisy they are, so no picture's content can be ruled out; capping
+ * the pixels bounds it (decision 0540). Larger transparent copies are PNG only: PNG's encoder
+ * works a row at a time. 1.5 MP is a 1600-pixel-wide copy of a 16:10 picture or wider.
+ */
+const WEBP_ALPHA_MAX_PIXELS = 1_500_000;
 
 /** An upload refused for what it is: the status (413 or 415) and a sentence for the person. */
 export class ImageRejectedError extends Error {
@@ -195,6 +202,15 @@ export async function processImage(bytes: Buffer, declaredType: AcceptedImageTyp
   for (const variantWidth of variantWidths(width)) {
     const fullWidth = variantWidth === width;
     const name = variantFileName(variantWidth);
+    const variantPixels = variantWidth * Math.max(1, Math.round((height * variantWidth) / width));
+    if (keepsAlpha && variantPixels > WEBP_ALPHA_MAX_PIXELS) {
+      // Too many pixels for a WebP with alpha within the memory budget: a PNG, and the main one
+      // when it is smaller (resampling noise that deflate found in the rows above can make a copy
+      // many times the original's size, and the server holds every copy until it is stored).
+      const png = fullWidth ? main.bytes : await encodeMain(raw().resize({ width: variantWidth })).toBuffer();
+      variants.push({ name, contentType: mainType, bytes: png.length < main.bytes.length ? png : main.bytes });
+      continue;
+    }
     if (fullWidth && keepsAlpha && main.bytes.length <= smallerWebpBytes) {
       // The full-width PNG is already no larger than the WebP one size down, which a WebP of
       // more pixels does not beat: the full-width copy is the PNG, without running libwebp's

@@ -28,12 +28,12 @@ const suites: Suite[] =
   process.argv[2] === 'reliability'
     ? [reliabilityHalf('1'), reliabilityHalf('2')]
     : [
-        // Three Vitest workers beside Playwright's three: much of a Vitest file's time is waiting.
+        // Four Vitest workers beside Playwright's three: much of a Vitest file's time is waiting.
         {
           label: 'unit',
           command: bin('vitest'),
           args: ['run'],
-          env: { VITEST_MAX_WORKERS: process.env.VITEST_MAX_WORKERS ?? '3' },
+          env: { VITEST_MAX_WORKERS: process.env.VITEST_MAX_WORKERS ?? '4' },
         },
         { label: 'e2e ', command: bin('playwright'), args: ['test'] },
       ];

@@ -10,6 +10,11 @@ export interface DatabaseBeforeMigration {
   /** The same database, untyped: the schema before the migration is not the typed one. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old schema is not the typed one
   db: Kysely<any>;
+  /**
+   * Writes the account `u1` (old@example.com) with the columns every release has had, for the
+   * old articles a test writes next to belong to.
+   */
+  addOldAuthor(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,5 +44,18 @@ export async function migratedJustBefore(
     await close();
     throw error;
   }
-  return { database, db, close };
+  const addOldAuthor = async () => {
+    await db
+      .insertInto('users')
+      .values({
+        id: 'u1',
+        email: 'old@example.com',
+        password_hash: 'x',
+        created_at: 1,
+        password_updated_at: 1,
+        valid_since: 1,
+      })
+      .execute();
+  };
+  return { database, db, addOldAuthor, close };
 }

@@ -99,17 +99,7 @@ describe.each(dialectCases())('migration 0360 on $dialect', (dialectCase) => {
     before = await migratedJustBefore(dialectCase, '0360_origin_free_images');
     const { database: opened, db } = before;
 
-    await db
-      .insertInto('users')
-      .values({
-        id: 'u1',
-        email: 'old@example.com',
-        password_hash: 'x',
-        created_at: 1,
-        password_updated_at: 1,
-        valid_since: 1,
-      })
-      .execute();
+    await before.addOldAuthor();
     const held = 'AAAAAAAAAAAAAAAAAAAAAA';
     const foreign = 'BBBBBBBBBBBBBBBBBBBBBB';
     await db

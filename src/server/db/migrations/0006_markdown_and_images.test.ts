@@ -14,17 +14,7 @@ describe.each(dialectCases())('migration 0006 on $dialect', (dialectCase) => {
     before = await migratedJustBefore(dialectCase, '0006_markdown_and_images');
     const { database, db } = before;
 
-    await db
-      .insertInto('users')
-      .values({
-        id: 'u1',
-        email: 'old@example.com',
-        password_hash: 'x',
-        created_at: 1,
-        password_updated_at: 1,
-        valid_since: 1,
-      })
-      .execute();
+    await before.addOldAuthor();
     const plain = 'Line one\nLine two\n\nSecond paragraph with <b>tags</b> & a link: https://example.com';
     // More rows than one backfill batch, so the walk over the key is exercised.
     const ids = Array.from({ length: 450 }, (_, i) => `article${String(i).padStart(13, '0')}`);

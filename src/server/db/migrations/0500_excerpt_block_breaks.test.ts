@@ -13,17 +13,7 @@ describe.each(dialectCases())('migration 0500 on $dialect', (dialectCase) => {
   it('recomputes the stored excerpts of articles written before it so blocks no longer run together', async () => {
     before = await migratedJustBefore(dialectCase, '0500_excerpt_block_breaks');
     const { database, db } = before;
-    await db
-      .insertInto('users')
-      .values({
-        id: 'u1',
-        email: 'old@example.com',
-        password_hash: 'x',
-        created_at: 1,
-        password_updated_at: 1,
-        valid_since: 1,
-      })
-      .execute();
+    await before.addOldAuthor();
     const recipe =
       '## Ingredients (for two)\n\n- 4 small dab, gutted, heads off\n- 60 g butter\n\nHeat the pan.\n\nServe';
     // More rows than one batch, so the walk over the key is exercised.

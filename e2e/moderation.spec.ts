@@ -3,7 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
-import { runAdmin } from '../test/support/adminProcess.ts';
+import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { expectSignedIn, logIn, topBar } from './support/accounts.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
@@ -19,7 +19,7 @@ const VIEWPORTS = [
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 async function giveRole(account: ApiAccount, role: Role) {
-  const run = await runAdmin(['users', 'role', account.email, role], { DATA_DIR: process.env.E2E_DATA_DIR! });
+  const run = await runAdminProcess(['users', 'role', account.email, role], { DATA_DIR: process.env.E2E_DATA_DIR! });
   expect(run.code, run.stderr).toBe(0);
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runAdmin } from '../test/support/adminProcess.ts';
+import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { freePort, startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { signIn } from './support/accounts.ts';
 
@@ -37,7 +37,7 @@ test.describe('a site that requires two-step verification of editors and owners'
       data: { email, password, displayName: 'Olga Owner', returnSecureToken: true },
     });
     expect(signedUp.status()).toBe(200);
-    const made = await runAdmin(['users', 'role', email, 'owner'], { DATA_DIR: dataDir });
+    const made = await runAdminProcess(['users', 'role', email, 'owner'], { DATA_DIR: dataDir });
     expect(made.code, made.stderr).toBe(0);
 
     await signIn(page, { email, password }, server.url);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { runAdmin } from '../test/support/adminProcess.ts';
+import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { apiSignUp, type ApiAccount } from './support/api.ts';
 import { expectSignedIn, expectSignedOut, logIn, newAccount, topBar } from './support/accounts.ts';
@@ -15,7 +15,7 @@ const VIEWPORTS = [
 
 /** Makes `account` owner the operator's way (`npm run admin -- users role EMAIL owner`), on the e2e server's database. */
 async function makeOwner(account: ApiAccount) {
-  const run = await runAdmin(['users', 'role', account.email, 'owner'], { DATA_DIR: process.env.E2E_DATA_DIR! });
+  const run = await runAdminProcess(['users', 'role', account.email, 'owner'], { DATA_DIR: process.env.E2E_DATA_DIR! });
   expect(run.code, run.stderr).toBe(0);
 }
 

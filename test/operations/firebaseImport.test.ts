@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/database.ts';
-import { databaseUrl, runAdmin } from '../support/adminProcess.ts';
+import { databaseUrl, runAdmin, runAdminProcess } from '../support/adminRunner.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
 import { dialectCases } from '../support/testDatabases.ts';
@@ -376,7 +376,8 @@ describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
     const fresh = await dialectCase.create();
     try {
       const freshEnv = { DATABASE_URL: databaseUrl(fresh.config), DATA_DIR: dir };
-      const run = await runAdmin(
+      // The operator's real process: the import's door, start to finish.
+      const run = await runAdminProcess(
         ['import-firebase', '--users', file('users.json'), '--hash-config', file('hash.txt')],
         freshEnv,
       );

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseUploadedImageUrl, uploadedImageSrcset } from '../../src/shared/imageUrls.ts';
 import { articlesApi, signUp } from '../support/articlesTestClient.ts';
-import { databaseUrl } from '../support/adminProcess.ts';
+import { databaseUrl } from '../support/adminRunner.ts';
 import { restoreBackup, scratchInstallations, takeBackup } from '../support/operatorBackup.ts';
 import { dialectCases } from '../support/testDatabases.ts';
 import { phonePhoto } from '../support/testImages.ts';

@@ -8,7 +8,7 @@ import { migrations as allMigrations } from '../../src/server/db/migrations/inde
 import { identityClient, protocolError, uniqueEmail } from '../support/identityTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
 import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
-import { databaseUrl, runAdmin } from '../support/adminProcess.ts';
+import { databaseUrl, runAdmin } from '../support/adminRunner.ts';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
 
 /** The part of the JSON Web Key Set these tests read. */

@@ -6,7 +6,7 @@ import { encodeArticleCursor } from '../../src/server/articles/articleCursor.ts'
 import { newArticleId } from '../../src/server/articles/articleId.ts';
 import { createArticlesRepository } from '../../src/server/articles/articlesRepository.ts';
 import { openDatabase } from '../../src/server/db/database.ts';
-import { databaseUrl } from '../support/adminProcess.ts';
+import { databaseUrl } from '../support/adminRunner.ts';
 import { signUp } from '../support/articlesTestClient.ts';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
 import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';

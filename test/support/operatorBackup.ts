@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect } from 'vitest';
-import { databaseUrl, runAdmin } from './adminProcess.ts';
+import { databaseUrl, runAdmin } from './adminRunner.ts';
 import { startServerProcess, type ServerProcess } from './serverProcess.ts';
 import type { DialectCase, TestDatabase } from './testDatabases.ts';
 

@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp } from '../../../test/support/articlesTestClient.ts';
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
-import { databaseUrl, runAdmin } from '../../../test/support/adminProcess.ts';
+import { databaseUrl, runAdmin, runAdminProcess } from '../../../test/support/adminRunner.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
 import { totpCode } from '../../../test/support/twoStepTestSupport.ts';
@@ -14,9 +14,11 @@ import { migrations } from '../db/migrations/index.ts';
 const kidOf = (token: string) =>
   (JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as { kid: string }).kid;
 
+// Most tests run the commands in this process (runAdmin, the same code the door runs); those
+// about the door itself, and one migration per database, start the real process.
 describe('npm run admin: usage', () => {
   it('prints help with --help and exits 0', async () => {
-    const run = await runAdmin(['--help'], {});
+    const run = await runAdminProcess(['--help'], {});
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: npm run admin -- [--json] <command>');
     for (const command of ['users list', 'users show EMAIL', 'users disable EMAIL', 'users enable EMAIL']) {
@@ -52,8 +54,16 @@ describe('npm run admin: usage', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('a process given a wrong command exits 2 with the usage on stderr and nothing on stdout', async () => {
+    const run = await runAdminProcess(['frobnicate'], {});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Unknown command "frobnicate".');
+    expect(run.stderr).toContain('Usage: npm run admin');
+    expect(run.stdout).toBe('');
+  });
+
   it('fails with exit 1 and one line on bad configuration', async () => {
-    const run = await runAdmin(['users', 'list'], { DATABASE_URL: 'mysql://nope' });
+    const run = await runAdminProcess(['users', 'list'], { DATABASE_URL: 'mysql://nope' });
     expect(run.code).toBe(1);
     expect(run.stderr.trim()).toBe('Invalid configuration: DATABASE_URL must be a postgres:// URL or sqlite:PATH');
   });
@@ -94,7 +104,7 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
     const fresh = await dialectCase.create();
     const freshEnv = { DATABASE_URL: databaseUrl(fresh.config), DATA_DIR: server.config.dataDir };
     try {
-      const early = await runAdmin(['users', 'list', '--json'], freshEnv);
+      const early = await runAdminProcess(['users', 'list', '--json'], freshEnv);
       expect(early.code).toBe(1);
       if (fresh.config.kind === 'sqlite') {
         // No file yet: a mistyped DATA_DIR is reported, not silently turned into a new database.
@@ -104,13 +114,13 @@ describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
         expect(JSON.parse(early.stdout).error).toContain('run "npm run admin -- migrate" first');
       }
 
-      const first = await runAdmin(['migrate', '--json'], freshEnv);
+      const first = await runAdminProcess(['migrate', '--json'], freshEnv);
       expect(first.code).toBe(0);
       expect(JSON.parse(first.stdout)).toEqual({ applied: Object.keys(migrations).sort() });
-      const again = await runAdmin(['migrate'], freshEnv);
+      const again = await runAdminProcess(['migrate'], freshEnv);
       expect(again.code).toBe(0);
       expect(again.stdout).toBe('Database is up to date.\n');
-      expect((await runAdmin(['users', 'list'], freshEnv)).stdout).toBe('No accounts.\n');
+      expect((await runAdminProcess(['users', 'list'], freshEnv)).stdout).toBe('No accounts.\n');
     } finally {
       await fresh.dispose();
     }

@@ -26,6 +26,13 @@ function auditDetail(detail: Record<string, unknown>): string {
 }
 const AUDIT_MAX_LIMIT = 100_000;
 
+/** Where a command's text goes: a process's stdout and stderr, or a test's buffers. */
+export interface TextSink {
+  write(text: string): unknown;
+  /** A terminal: progress is drawn in place on one (the Firebase import's). */
+  isTTY?: boolean;
+}
+
 /** A refusal the operator can act on (exit status 1, no stack trace). */
 export class CommandFailure extends Error {
   override name = 'CommandFailure';
@@ -36,6 +43,8 @@ export interface CommandContext {
   database: Database;
   /** Values of the options that take one (--users FILE ...). */
   options: Partial<Record<ValueOption, string>>;
+  /** Where progress goes (drawn only on a terminal). */
+  stderr: TextSink;
 }
 
 type Command = (context: CommandContext, argument: string) => Promise<CommandResult>;
@@ -233,7 +242,7 @@ export const commands: Record<CommandName, Command> = {
         now: Date.now(),
         // Checked by the command line parser.
         role: (context.options['--role'] as Role | undefined) ?? context.config.newAccountRole,
-        progress: terminalProgress(process.stderr),
+        progress: terminalProgress(context.stderr),
         accounts: async () => (await services(context)).identity.admin,
       },
     );

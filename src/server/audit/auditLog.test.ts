@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
-import { databaseUrl, runAdmin } from '../../../test/support/adminProcess.ts';
+import { databaseUrl, runAdmin } from '../../../test/support/adminRunner.ts';
 import { identityClient } from '../../../test/support/identityTestClient.ts';
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
@@ -45,8 +45,22 @@ describe.each(dialectCases())('the audit log on $dialect', (dialectCase) => {
     return entries;
   }
   const entriesAbout = async (targetId: string) => (await allEntries()).filter((e) => e.targetId === targetId);
-  const admin = (args: string[]) =>
-    runAdmin(args, { DATABASE_URL: databaseUrl(server.config.database), DATA_DIR: server.config.dataDir });
+  /** Waits until the wall clock has passed every reading of the app's clock. */
+  const clockCaughtUp = async () => {
+    while (Date.now() <= last) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+  // The admin command keeps the wall clock: it runs once the app's readings are behind it, and
+  // the app's next reading comes after it, as when an operator types a command between requests.
+  const admin = async (args: string[]) => {
+    await clockCaughtUp();
+    const run = await runAdmin(args, {
+      DATABASE_URL: databaseUrl(server.config.database),
+      DATA_DIR: server.config.dataDir,
+    });
+    last = Date.now();
+    await clockCaughtUp();
+    return run;
+  };
 
   beforeAll(async () => {
     server = await startTestApp(dialectCase, { PUBLIC_URL: 'https://blog.example' }, { clock });

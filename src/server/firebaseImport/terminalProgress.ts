@@ -4,7 +4,10 @@ import type { Progress } from './importFirebase.ts';
  * "Users: 41,000 / 100,000" rewritten in place on a terminal; nothing at all when the stream
  * is a pipe or a file, so scripts reading the output see only the result.
  */
-export function terminalProgress(stream: NodeJS.WriteStream): ((what: string) => Progress) | undefined {
+export function terminalProgress(stream: {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}): ((what: string) => Progress) | undefined {
   if (!stream.isTTY) return undefined;
   return (what) => {
     let last = 0;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
-import { databaseUrl, runAdmin } from '../../../test/support/adminProcess.ts';
+import { databaseUrl, runAdmin } from '../../../test/support/adminRunner.ts';
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/support/articlesTestClient.ts';
-import { databaseUrl } from '../../../test/support/adminProcess.ts';
+import { databaseUrl } from '../../../test/support/adminRunner.ts';
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
 import { startServerProcess, type ServerProcess } from '../../../test/support/serverProcess.ts';
 import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';

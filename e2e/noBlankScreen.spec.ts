@@ -89,8 +89,10 @@ test('Login and Sign up keep the page on screen while their code loads', async (
 test('Profile keeps the page on screen while its code loads', async ({ page }) => {
   await signUp(page, newAccount('noblank'));
   const releaseProfile = await holdChunk(page, '**/assets/ProfilePage-*.js');
-  // A fresh load, so the profile's code has not been fetched ahead before the hold.
-  await page.reload();
+  // A fresh load, so the profile's code has not been fetched ahead before the hold. A new
+  // entry, not a reload: a reload that beats the sign-up's notice to forgetting itself
+  // (RouteNotice) shows it again a moment later, changing the page being compared.
+  await page.goto('/');
   await expect(topBar(page).getByRole('link', { name: 'Profile' })).toBeVisible();
   await followWithHeldCode(
     page,

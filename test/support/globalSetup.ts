@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { ensureWebBuild } from '../../src/server/web/webBuild.ts';
+import { dropDatabases, POOLED_DATABASES_PREFIX_VARIABLE } from './testDatabases.ts';
 
 /**
  * Route and API tests need no web build (testApp.ts serves a fixture shell). The tests of the
@@ -7,4 +9,11 @@ import { ensureWebBuild } from '../../src/server/web/webBuild.ts';
  */
 export default async function setup() {
   await ensureWebBuild((message) => console.log(message));
+  // Test processes reuse the PostgreSQL databases they empty (testDatabases.ts); the run's
+  // prefix names them all, and the teardown drops them.
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return;
+  const prefix = `inkwell_test_${randomBytes(3).toString('hex')}_`;
+  process.env[POOLED_DATABASES_PREFIX_VARIABLE] = prefix;
+  return () => dropDatabases(adminUrl, prefix);
 }

@@ -8,7 +8,7 @@ export default defineConfig({
     globalSetup: ['test/support/globalSetup.ts'],
     // Vitest's default is one worker per core less one: a single worker on 2 cores. Much of a
     // test's time is waiting (PostgreSQL, argon2 on libuv's threads, mail timeouts), so two
-    // finish sooner; three made the tests that start Node processes (admin, import, backup)
+    // finish sooner; three made the tests that start Node processes (servers, backups)
     // miss their 30 s on a loaded 2-core machine. VITEST_MAX_WORKERS overrides.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
     // A worker runs its files one after another in one module registry instead of importing the
@@ -18,7 +18,7 @@ export default defineConfig({
     // comes from a file run before.
     isolate: process.env.VITEST_ISOLATE === 'true',
     // API tests hash real passwords and open real databases, and some start Node processes
-    // (admin, import, backup) several times: give them room on 2 cores shared by 2 workers.
+    // (servers, backups, the admin door) several times: give them room on 2 cores shared by 2 workers.
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

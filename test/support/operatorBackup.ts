@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect } from 'vitest';
-import { databaseUrl, runAdmin } from './adminRunner.ts';
+import { databaseUrl, runAdminProcess } from './adminRunner.ts';
 import { startServerProcess, type ServerProcess } from './serverProcess.ts';
 import type { DialectCase, TestDatabase } from './testDatabases.ts';
 
@@ -53,7 +53,8 @@ export function scratchInstallations(dialectCase: DialectCase) {
  * apart without a shell).
  */
 export async function takeBackup(env: Record<string, string>, file: string): Promise<TakenBackup> {
-  const backup = await runAdmin(['backup', file, '--json'], env);
+  // The operator's process: it must also exit by itself once the copy is written.
+  const backup = await runAdminProcess(['backup', file, '--json'], env);
   expect(backup.stderr).toBe('');
   expect(backup.code).toBe(0);
   const printed = JSON.parse(backup.stdout) as { dialect: TakenBackup['dialect']; command?: string };

@@ -5,9 +5,10 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../../src/server/config.ts';
 
-/** A throwaway database: its configuration and how to remove it. */
+/** A throwaway database: its configuration and how to be done with it. */
 export interface TestDatabase {
   config: DatabaseConfig;
+  /** Removes it, or on PostgreSQL under Vitest empties it for the next test (createPostgres). */
   dispose(): Promise<void>;
 }
 
@@ -48,15 +49,17 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-const databaseUrl = (adminUrl: string, name: string) => {
+const urlOfDatabase = (adminUrl: string, name: string) => {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
 };
 
 /**
- * Leaves the database as CREATE DATABASE made it: its other sessions ended (as DROP DATABASE
- * ... WITH (FORCE) would) and the public schema, with everything in it, made anew.
+ * Ends the database's other sessions (as DROP DATABASE ... WITH (FORCE) does) and makes its
+ * public schema anew, empty: where every migration puts its tables, functions and indexes.
+ * Not a new database: what lives outside that schema would stay, and a pool left open by a
+ * test could connect again (DROP DATABASE refused it).
  */
 async function emptyDatabase(url: string): Promise<void> {
   await withClient(url, async (client) => {
@@ -74,16 +77,26 @@ async function createPostgres(adminUrl: string): Promise<TestDatabase> {
   const reused = prefix ? emptiedDatabases.pop() : undefined;
   const name = reused ?? `${prefix ?? 'inkwell_test_'}${randomBytes(6).toString('hex')}`;
   if (!reused) await withClient(adminUrl, (admin) => admin.query(`create database ${name}`));
-  const url = databaseUrl(adminUrl, name);
+  const url = urlOfDatabase(adminUrl, name);
+  const drop = async () => {
+    await withClient(adminUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
+  };
+  let disposed = false;
   return {
     config: { kind: 'postgres', url, poolMax: 5 },
     dispose: async () => {
-      if (prefix) {
+      // Once: a second call must not hand the same database to two later tests.
+      if (disposed) return;
+      disposed = true;
+      if (!prefix) return drop();
+      try {
         await emptyDatabase(url);
-        emptiedDatabases.push(name);
-      } else {
-        await withClient(adminUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
+      } catch {
+        // A user that may create databases but not replace their public schema (owned by the
+        // superuser before PostgreSQL 15): drop this one, as without reuse.
+        return drop();
       }
+      emptiedDatabases.push(name);
     },
   };
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ProcessTreeMemory } from '../../bench/processTreeMemory.ts';
 import { benchNoisyAlpha, benchWorstCase, UPLOAD_RSS_BUDGET_MB } from '../../bench/uploads.ts';
 
 /**
@@ -14,14 +15,20 @@ import { benchNoisyAlpha, benchWorstCase, UPLOAD_RSS_BUDGET_MB } from '../../ben
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-upload-memory-'));
 afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
+/** One round's figures in a line: the log's, and every failed assertion's message. */
+function describeRound(memory: ProcessTreeMemory, wallMs: number): string {
+  const mb = (value: number) => Math.round(value);
+  return (
+    `server peak ${mb(memory.serverPeakMb)} MB, workers' peaks ${memory.workerPeaksMb.map(mb).join(', ')} MB, ` +
+    `held at one instant ${mb(memory.peakTogetherMb)} MB, in ${mb(wallMs)} ms`
+  );
+}
+
 describe('memory of 4 concurrent worst-case uploads', () => {
   it('stores two 40 MP RGBA and two 20 MP 16-bit PNGs sent at once, server and worker within 350 MB (finding 4)', async () => {
     // Throws unless all four are answered 201.
     const { memory, wallMs } = await benchWorstCase(workDir);
-    const mb = (value: number) => Math.round(value);
-    const figures =
-      `server peak ${mb(memory.serverPeakMb)} MB, workers' peaks ${memory.workerPeaksMb.map(mb).join(', ')} MB, ` +
-      `held at one instant ${mb(memory.peakTogetherMb)} MB, in ${mb(wallMs)} ms`;
+    const figures = describeRound(memory, wallMs);
     console.log(`4 concurrent worst-case uploads: ${figures}`);
     expect(memory.workerPeaksMb, figures).toHaveLength(4);
     // Both peaks added, as if they coincided: before the worker's allocator settings
@@ -31,10 +38,7 @@ describe('memory of 4 concurrent worst-case uploads', () => {
 
   it('stores four noisy transparent PNGs sent at once, square and tall, server and worker within 350 MB', async () => {
     const { memory, wallMs } = await benchNoisyAlpha(workDir);
-    const mb = (value: number) => Math.round(value);
-    const figures =
-      `server peak ${mb(memory.serverPeakMb)} MB, workers' peaks ${memory.workerPeaksMb.map(mb).join(', ')} MB, ` +
-      `held at one instant ${mb(memory.peakTogetherMb)} MB, in ${mb(wallMs)} ms`;
+    const figures = describeRound(memory, wallMs);
     console.log(`4 concurrent noisy transparent uploads: ${figures}`);
     expect(memory.workerPeaksMb, figures).toHaveLength(4);
     // libwebp's memory for a copy with alpha grows with its pixels and their noise: before WebP

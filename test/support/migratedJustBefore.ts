@@ -12,9 +12,10 @@ export interface DatabaseBeforeMigration {
   db: Kysely<any>;
   /**
    * Writes the account `u1` (old@example.com) with the columns every release has had, for the
-   * old articles a test writes next to belong to.
+   * old articles a test writes next to belong to; `columns` adds or replaces values of columns
+   * that existed then (a display name, say).
    */
-  addOldAuthor(): Promise<void>;
+  addOldAuthor(columns?: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,7 +45,7 @@ export async function migratedJustBefore(
     await close();
     throw error;
   }
-  const addOldAuthor = async () => {
+  const addOldAuthor = async (columns: Record<string, unknown> = {}) => {
     await db
       .insertInto('users')
       .values({
@@ -54,6 +55,7 @@ export async function migratedJustBefore(
         created_at: 1,
         password_updated_at: 1,
         valid_since: 1,
+        ...columns,
       })
       .execute();
   };

@@ -14,19 +14,8 @@ describe.each(dialectCases())('migration 0280 on $dialect', (dialectCase) => {
 
   it('indexes the articles written (or imported) before it: text, title and author, entities decoded', async () => {
     before = await migratedJustBefore(dialectCase, '0280_tags_and_search');
-    const { database, db } = before;
-    await db
-      .insertInto('users')
-      .values({
-        id: 'u1',
-        email: 'old@example.com',
-        password_hash: 'x',
-        created_at: 1,
-        password_updated_at: 1,
-        valid_since: 1,
-        display_name: 'Émile Old',
-      })
-      .execute();
+    const { database, db, addOldAuthor } = before;
+    await addOldAuthor({ display_name: 'Émile Old' });
     // More rows than one backfill batch.
     const ids = Array.from({ length: 450 }, (_, i) => `article${String(i).padStart(13, '0')}`);
     for (let start = 0; start < ids.length; start += 150) {

@@ -6,6 +6,7 @@ import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { apiSignUp, type ApiAccount } from './support/api.ts';
 import { expectSignedIn, expectSignedOut, logIn, newAccount, topBar } from './support/accounts.ts';
+import { linkIn, waitForMail } from './support/mailbox.ts';
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'roles');
 const VIEWPORTS = [
@@ -103,15 +104,26 @@ test('an owner manages members and invites an editor, who signs up by the link; 
 
   const invitePath = new URL(link).pathname + new URL(link).search;
   await page.goto(invitePath);
-  await expect(page.getByTestId('invitation-role')).toHaveText('This invitation makes you an Editor.');
-  await expect(page.getByLabel('Your email')).toHaveValue(invited.email);
+  // The link does not say which address it was sent to (decision 0551): the person types it.
+  await expect(page.getByTestId('invitation-role')).toHaveText(
+    'This invitation makes you an Editor. Sign up with the address the invitation was sent to; the role is yours once you confirm it from the email we send.',
+  );
+  await expect(page.getByLabel('Your email')).toHaveValue('');
   await screenshots(page, 'signup-invited');
   await page.getByLabel('Your name').fill(invited.name);
+  await page.getByLabel('Your email').fill(invited.email);
   await page.getByLabel('Your password', { exact: true }).fill(invited.password);
   await page.getByLabel('Confirm your password').fill(invited.password);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(page).toHaveURL('/');
   await expectSignedIn(page);
+  // Not an editor until the address is proven: the administration is not there yet.
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  // The verification link, opened in this browser signed in to the account, grants the role.
+  const verify = linkIn(await waitForMail(invited.email, /^Verify your Inkwell email address$/), '/action');
+  await page.goto(verify.pathname + verify.search);
+  await expect(page.getByRole('alert').filter({ hasText: 'is verified' })).toBeVisible();
   // An editor gets the administration too.
   await page.goto('/admin');
   await expect(page.getByRole('heading', { level: 1, name: 'Site administration' })).toBeVisible();

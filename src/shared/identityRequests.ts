@@ -101,7 +101,11 @@ export const changeEmailOobBody = z.object({ idToken: idTokenField, newEmail: em
 const oobCodeField = z.string({ error: 'INVALID_OOB_CODE' }).min(1, 'INVALID_OOB_CODE').max(200, 'INVALID_OOB_CODE');
 
 /** accounts:update with an action code instead of an ID token (the SDK's applyActionCode). */
-export const applyOobCodeBody = z.object({ oobCode: oobCodeField });
+/**
+ * `idToken` is Inkwell's addition: the browser signed in to the account it verifies sends it, and
+ * the verification then claims the address (docs/security.md, Whose account it is).
+ */
+export const applyOobCodeBody = z.object({ oobCode: oobCodeField, idToken: idTokenField.optional() });
 
 export const resetPasswordBody = z.object({
   oobCode: oobCodeField,

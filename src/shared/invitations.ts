@@ -45,9 +45,14 @@ export interface CreatedInvitationJson {
   expiresAt: string;
 }
 
-/** POST /api/invitations/check: what an invitation link grants, before signing up. */
+/**
+ * POST /api/invitations/check: what an invitation link grants, before signing up. `forAddress`:
+ * it was sent to one address, which it does not name (whoever holds the link must know it, and
+ * gets the role once they prove it).
+ */
 export type InvitationCheckJson =
-  { valid: true; role: Role; email: string | null; expiresAt: string } | { valid: false; reason: SignupRefusal };
+  | { valid: true; role: Role; forAddress: boolean; expiresAt: string }
+  | { valid: false; reason: SignupRefusal };
 
 /** A member as the members API shows one. */
 export interface MemberJson {
@@ -68,6 +73,7 @@ export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const rolesMessages = {
   invitedAs: (role: string) => `This invitation makes you ${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}.`,
   checkingInvitation: 'Checking your invitation…',
+  forAddress: 'Sign up with the address the invitation was sent to; the role is yours once you confirm it from the email we send.',
   signUpWithoutInvitation: 'Sign up without the invitation',
   admin: 'Site administration',
   members: 'Members',

@@ -43,6 +43,7 @@ export const PROVIDER_SIGN_IN_ERRORS = {
   too_many_attempts: 'Too many attempts. Please try again later.',
   no_email: 'The sign-in provider did not share an email address, which an account needs.',
   sign_in_again: 'Please log in again before connecting a provider.',
+  verify_first: 'Verify your email address first, then connect the provider.',
   two_step_required: 'This account uses two-step verification. Log in with your password to enter your code.',
   server_error: 'Something went wrong on our side. Please try again.',
 } as const;

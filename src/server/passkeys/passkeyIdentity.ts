@@ -11,7 +11,7 @@ export interface PasskeyIdentity {
   /** The signed-in caller behind an ID token; refuses bad, expired or ended tokens and disabled accounts. */
   verifyIdToken(
     idToken: unknown,
-  ): Promise<{ uid: string; email: string; displayName: string | null; authTime: number }>;
+  ): Promise<{ uid: string; email: string; displayName: string | null; emailVerified: boolean; authTime: number }>;
   /** Whether a sign-in at `authTime` (epoch ms) is recent enough to add a passkey (RECENT_SIGN_IN_SECONDS). */
   isRecentSignIn(authTime: number): boolean;
   findAccount(uid: string): Promise<{ uid: string; email: string; disabled: boolean } | undefined>;

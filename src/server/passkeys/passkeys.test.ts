@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
+import { articlesApi, sampleArticle, type TestUser } from '../../../test/support/articlesTestClient.ts';
+import { signUpWithVerifiedAddress } from '../../../test/support/verifiedAccounts.ts';
 import { databaseUrl, runAdmin } from '../../../test/support/adminRunner.ts';
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
@@ -46,7 +47,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   }
 
   it('registers a passkey, signs in with it like signInWithPassword, and the token says "passkey"', async () => {
-    const ada = await signUp(server.url, 'Ada');
+    const ada = await signUpWithVerifiedAddress(server, 'Ada');
     const started = await call('startRegistration', { idToken: ada.idToken });
     expect(started.body.options).toMatchObject({
       rp: { id: 'blog.example' },
@@ -103,7 +104,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('never gives two passkeys of an account the same default name; another account and renames are free (issue 26.9)', async () => {
-    const owner = await signUp(server.url, 'Two keys');
+    const owner = await signUpWithVerifiedAddress(server, 'Two keys');
     for (const proposed of ['Chrome on Linux', 'chrome on linux', ' Chrome on Linux', undefined, undefined]) {
       await register(owner, proposed);
     }
@@ -123,13 +124,13 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
     expect((await names(owner)).slice(-2)).toEqual([long, `${'x'.repeat(96)} (2)`]);
 
     // Names are per account.
-    const other = await signUp(server.url, 'Other');
+    const other = await signUpWithVerifiedAddress(server, 'Other');
     await register(other, 'Chrome on Linux');
     expect(await names(other)).toEqual(['Chrome on Linux']);
   });
 
   it('in browser session mode puts the refresh token in the cookie, not the body', async () => {
-    const user = await signUp(server.url, 'Cookie');
+    const user = await signUpWithVerifiedAddress(server, 'Cookie');
     const passkey = await register(user);
     const started = await call('startSignIn', {}, { 'x-inkwell-session': 'cookie' });
     const answer = await call(
@@ -144,7 +145,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('refuses a replayed challenge, for sign-in and for registration', async () => {
-    const user = await signUp(server.url, 'Replay');
+    const user = await signUpWithVerifiedAddress(server, 'Replay');
     const passkey = await register(user);
     const started = await call('startSignIn', {});
     const first = authenticator.signIn(started.body.options, passkey);
@@ -168,7 +169,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('refuses a challenge past its five minutes, and a registration challenge used to sign in', async () => {
-    const user = await signUp(server.url, 'Slow');
+    const user = await signUpWithVerifiedAddress(server, 'Slow');
     const passkey = await register(user);
     const started = await call('startSignIn', {});
     offset += 6 * 60 * 1000;
@@ -186,7 +187,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('refuses an answer made for another origin (a phishing site), and its challenge is gone', async () => {
-    const user = await signUp(server.url, 'Origin');
+    const user = await signUpWithVerifiedAddress(server, 'Origin');
     const registration = await call('startRegistration', { idToken: user.idToken });
     const phished = authenticator.register(registration.body.options, { origin: 'https://blog.example.evil' });
     const refused = await call('finishRegistration', { idToken: user.idToken, credential: phished.response });
@@ -205,7 +206,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('refuses a disabled account (users disable), and users show counts the passkeys', async () => {
-    const user = await signUp(server.url, 'Disabled');
+    const user = await signUpWithVerifiedAddress(server, 'Disabled');
     const passkey = await register(user);
     await register(user);
     const env = { DATABASE_URL: databaseUrl(server.config.database), PUBLIC_URL };
@@ -220,7 +221,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('needs a recent sign-in to add a passkey; a passkey sign-in is one', async () => {
-    const user = await signUp(server.url, 'Stale');
+    const user = await signUpWithVerifiedAddress(server, 'Stale');
     const passkey = await register(user);
     offset += 301 * 1000;
     try {
@@ -238,7 +239,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('finishes a registration started within the window after it closes: the challenge is the permission', async () => {
-    const user = await signUp(server.url, 'Slow prompt');
+    const user = await signUpWithVerifiedAddress(server, 'Slow prompt');
     offset += 200 * 1000;
     const started = await call('startRegistration', { idToken: user.idToken });
     offset += 150 * 1000;
@@ -254,8 +255,8 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('signs in only the passkey’s owner: a user handle naming another account signs no one in', async () => {
-    const ada = await signUp(server.url, 'Owner');
-    const bob = await signUp(server.url, 'Other');
+    const ada = await signUpWithVerifiedAddress(server, 'Owner');
+    const bob = await signUpWithVerifiedAddress(server, 'Other');
     const adaKey = await register(ada);
     const bobKey = await register(bob);
     expect((await signInWith(adaKey)).body.localId).toBe(ada.uid);
@@ -282,8 +283,8 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('removes only the owner’s passkey; a removed passkey signs no one in', async () => {
-    const ada = await signUp(server.url, 'Remover');
-    const bob = await signUp(server.url, 'Intruder');
+    const ada = await signUpWithVerifiedAddress(server, 'Remover');
+    const bob = await signUpWithVerifiedAddress(server, 'Intruder');
     const passkey = await register(ada, 'Laptop');
     expect((await call('remove', { idToken: bob.idToken, credentialId: passkey.id })).body).toEqual(
       protocolError('PASSKEY_NOT_FOUND'),
@@ -302,7 +303,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
 
   // Review finding 7: removing a passkey kept the sessions it had opened.
   it('ends the sessions a passkey opened when it is removed, and no other session', async () => {
-    const ada = await signUp(server.url, 'Loses a laptop');
+    const ada = await signUpWithVerifiedAddress(server, 'Loses a laptop');
     const passkey = await register(ada, 'Lost laptop');
     const other = await register(ada, 'Phone');
     const [first, second, byPhone] = [await signInWith(passkey), await signInWith(passkey), await signInWith(other)];
@@ -325,7 +326,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('refuses a cloned authenticator whose signature counter goes back', async () => {
-    const user = await signUp(server.url, 'Clone');
+    const user = await signUpWithVerifiedAddress(server, 'Clone');
     const passkey = await register(user);
     expect((await signInWith(passkey)).status).toBe(200);
     expect((await signInWith(passkey)).status).toBe(200);
@@ -335,7 +336,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('counts failed passkey sign-ins against the account’s sign-in limit', async () => {
-    const user = await signUp(server.url, 'Limited');
+    const user = await signUpWithVerifiedAddress(server, 'Limited');
     const passkey = await register(user);
     for (let i = 0; i < 4; i++) {
       expect((await signInWith(passkey, { origin: 'https://evil.example' })).status).toBe(400);
@@ -346,7 +347,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('answers bad input with protocol errors, never a 500', async () => {
-    const user: TestUser = await signUp(server.url, 'Bad');
+    const user: TestUser = await signUpWithVerifiedAddress(server, 'Bad');
     const cases: [string, unknown, string][] = [
       ['startRegistration', {}, 'INVALID_ID_TOKEN'],
       ['startRegistration', { idToken: 'nope' }, 'INVALID_ID_TOKEN'],
@@ -388,7 +389,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
   });
 
   it('a deleted account takes its passkeys with it', async () => {
-    const user = await signUp(server.url, 'Leaving');
+    const user = await signUpWithVerifiedAddress(server, 'Leaving');
     const passkey = await register(user);
     expect((await client.call('/v1/accounts:delete', { idToken: user.idToken })).status).toBe(200);
     const left = await server.database.db.selectFrom('passkeys').select('id').where('id', '=', passkey.id).execute();
@@ -423,7 +424,7 @@ describe.each(dialectCases())('passkey answers with random bytes on $dialect', (
   }
 
   it('answers garbled ceremony answers (right shape, random bytes) with 400, never a 500', async () => {
-    const user = await signUp(server.url, 'Fuzz');
+    const user = await signUpWithVerifiedAddress(server, 'Fuzz');
     const passkey = await register(user);
     const bytes = fc.uint8Array({ maxLength: 300 }).map((value) => Buffer.from(value).toString('base64url'));
     const text = fc.oneof(bytes, fc.string({ maxLength: 40 }), fc.constant(''));

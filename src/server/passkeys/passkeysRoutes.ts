@@ -78,6 +78,9 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
       const caller = await identity.verifyIdToken(body.idToken);
       // Adding a way in needs the person to have proved themselves lately, as a password change does.
       if (!identity.isRecentSignIn(caller.authTime)) throw identity.refusal('CREDENTIAL_TOO_OLD_LOGIN_AGAIN');
+      // Only on a verified address: a passkey added by whoever registered someone else's address
+      // first would outlive its owner's password reset (docs/security.md, Whose account it is).
+      if (!caller.emailVerified) throw identity.refusal('UNVERIFIED_EMAIL');
       const existing = await passkeys.listOfUser(caller.uid);
       const options = await generateRegistrationOptions({
         rpName: rp.name,
@@ -100,6 +103,8 @@ export function passkeysRoutes(deps: PasskeysRoutesDeps): FastifyPluginAsync {
       // Recency was checked when the challenge was given: bound to this account and single use, it
       // is the permission for its five minutes (the browser's prompt may take a while).
       const caller = await identity.verifyIdToken(body.idToken);
+      // The address may have changed since the challenge was given.
+      if (!caller.emailVerified) throw identity.refusal('UNVERIFIED_EMAIL');
       const result = await challengedVerification(
         deps,
         'registration',

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/support/articlesTestClient.ts';
+import { markAddressVerified } from '../../../test/support/verifiedAccounts.ts';
+import { openDatabase } from '../db/database.ts';
 import { databaseUrl } from '../../../test/support/adminRunner.ts';
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
 import { startServerProcess, type ServerProcess } from '../../../test/support/serverProcess.ts';
@@ -34,11 +36,22 @@ describe.each(dialectCases())('passkey ceremonies across two processes on $diale
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // Adding a passkey needs a verified address; the emailed link is tested elsewhere.
+  const verified = async (uid: string) => {
+    const database = openDatabase(testDatabase.config);
+    try {
+      await markAddressVerified({ database }, uid);
+    } finally {
+      await database.close();
+    }
+  };
+
   const on = (server: ServerProcess) => (name: string, body: unknown) =>
     identityClient(server.url).call(`/v1/passkeys:${name}`, body);
 
   it('registers on B what A started, signs in on A what B started, and the challenge is used up on both', async () => {
     const user = await signUp(a.url, 'Twin');
+    await verified(user.uid);
     const registration = await on(a)('startRegistration', { idToken: user.idToken });
     const { response, passkey } = authenticator.register(registration.body.options);
     expect((await on(b)('finishRegistration', { idToken: user.idToken, credential: response })).status).toBe(200);
@@ -57,6 +70,7 @@ describe.each(dialectCases())('passkey ceremonies across two processes on $diale
 
   it('lets only one of two processes finishing the same answer at once sign in', async () => {
     const user = await signUp(b.url, 'Race');
+    await verified(user.uid);
     const registration = await on(b)('startRegistration', { idToken: user.idToken });
     const { response, passkey } = authenticator.register(registration.body.options);
     expect((await on(a)('finishRegistration', { idToken: user.idToken, credential: response })).status).toBe(200);

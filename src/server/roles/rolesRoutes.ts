@@ -120,7 +120,7 @@ export function rolesRoutes(deps: {
         ? {
             valid: true,
             role: found.invitation.role,
-            email: found.invitation.email,
+            forAddress: found.invitation.email !== null,
             expiresAt: iso(found.invitation.expires_at),
           }
         : { valid: false, reason: found.reason };

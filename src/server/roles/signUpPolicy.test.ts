@@ -161,7 +161,7 @@ describe.each(dialectCases())('OWNER_EMAIL on $dialect', (dialectCase) => {
     await sink?.close();
   });
 
-  it('makes the account with that address owner the moment the address is verified', async () => {
+  it('makes the account with that address owner when it claims the address: the link opened while signed in to it', async () => {
     const client = identityClient(server.url);
     // Invite-only: the would-be owner's account comes from the operator (an import).
     await operatorAccount(server, 'author', 'boss@example.com');
@@ -171,7 +171,15 @@ describe.each(dialectCases())('OWNER_EMAIL on $dialect', (dialectCase) => {
     await client.call('/v1/accounts:sendOobCode', { requestType: 'VERIFY_EMAIL', idToken: session.body.idToken });
     const verify = await sink.waitForMail('boss@example.com', { after: again, subject: /Verify/ });
     const code = /mode=verifyEmail&oobCode=([A-Za-z0-9_-]+)/.exec(verify.text)![1]!;
+    // Opened by a mail app (no session): verified, but no role moves (decision 0551).
     expect((await client.call('/v1/accounts:update', { oobCode: code })).status).toBe(200);
+    expect((await client.lookup(session.body.idToken)).body.users[0]).toMatchObject({
+      emailVerified: true,
+      customAttributes: '{"role":"author"}',
+    });
+    // Opened again in the browser signed in to the account: the address is claimed.
+    const claimed = await client.call('/v1/accounts:update', { oobCode: code, idToken: session.body.idToken });
+    expect(claimed.status).toBe(200);
     const lookup = await client.lookup(session.body.idToken);
     expect(lookup.body.users[0].customAttributes).toBe('{"role":"owner"}');
     // At once, with the token from before: owners manage members.

@@ -23,8 +23,12 @@ export function signUpPolicy(deps: {
       const found = await deps.invitations.lookUp(inviteCode, email);
       if (!found.ok) throw refuse(found.reason);
       const { invitation } = found;
+      // An invitation sent to one address grants its role to whoever proves that address, not
+      // to whoever typed it first: until then the account only reads (decision 0551).
+      const bound = invitation.email !== null;
       return {
-        role: invitation.role,
+        role: bound ? 'reader' : invitation.role,
+        claimableRole: bound ? invitation.role : undefined,
         async claim(uid, trx) {
           if (!(await deps.invitations.claim(invitation, uid, trx))) {
             throw refuse('INVITATION_USED');

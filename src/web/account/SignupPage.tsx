@@ -37,9 +37,9 @@ export function SignupPage() {
   const inviteCode = useSearchParams()[0].get('invite');
   const invitation = useInvitation(inviteCode);
   const { signup: policy } = siteInfo();
-  // An invitation for one address: that address, not to be changed.
-  const boundEmail = invitation.status === 'checked' && invitation.valid ? invitation.email : null;
-  const email = boundEmail ?? typedEmail;
+  // An invitation for one address does not say which: the person types the one it reached.
+  const forAddress = invitation.status === 'checked' && invitation.valid && invitation.forAddress;
+  const email = typedEmail;
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const { error, busy, submitHandler } = useFormSubmit();
@@ -118,6 +118,7 @@ export function SignupPage() {
             data-testid="invitation-role"
           >
             {rolesMessages.invitedAs(roleLabels[invitation.role])}
+            {forAddress && ` ${rolesMessages.forAddress}`}
           </p>
         )}
         <FormAlert message={error} tone="error" />
@@ -137,7 +138,6 @@ export function SignupPage() {
           autoComplete="email"
           required
           value={email}
-          readOnly={boundEmail !== null}
           onChange={(event) => setEmail(event.target.value)}
         />
         <FormField

@@ -2,6 +2,7 @@
 export const passkeyMessages = {
   signInWithPasskey: 'Sign in with a passkey',
   usePasskey: 'Use a passkey instead',
+  verifyFirst: 'Verify your email address first, then add a passkey.',
   sectionTitle: 'Passkeys',
   reauthenticateReason: 'For your security, confirm it’s you before adding a passkey.',
   sectionIntro: 'Sign in with your device’s screen lock (fingerprint, face or PIN) instead of your password.',

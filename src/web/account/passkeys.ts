@@ -55,6 +55,7 @@ const serverMessages: Record<string, string> = {
   PASSKEY_EXISTS: passkeyMessages.alreadyAdded,
   USER_DISABLED: passkeyMessages.disabled,
   TOO_MANY_ATTEMPTS_TRY_LATER: passkeyMessages.tooMany,
+  UNVERIFIED_EMAIL: passkeyMessages.verifyFirst,
 };
 
 /** The person-readable reason for a failure of the browser's prompt or of the server. */

@@ -55,8 +55,12 @@ export function accountCalls(client: Pick<IdentityClient, 'post'>) {
     async sendEmailVerification(idToken: string): Promise<void> {
       await post('v1/accounts:sendOobCode', { requestType: 'VERIFY_EMAIL', idToken });
     },
-    /** Applies a verify, change or recover code (the SDK's applyActionCode); answers the account as it is now. */
-    applyActionCode: (oobCode: string) => post<UpdateAccountResponse>('v1/accounts:update', { oobCode }),
+    /**
+     * Applies a verify, change or recover code (the SDK's applyActionCode); answers the account as
+     * it is now. `idToken`: this browser's account, which a verification then claims (Inkwell's).
+     */
+    applyActionCode: (oobCode: string, idToken?: string) =>
+      post<UpdateAccountResponse>('v1/accounts:update', idToken === undefined ? { oobCode } : { oobCode, idToken }),
   };
 }
 

@@ -98,7 +98,9 @@ export class AccountSession {
     oobCode: string,
     mode: 'verifyEmail' | 'verifyAndChangeEmail' | 'recoverEmail',
   ): Promise<string> {
-    const answer = await this.#calls.applyActionCode(oobCode);
+    // Signed in here, a verification link claims the address for this account (docs/security.md).
+    const idToken = mode === 'recoverEmail' ? null : await this.#session.getIdToken().catch(() => null);
+    const answer = await this.#calls.applyActionCode(oobCode, idToken ?? undefined);
     if (mode !== 'verifyEmail' && this.#session.state.status === 'signedIn') {
       await this.#session.signOut().catch(() => undefined);
     }

@@ -147,5 +147,9 @@ function userRow(account: ImportedAccount, hashParameters: FirebaseHashParameter
     password_updated_at: account.createdAt,
     role,
     valid_since: initialValidSince(now),
+    // Verified in Firebase counts as claimed, as for accounts verified before claims existed
+    // (migration 0550); no role bound to the address comes with an import.
+    address_claimed: account.emailVerified ? 1 : 0,
+    claimable_role: null,
   };
 }

@@ -1,3 +1,4 @@
+import { addressChanged } from './addressClaims.ts';
 import type { Transaction } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
@@ -94,6 +95,8 @@ export function createAccountOperations(deps: {
         password_updated_at: now,
         role: admission.role,
         valid_since: initialValidSince(now),
+        address_claimed: 0,
+        claimable_role: admission.claimableRole ?? null,
       };
       let issued: IssuedSession;
       try {
@@ -183,6 +186,7 @@ export function createAccountOperations(deps: {
       if (changesEmail) {
         row.email = changes.email;
         row.email_verified = 0;
+        Object.assign(row, addressChanged);
       }
       if (changes.password !== undefined) {
         row.password_hash = await passwords.hash(changes.password);

@@ -7,7 +7,10 @@ import type { DeliveryTimingMask } from './deliveryTimingMask.ts';
 import { passwordResetEmail } from './identityEmails.ts';
 import { emailDeliveryFailed, IdentityError } from './identityErrors.ts';
 import { consumeOrThrow, emailKey, type IdentityRateLimitRules } from './identityRateLimits.ts';
+import { claimChanges } from './addressClaims.ts';
+import type { AccountTakeoverListener } from './federatedSignIn.ts';
 import type { OobCodeRow, UserRow } from './identityTables.ts';
+import { tellOwnerEmailPromotion, type MemberChangedListener } from './memberOperations.ts';
 import { PASSWORD_RESET_CODE_LIFETIME_MS } from './lifetimes.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import { isOpaqueSecretShaped } from './opaqueSecrets.ts';
@@ -37,6 +40,10 @@ export function createActionCodes(deps: {
   rateLimiter: RateLimiter;
   rules: IdentityRateLimitRules;
   deliveryMask: DeliveryTimingMask;
+  /** Run when a reset claims an account someone else may have registered first (its other ways in go). */
+  takeoverListeners: readonly AccountTakeoverListener[];
+  /** Told when the reset's claim grants the role bound to the address (the audit log). */
+  memberChangedListeners: readonly MemberChangedListener[];
   now: () => number;
 }) {
   const { config, users, sessions, oobCodes, rateLimiter, rules, deliveryMask } = deps;
@@ -116,7 +123,13 @@ export function createActionCodes(deps: {
       };
     },
 
-    /** Sets a new password with a reset code; every session ends, and the address counts as verified. */
+    /**
+     * Sets a new password with a reset code. Following the emailed link and choosing the
+     * credential claims the address (addressClaims.ts): every session and other code ends, a
+     * role bound to the address is granted, and on an account not claimed before, every other
+     * way in that whoever registered it first may have added (provider links, passkeys,
+     * two-step) goes too.
+     */
     async resetPassword(code: string, newPassword: string, origin: Origin): Promise<ActionCodeInfo> {
       const { row, user } = await liveCode(code, origin);
       if (row.request_type !== 'PASSWORD_RESET') throw new IdentityError('INVALID_OOB_CODE');
@@ -125,20 +138,18 @@ export function createActionCodes(deps: {
       const now = deps.now();
       await deps.database.db.transaction().execute(async (trx) => {
         if (!(await oobCodes.markUsed(code, now, trx))) throw new IdentityError('INVALID_OOB_CODE');
-        // Following the emailed link proves the address, and every old session ends.
-        await users.update(
-          user.id,
-          {
-            password_hash: passwordHash,
-            password_updated_at: now,
-            valid_since: validSinceAfterChange(now, user.valid_since),
-            email_verified: 1,
-          },
-          trx,
-        );
+        const changes = {
+          password_hash: passwordHash,
+          password_updated_at: now,
+          valid_since: validSinceAfterChange(now, user.valid_since),
+          ...claimChanges(user, config.ownerEmail),
+        };
+        await users.update(user.id, changes, trx);
         await sessions.revokeAllOfUser(user.id, trx);
         // A new password ends the other codes too (a recovery link keeps its job).
         await oobCodes.revokeAllOfUser(user.id, trx, ['RECOVER_EMAIL']);
+        if (user.address_claimed === 0) for (const listener of deps.takeoverListeners) await listener(user.id, trx);
+        await tellOwnerEmailPromotion(deps.memberChangedListeners, user, { ...user, ...changes }, trx);
       });
       return { requestType: 'PASSWORD_RESET', email: user.email };
     },

@@ -11,7 +11,7 @@ import { emailDeliveryFailed, IdentityError } from './identityErrors.ts';
 import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { UserRow } from './identityTables.ts';
 import { tellOwnerEmailPromotion, type MemberChangedListener } from './memberOperations.ts';
-import { verifiedAddressChanges } from './ownerEmail.ts';
+import { addressChanged, claimChanges, verifiedOnly } from './addressClaims.ts';
 import { RECOVER_EMAIL_CODE_LIFETIME_MS, VERIFY_EMAIL_CODE_LIFETIME_MS } from './lifetimes.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import { isOpaqueSecretShaped } from './opaqueSecrets.ts';
@@ -41,7 +41,7 @@ export function createEmailActions(deps: {
   rateLimiter: RateLimiter;
   rules: IdentityRateLimitRules;
   now: () => number;
-  /** Told when verifying OWNER_EMAIL's address makes the account owner (the audit log). */
+  /** Told when claiming an address grants the role bound to it (the audit log). */
   memberChangedListeners: MemberChangedListener[];
 }) {
   const { config, users, sessions, oobCodes, rateLimiter, rules } = deps;
@@ -160,36 +160,56 @@ export function createEmailActions(deps: {
      * Applies a VERIFY_EMAIL, VERIFY_AND_CHANGE_EMAIL or RECOVER_EMAIL code (accounts:update
      * with oobCode). A change or a recovery ends every session; a recovery also ends every
      * other code, and the owner goes on by signing in (and resetting the password).
+     *
+     * `claimant`: the account the request is signed in to, if any. A verification code applied
+     * by a session of its own account that began before the code was sent claims the address
+     * (addressClaims.ts): the mailbox and the way in are in one hand. Opened by anyone else
+     * (a mail app, another device), it only verifies.
      */
-    async apply(code: string, origin: Origin): Promise<UserRow> {
+    async apply(code: string, origin: Origin, claimant?: VerifiedToken): Promise<UserRow> {
       try {
-        return await applyLive(code, origin);
+        return await applyLive(code, origin, claimant);
       } catch (error) {
         const spent = error instanceof IdentityError && SPENT_CODE_ERRORS.has(error.code);
-        const verifiedAccount = spent ? await alreadyVerifiedBy(code) : undefined;
+        const verifiedAccount = spent ? await alreadyVerifiedBy(code, claimant) : undefined;
         if (verifiedAccount) return verifiedAccount;
         throw error;
       }
     },
   };
 
+  /** Whether `claimant` may claim `user`'s address with a code sent at `codeSentAt`. */
+  const claims = (claimant: VerifiedToken | undefined, user: UserRow, codeSentAt: number) =>
+    claimant !== undefined && claimant.user.id === user.id && claimant.authTime <= codeSentAt;
+
   /**
    * The account a spent (used, expired or raced) verification code names, when the address it
    * was sent to is still the account's and verified: opening the link a second time (a mail
    * app's preview, another device) then answers as the first time did instead of "expired or
-   * already used" (issue 26.9, decision 0501). Nothing changes; other code types never qualify.
+   * already used" (issue 26.9, decision 0501). Other code types never qualify. Opened again
+   * while signed in to the account before it expired, it claims the address (a link first
+   * opened by a mail app's preview).
    */
-  async function alreadyVerifiedBy(code: string): Promise<UserRow | undefined> {
+  async function alreadyVerifiedBy(code: string, claimant: VerifiedToken | undefined): Promise<UserRow | undefined> {
     if (!isOpaqueSecretShaped(code)) return undefined;
     const row = await oobCodes.find(code);
     if (row?.request_type !== 'VERIFY_EMAIL') return undefined;
     const user = await users.findById(row.user_id);
-    return user && user.email === row.email && user.email_verified === 1 ? user : undefined;
+    if (!user || user.email !== row.email || user.email_verified !== 1) return undefined;
+    if (user.address_claimed === 1 || !claims(claimant, user, row.created_at) || row.expires_at <= deps.now())
+      return user;
+    return deps.database.db.transaction().execute(async (trx) => {
+      const claimed = { ...user, ...claimChanges(user, config.ownerEmail) };
+      await users.update(user.id, claimChanges(user, config.ownerEmail), trx);
+      await tellPromotion(user, claimed, trx);
+      return claimed;
+    });
   }
 
-  async function applyLive(code: string, origin: Origin): Promise<UserRow> {
+  async function applyLive(code: string, origin: Origin, claimant: VerifiedToken | undefined): Promise<UserRow> {
     const { row, user } = await deps.actionCodes.liveCode(code, origin);
     const now = deps.now();
+    const claimed = claims(claimant, user, row.created_at);
     let updated: UserRow;
     let notices: MailMessage[] = [];
     try {
@@ -197,40 +217,47 @@ export function createEmailActions(deps: {
         if (!(await oobCodes.markUsed(code, now, trx))) throw new IdentityError('INVALID_OOB_CODE');
         switch (row.request_type) {
           case 'VERIFY_EMAIL': {
-            const verified = verifiedAddressChanges(config.ownerEmail, user.email);
-            await users.update(user.id, verified, trx);
-            await tellPromotion(user, { ...user, ...verified }, trx);
-            return { ...user, ...verified };
+            const changes = claimed ? claimChanges(user, config.ownerEmail) : verifiedOnly;
+            await users.update(user.id, changes, trx);
+            await tellPromotion(user, { ...user, ...changes }, trx);
+            return { ...user, ...changes };
           }
           case 'VERIFY_AND_CHANGE_EMAIL': {
-            const email = row.new_email!;
-            const verified = verifiedAddressChanges(config.ownerEmail, email);
-            await users.update(user.id, { email, ...verified }, trx);
+            // An invitation bound to the old address does not move with the account.
+            const moved: UserRow = { ...user, email: row.new_email!, ...addressChanged };
+            const changes = {
+              email: moved.email,
+              ...addressChanged,
+              ...(claimed ? claimChanges(moved, config.ownerEmail) : verifiedOnly),
+            };
+            await users.update(user.id, changes, trx);
             await sessions.revokeAllOfUser(user.id, trx);
             await oobCodes.revokeAllOfUser(user.id, trx, ['RECOVER_EMAIL']);
             const recover = await oobCodes.issue(
               {
                 userId: user.id,
                 email: user.email,
-                newEmail: email,
+                newEmail: moved.email,
                 requestType: 'RECOVER_EMAIL',
                 lifetimeMs: RECOVER_EMAIL_CODE_LIFETIME_MS,
               },
               now,
               trx,
             );
-            notices = [emailChangedNotice({ to: user.email, newEmail: email, publicUrl, siteTitle, code: recover })];
-            await tellPromotion(user, { ...user, email, ...verified }, trx);
-            return { ...user, email, ...verified };
+            notices = [
+              emailChangedNotice({ to: user.email, newEmail: moved.email, publicUrl, siteTitle, code: recover }),
+            ];
+            await tellPromotion(user, { ...user, ...changes }, trx);
+            return { ...user, ...changes };
           }
           case 'RECOVER_EMAIL': {
-            // Opening the link at the old address proves it is the owner's.
-            const verified = verifiedAddressChanges(config.ownerEmail, row.email);
-            await users.update(user.id, { email: row.email, ...verified }, trx);
+            // Opening the link at the old address proves it is the owner's; whoever changed it
+            // may still know the password, so the address is claimed by the next reset.
+            const changes = { email: row.email, ...verifiedOnly, address_claimed: 0 };
+            await users.update(user.id, changes, trx);
             await sessions.revokeAllOfUser(user.id, trx);
             await oobCodes.revokeAllOfUser(user.id, trx);
-            await tellPromotion(user, { ...user, email: row.email, ...verified }, trx);
-            return { ...user, email: row.email, ...verified };
+            return { ...user, ...changes };
           }
           default:
             throw new IdentityError('INVALID_OOB_CODE');

@@ -13,7 +13,7 @@ import type { IssuedSession } from './sessionIssuer.ts';
 import type { ProvenFactor, SignInAttempts, SignInResult } from './signInAttempt.ts';
 import type { SessionsStore } from './sessionsStore.ts';
 import { EmailTakenError, type UsersStore } from './usersStore.ts';
-import { verifiedAddressChanges } from './ownerEmail.ts';
+import { claimChanges } from './addressClaims.ts';
 import type { SignUpGate } from './signUpGate.ts';
 import { initialValidSince, validSinceAfterChange } from './validSince.ts';
 import type { VerifiedToken } from './verifyIdToken.ts';
@@ -90,7 +90,7 @@ export function createFederatedSignIn(deps: {
   rules: IdentityRateLimitRules;
   requireRecentSignIn: (token: VerifiedToken) => void;
   takeoverListeners: AccountTakeoverListener[];
-  /** Told when a provider's verified OWNER_EMAIL address makes the account owner (the audit log). */
+  /** Told when a provider's verified address grants the role bound to it (the audit log). */
   memberChangedListeners: MemberChangedListener[];
   /** The sign-up policy (SIGNUP, NEW_ACCOUNT_ROLE, invitations), as accounts:signUp applies it. */
   signUpGate: SignUpGate;
@@ -123,14 +123,17 @@ export function createFederatedSignIn(deps: {
 
   /**
    * Rule 3, first half: the provider verified an address the account never proved. Whoever
-   * registered it first may not be its owner (Firebase's rule): the password and passkeys go,
-   * every session and emailed code ends, the address counts as verified, and the identity is linked.
+   * registered it first may not be its owner (Firebase's rule): the password, passkeys and other
+   * provider links go, every session and emailed code ends, the address counts as claimed (a
+   * role bound to it is granted), and the identity is linked. Nothing is written unless the
+   * sign-in completes: an account that would need a second step is not taken over (the person
+   * signs in to it first, or resets its password, then links).
    */
   function takeOver(user: UserRow, identity: ProviderIdentity): ProvenFactor {
     const at = deps.now();
     const changes = {
       password_hash: '',
-      ...verifiedAddressChanges(deps.ownerEmail, user.email),
+      ...claimChanges(user, deps.ownerEmail),
       valid_since: validSinceAfterChange(at, user.valid_since),
       ...(identity.displayName !== null ? { display_name: identity.displayName } : {}),
       ...(identity.photoUrl !== null ? { photo_url: identity.photoUrl } : {}),
@@ -144,6 +147,30 @@ export function createFederatedSignIn(deps: {
         await deps.oobCodes.revokeAllOfUser(user.id, trx);
         for (const listener of deps.takeoverListeners) await listener(user.id, trx);
         await federated.insert(linkRow(identity, user.id, at), trx);
+      },
+      refuseSecondStep: () => new NeedsConfirmation(user.email),
+    };
+  }
+
+  /**
+   * Rule 2: links the identity to the signed-in account. Only an account whose address is
+   * verified takes a link, unless the provider verified that very address (then the account
+   * claims it): a link added by whoever registered an address first would outlive its owner's
+   * password reset.
+   */
+  function link(target: UserRow, identity: ProviderIdentity): ProvenFactor {
+    const row = linkRow(identity, target.id, deps.now());
+    const provesAddress = identity.emailVerified && identity.email === target.email;
+    if (target.email_verified !== 1 && !provesAddress) throw new IdentityError('UNVERIFIED_EMAIL');
+    const changes = provesAddress && target.address_claimed === 0 ? claimChanges(target, deps.ownerEmail) : undefined;
+    return {
+      user: { ...target, ...changes },
+      writes: async (trx) => {
+        if (changes) {
+          await users.update(target.id, changes, trx);
+          await tellOwnerEmailPromotion(deps.memberChangedListeners, target, { ...target, ...changes }, trx);
+        }
+        await federated.insert(row, trx);
       },
     };
   }
@@ -161,7 +188,6 @@ export function createFederatedSignIn(deps: {
     const admission = await deps.signUpGate.admit({ email: identity.email });
     await consumeOrThrow(rateLimiter, [[rules.signUpPerIp, origin.ip]]);
     const at = deps.now();
-    const verified = identity.emailVerified ? verifiedAddressChanges(deps.ownerEmail, identity.email) : undefined;
     const user: UserRow = {
       id: newId(21),
       email: identity.email,
@@ -169,14 +195,18 @@ export function createFederatedSignIn(deps: {
       password_hash: '',
       display_name: identity.displayName,
       photo_url: identity.photoUrl,
-      email_verified: verified ? 1 : 0,
-      role: verified?.role ?? admission.role,
+      email_verified: 0,
+      role: admission.role,
       disabled: 0,
       created_at: at,
       last_login_at: at,
       password_updated_at: at,
       valid_since: initialValidSince(at),
+      address_claimed: 0,
+      claimable_role: admission.claimableRole ?? null,
     };
+    // The provider vouched for the address: the new account has claimed it (and its bound role).
+    if (identity.emailVerified) Object.assign(user, claimChanges(user, deps.ownerEmail));
     return {
       user,
       writes: async (trx) => {
@@ -200,10 +230,7 @@ export function createFederatedSignIn(deps: {
       const refresh = linkRow(identity, linked.user_id, deps.now());
       return { uid: linked.user_id, writes: (trx) => federated.refresh(refresh, trx), isNewUser: false };
     }
-    if (target) {
-      const row = linkRow(identity, target.id, deps.now());
-      return { user: target, writes: (trx) => federated.insert(row, trx), isNewUser: false };
-    }
+    if (target) return { ...link(target, identity), isNewUser: false };
     if (identity.email === undefined) {
       throw new IdentityError('INVALID_IDP_RESPONSE', { detail: 'The provider did not share an email address.' });
     }

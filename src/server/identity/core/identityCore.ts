@@ -80,6 +80,12 @@ export function createIdentityCore(deps: {
   const twoStep = createTwoStep({ ...deps, sessions, issuer, signIns, now });
   signIns.useSecondStep(twoStep.policy);
   userDeletingListeners.push((uid, trx) => twoStep.deleteByUser(uid, trx));
+  // When an address is claimed from someone who registered it first, every other way in ends:
+  // provider links and two-step here, passkeys by their feature (addressClaims.ts).
+  const takeoverListeners: AccountTakeoverListener[] = [
+    (uid, trx) => federated.removeAllOfUser(uid, trx),
+    (uid, trx) => twoStep.deleteByUser(uid, trx),
+  ];
   const actionCodes = createActionCodes({
     ...deps,
     users,
@@ -87,6 +93,8 @@ export function createIdentityCore(deps: {
     oobCodes,
     rules,
     deliveryMask: createDeliveryTimingMask(),
+    takeoverListeners,
+    memberChangedListeners,
   });
   const emailActions = createEmailActions({
     ...deps,
@@ -113,7 +121,6 @@ export function createIdentityCore(deps: {
   });
   const members = createMemberOperations({ database, users, sessions, now, changedListeners: memberChangedListeners });
   const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys, members, federated });
-  const takeoverListeners: AccountTakeoverListener[] = [];
   const signInMethodCounters: SignInMethodCounter[] = [];
   const federatedSignIn = createFederatedSignIn({
     ...deps,
@@ -190,7 +197,10 @@ export function createIdentityCore(deps: {
     },
     /** Called after every sign-in attempt, whatever its method (metrics); must not throw. */
     onSignIn: signIns.onSignIn,
-    /** Runs inside the transaction where a provider takes an unverified account over (its passkeys go). */
+    /**
+     * Runs inside the transaction where an account is taken from whoever registered its address
+     * first (a provider's takeover, a password reset claiming it): their passkeys go.
+     */
     onAccountTakenOver(listener: AccountTakeoverListener): void {
       takeoverListeners.push(listener);
     },

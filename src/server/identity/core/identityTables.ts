@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { Role } from '../../../shared/roles.ts';
 
 /** The identity feature's tables. Times are epoch milliseconds; flags are 0/1 on both dialects. */
@@ -19,6 +19,13 @@ export interface UsersTable {
   role: Role;
   /** Reported as the protocol's `validSince`; ID tokens are judged by their session (decision 0020). */
   valid_since: number;
+  /**
+   * 1 once the address was proven by whoever holds the account's way in (a password reset, a
+   * verification link opened while signed in, a provider that verified it): addressClaims.ts.
+   */
+  address_claimed: Generated<number>;
+  /** The role of an invitation bound to the address, granted when the address is claimed. */
+  claimable_role: Role | null;
 }
 
 /** One signed-in client; only the SHA-256 of its refresh token is kept. */

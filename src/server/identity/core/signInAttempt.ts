@@ -66,6 +66,11 @@ type Trx = Transaction<DatabaseSchema>;
  */
 export type ProvenFactor = ({ user: UserRow } | { uid: string }) & {
   writes?: ((trx: Trx) => Promise<void>) | undefined;
+  /**
+   * For writes that may only happen with a session (a provider's takeover): when the account
+   * needs a second step, the attempt throws this instead, having written nothing.
+   */
+  refuseSecondStep?: (() => Error) | undefined;
 };
 
 export interface FirstFactor {
@@ -192,6 +197,7 @@ export function createSignInAttempts(deps: {
           throw new IdentityError('USER_DISABLED');
         }
         const factors = await secondStep.required(user, factor.provider);
+        if (factors !== null && proven.refuseSecondStep) throw proven.refuseSecondStep();
         if (factors !== null) {
           // The first factor is proven: this attempt is refunded, and its writes (a re-hash) are
           // made now, since they do not depend on the second step. Nothing is reset: wrong codes

@@ -15,7 +15,13 @@ export interface SignUpGate {
 }
 
 export interface SignUpAdmission {
+  /** The role the account starts with. */
   role: Role;
+  /**
+   * A role bound to the address (an invitation sent to it): granted once the account claims
+   * the address (addressClaims.ts), at once when a provider verified it.
+   */
+  claimableRole?: Role | undefined;
   /**
    * Uses up what admitted the account (an invitation), in the transaction that creates it,
    * after the users row is written; throws IdentityError ADMIN_ONLY_OPERATION when another

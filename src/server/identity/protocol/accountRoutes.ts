@@ -41,10 +41,13 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
     });
 
     app.post('/v1/accounts::update', async (request, reply) => {
-      // With an action code and no ID token, this applies the code (the SDK's applyActionCode).
+      // With an action code, this applies the code (the SDK's applyActionCode); an ID token
+      // beside it names the account the browser is signed in to, which may claim the address.
       if (hasOobCode(request.body)) {
-        const { oobCode } = parseBody(applyOobCodeBody, request.body);
-        const applied = await core.emailActions.apply(oobCode, originOf(request));
+        const { oobCode, idToken } = parseBody(applyOobCodeBody, request.body);
+        // A stale or foreign token only means no claim: the link still verifies.
+        const claimant = idToken === undefined ? undefined : await core.verifyIdToken(idToken).catch(() => undefined);
+        const applied = await core.emailActions.apply(oobCode, originOf(request), claimant);
         return updateAnswer(applied, await core.signInMethods.linksOf(applied.id));
       }
       const body = parseBody(updateBody, request.body);
@@ -94,5 +97,5 @@ export function updateAnswer(user: UserRow, links: readonly FederatedIdentityRow
 }
 
 function hasOobCode(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'oobCode' in body && !('idToken' in body);
+  return typeof body === 'object' && body !== null && 'oobCode' in body;
 }

@@ -44,6 +44,7 @@ export function createSignInDoor(deps: {
         uid: token.user.id,
         email: token.user.email,
         displayName: token.user.display_name,
+        emailVerified: token.user.email_verified === 1,
         sessionId: token.sessionId,
         authTime: token.authTime,
       };

@@ -14,6 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
+import { markAddressVerified } from '../../../../test/support/verifiedAccounts.ts';
 import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../../test/support/testOidcProvider.ts';
 import { authAgainst } from '../../../../test/support/firebaseSdk.ts';
@@ -88,6 +89,9 @@ describe.each(dialectCases())('the Firebase SDK signs in with an OpenID provider
     const email = uniqueEmail('sdk-linker');
     const { user } = await createUserWithEmailAndPassword(auth, email, 'linker password');
     const claims = { sub: randomUUID(), email: uniqueEmail('at-provider'), email_verified: true };
+    // Linking needs a verified address (decision 0551): refused, then allowed once verified.
+    expect(await errorCode(linkWithCredential(user, await credential(claims)))).toBe('auth/unverified-email');
+    await markAddressVerified(server, user.uid);
     const linked = await linkWithCredential(user, await credential(claims));
     expect(linked.user.uid).toBe(user.uid);
     expect(linked.user.providerData.map((info) => info.providerId).sort()).toEqual(['oidc.test', 'password']);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, passProvider, request } from '../../../../test/support/providerBrowserFlow.ts';
 import { identityClient, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
+import { markAddressVerified } from '../../../../test/support/verifiedAccounts.ts';
 import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../../test/support/testOidcProvider.ts';
 
@@ -174,6 +175,7 @@ describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect',
     const client = identityClient(server.url);
     const email = uniqueEmail('connect');
     const signedUp = await client.signUp(email, 'connect password');
+    await markAddressVerified(server, signedUp.body.localId);
     const jar = new CookieJar();
     const started = await fetch(local(`/identity/oauth/${PROVIDER}/start`), {
       method: 'POST',

@@ -52,6 +52,8 @@ function errorCodeOf(error: unknown): ProviderSignInError | undefined {
     case 'USER_NOT_FOUND':
     case 'CREDENTIAL_TOO_OLD_LOGIN_AGAIN':
       return 'sign_in_again';
+    case 'UNVERIFIED_EMAIL':
+      return 'verify_first';
     default:
       return undefined;
   }

@@ -51,8 +51,7 @@ export interface CreatedInvitationJson {
  * gets the role once they prove it).
  */
 export type InvitationCheckJson =
-  | { valid: true; role: Role; forAddress: boolean; expiresAt: string }
-  | { valid: false; reason: SignupRefusal };
+  { valid: true; role: Role; forAddress: boolean; expiresAt: string } | { valid: false; reason: SignupRefusal };
 
 /** A member as the members API shows one. */
 export interface MemberJson {
@@ -73,7 +72,8 @@ export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const rolesMessages = {
   invitedAs: (role: string) => `This invitation makes you ${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}.`,
   checkingInvitation: 'Checking your invitation…',
-  forAddress: 'Sign up with the address the invitation was sent to; the role is yours once you confirm it from the email we send.',
+  forAddress:
+    'Sign up with the address the invitation was sent to; the role is yours once you confirm it from the email we send.',
   signUpWithoutInvitation: 'Sign up without the invitation',
   admin: 'Site administration',
   members: 'Members',

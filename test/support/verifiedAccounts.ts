@@ -6,7 +6,10 @@ import type { TestApp } from './testApp.ts';
  * verified address (adding a passkey, linking a provider) and not of verifying it: the emailed
  * link itself is tested in emailActions.test.ts and addressClaims.test.ts. Verified, not claimed.
  */
-export async function signUpWithVerifiedAddress(app: Pick<TestApp, 'url' | 'database'>, displayName: string): Promise<TestUser> {
+export async function signUpWithVerifiedAddress(
+  app: Pick<TestApp, 'url' | 'database'>,
+  displayName: string,
+): Promise<TestUser> {
   const user = await signUp(app.url, displayName);
   await markAddressVerified(app, user.uid);
   return user;

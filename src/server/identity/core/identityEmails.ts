@@ -18,17 +18,27 @@ function message(options: {
   to: string;
   subject: string;
   before: string[];
-  link: { href: string; label: string };
+  /** Absent: a notice with nothing to follow. */
+  link?: { href: string; label: string };
   after: string[];
 }): MailMessage {
-  const { href, label } = options.link;
-  const text = ['Hello,', '', ...options.before.flatMap((p) => [p, '']), href, '', ...options.after].join('\n');
+  const { link } = options;
+  const text = [
+    'Hello,',
+    '',
+    ...options.before.flatMap((p) => [p, '']),
+    ...(link ? [link.href, ''] : []),
+    ...options.after,
+  ].join('\n');
   const paragraphs = (list: string[]) => list.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  const linkHtml = link
+    ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>
+<p>If the button does not work, copy this address into your browser:<br>${escapeHtml(link.href)}</p>
+`
+    : '';
   const html = `<p>Hello,</p>
 ${paragraphs(options.before)}
-<p><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></p>
-<p>If the button does not work, copy this address into your browser:<br>${escapeHtml(href)}</p>
-${paragraphs(options.after)}`;
+${linkHtml}${paragraphs(options.after)}`;
   return { to: options.to, subject: options.subject, text, html };
 }
 
@@ -68,6 +78,26 @@ export function verifyEmailMessage(options: {
     ],
     link: { href: actionLink(options.publicUrl, 'verifyEmail', options.code), label: 'Verify your email address' },
     after: [`If you have no ${options.siteTitle} account with this address, ignore this email.`],
+  });
+}
+
+/**
+ * To the account holder when a pending sign-in ended on too many wrong two-step codes: someone
+ * knows the password (DESIGN §9.1, decision 0552). No link: a mail that asks for a click is what
+ * a phisher would send.
+ */
+export function secondStepFailuresNotice(options: { to: string; publicUrl: string; siteTitle: string }): MailMessage {
+  return message({
+    to: options.to,
+    subject: `Someone entered your ${options.siteTitle} password`,
+    before: [
+      `Someone signed in to your ${options.siteTitle} account with its password, then entered wrong two-step verification codes until the sign-in was stopped.`,
+      'Your account is safe while your authenticator app and recovery codes are.',
+    ],
+    after: [
+      `If this was not you, choose a new password: go to ${options.publicUrl}/forgot-password yourself rather than following a link.`,
+      'If it was you, there is nothing to do.',
+    ],
   });
 }
 

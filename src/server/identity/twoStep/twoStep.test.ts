@@ -122,6 +122,75 @@ describe.each(dialectCases())('two-step sign-in (DESIGN §8.4) on $dialect', (di
     expect(logs).not.toContain(answer.body.mfaPendingCredential);
   });
 
+  it('ends every other session of the account when two-step is turned on (decision 0552)', async () => {
+    const email = uniqueEmail('other-device');
+    const signedUp = await signUpVerified(client, sink, email, 'secret-1');
+    const otherDevice = await client.signIn(email, 'secret-1');
+    expect(otherDevice.status).toBe(200);
+    const started = await start(signedUp.idToken);
+    const { sharedSecretKey: secret, sessionInfo } = started.body.totpSessionInfo;
+    const done = await finalize(signedUp.idToken, sessionInfo, totpCode(secret, at));
+    expect(done.status).toBe(200);
+    at += STEP;
+    expect((await client.refresh(otherDevice.body.refreshToken)).body).toEqual(protocolError('TOKEN_EXPIRED'));
+    expect((await client.refresh(done.body.refreshToken)).status).toBe(200);
+  });
+
+  it('tells the account holder by mail, once an hour, when a sign-in ends on wrong codes', async () => {
+    // The default sign-in limits, so that three pending sign-ins fit.
+    const own = await startTestApp(dialectCase, { SMTP_URL: sink.url }, { clock: () => at });
+    try {
+      const ownClient = identityClient(own.url);
+      const email = uniqueEmail('guessed');
+      const signedUp = await signUpVerified(ownClient, sink, email, 'secret-1');
+      const started = await ownClient.call('/v2/accounts/mfaEnrollment:start', {
+        idToken: signedUp.idToken,
+        totpEnrollmentInfo: {},
+      });
+      const { sharedSecretKey: secret, sessionInfo } = started.body.totpSessionInfo;
+      const done = await ownClient.call('/v2/accounts/mfaEnrollment:finalize', {
+        idToken: signedUp.idToken,
+        totpVerificationInfo: { sessionInfo, verificationCode: totpCode(secret, at) },
+      });
+      expect(done.status).toBe(200);
+      at += STEP;
+      const enrollmentId = (await ownClient.lookup(done.body.idToken)).body.users[0].mfaInfo[0].mfaEnrollmentId;
+      const finish = (credential: string, code: string) =>
+        ownClient.call('/v2/accounts/mfaSignIn:finalize', {
+          mfaPendingCredential: credential,
+          mfaEnrollmentId: enrollmentId,
+          totpVerificationInfo: { verificationCode: code },
+        });
+      const pending = async () => (await ownClient.signIn(email, 'secret-1')).body.mfaPendingCredential as string;
+      const wrongCodes = async (credential: string, count: number) => {
+        for (let i = 0; i < count; i += 1) {
+          expect((await finish(credential, wrongTotpCode(secret, at))).body).toEqual(protocolError('INVALID_CODE'));
+        }
+      };
+      const subject = /^Someone entered your Inkwell password$/;
+      const notices = () => sink.messages.filter((m) => m.to.includes(email) && subject.test(m.subject));
+
+      // Four wrong codes, then the right one: nothing to tell.
+      const typo = await pending();
+      await wrongCodes(typo, 4);
+      expect((await finish(typo, totpCode(secret, at))).status).toBe(200);
+      at += STEP;
+      // Five: the sign-in is stopped and the holder told, with no link to follow.
+      await wrongCodes(await pending(), 5);
+      const notice = await sink.waitForMail(email, { subject });
+      expect(notice.text).toContain('entered wrong two-step verification codes');
+      expect(notice.html).not.toContain('<a ');
+      // The holder signs in; another stopped sign-in within the hour sends no second mail.
+      expect((await finish(await pending(), totpCode(secret, at))).status).toBe(200);
+      at += STEP;
+      await wrongCodes(await pending(), 5);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(notices()).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('refuses enrolling without a verified email, with a stale sign-in, or a second time', async () => {
     const unverified = await client.signUp(uniqueEmail('unverified'), 'secret-1');
     expect((await start(unverified.body.idToken)).body).toEqual(protocolError('UNVERIFIED_EMAIL'));

@@ -2,7 +2,12 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { MfaInfo } from '../../../shared/twoStepProtocol.ts';
 import { isTotpCodeShaped } from '../../../shared/twoStepProtocol.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts';
+import { sendInBackground } from '../core/backgroundMail.ts';
+import { secondStepFailuresNotice } from '../core/identityEmails.ts';
 import { IdentityError } from '../core/identityErrors.ts';
+import type { Origin } from '../core/origin.ts';
 import type { UserRow } from '../core/identityTables.ts';
 import { newId, newOpaqueSecret } from '../core/opaqueSecrets.ts';
 import { requireRecentSignIn } from '../core/recentSignIn.ts';
@@ -25,6 +30,8 @@ const MINUTE = 60 * 1000;
 export const ENROLLMENT_LIFETIME_MS = 10 * MINUTE;
 /** Wrong codes a waiting sign-in (or an enrollment) survives; the next one ends it. */
 export const WRONG_CODES_LIMIT = 5;
+/** The mail about a sign-in stopped by wrong codes: once an hour per account at most. */
+const WRONG_CODES_NOTICE_RULE: RateLimitRule = { name: 'twoStep:wrongCodesNotice', limit: 1, windowMs: 60 * MINUTE };
 /** `firebase.sign_in_second_factor` of sessions a second step completed. */
 export const SECOND_FACTOR_TOTP = 'totp';
 
@@ -48,6 +55,8 @@ export function createTwoStep(deps: {
   sessions: SessionsStore;
   issuer: SessionIssuer;
   signIns: Pick<SignInAttempts, 'completeSecondStep'>;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
   now: () => number;
 }) {
   const { config, sessions, issuer, now } = deps;
@@ -61,6 +70,21 @@ export function createTwoStep(deps: {
       return step !== undefined && (await store.useStep(factor.user_id, step));
     }
     return isRecoveryCodeShaped(code) && (await store.useRecoveryCode(factor.user_id, code, now()));
+  }
+
+  /**
+   * A pending sign-in ended on its last wrong code: someone holds the password. The holder is
+   * told by mail, at most once an hour (decision 0552); the mail is sent without holding up the answer.
+   */
+  async function tellOfWrongCodes(user: UserRow, origin: Origin): Promise<void> {
+    const allowed = await deps.rateLimiter.consume(WRONG_CODES_NOTICE_RULE, user.id);
+    if (!allowed.allowed) return;
+    const notice = secondStepFailuresNotice({
+      to: user.email,
+      publicUrl: config.publicUrl,
+      siteTitle: config.site.title,
+    });
+    sendInBackground(deps.mailer, origin.log, notice, 'two-step failures notice');
   }
 
   return {
@@ -126,7 +150,9 @@ export function createTwoStep(deps: {
             );
             if (!inserted) throw new IdentityError('SECOND_FACTOR_EXISTS');
             await store.insertRecoveryCodes(token.user.id, recoveryCodes, trx);
-            await sessions.revokeById(token.sessionId, trx);
+            // Every other device signs in again, with the second step (decision 0552): two-step
+            // is often turned on because a password is feared known.
+            await sessions.revokeAllOfUser(token.user.id, trx);
           },
         },
       );
@@ -197,6 +223,9 @@ export function createTwoStep(deps: {
             if (!(await useCode(factor, input.code))) {
               const at = now();
               await store.countWrongCode(input.credential, user.id, at + PENDING_SECOND_STEP_LIFETIME_MS, at);
+              if ((await store.wrongCodesFor(input.credential)) === WRONG_CODES_LIMIT) {
+                await tellOfWrongCodes(user, context.origin);
+              }
               throw new IdentityError('INVALID_CODE');
             }
             return { factor: SECOND_FACTOR_TOTP };

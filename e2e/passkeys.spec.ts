@@ -4,6 +4,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { freePort, startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
+import { startSmtpSink, type SmtpSink } from '../test/support/smtpSink.ts';
 import { expectSignedIn, expectSignedOut, logOutFromProfile, newAccount, signUp, topBar } from './support/accounts.ts';
 
 // WebAuthn refuses an IP address as relying party (the worker's server's PUBLIC_URL is
@@ -15,19 +16,35 @@ const stalePort = await freePort();
 const origin = `http://localhost:${port}`;
 let server: ServerProcess;
 let dataDir: string;
+// Where both servers of this file mail their verification links.
+let sink: SmtpSink;
 
 test.describe.configure({ mode: 'serial' });
 test.use({ baseURL: origin });
 
 test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-passkeys-'));
-  server = await startServerProcess({ PUBLIC_URL: origin, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, port);
+  sink = await startSmtpSink();
+  server = await startServerProcess(
+    { PUBLIC_URL: origin, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SMTP_URL: sink.url },
+    port,
+  );
 });
 
 test.afterAll(async () => {
   await server?.stop();
+  await sink?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** Signs up and opens the emailed verification link in this browser: a passkey needs a verified address. */
+async function signUpVerified(page: Page, account: ReturnType<typeof newAccount>) {
+  await signUp(page, account);
+  const mail = await sink.waitForMail(account.email, { subject: /^Verify/ });
+  const link = new URL(/https?:\/\/\S*mode=verifyEmail\S*/.exec(mail.text)![0]);
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('link', { name: 'Go to your profile' })).toBeVisible();
+}
 
 /** Chromium's virtual authenticator: a platform one that keeps passkeys and verifies the user. */
 async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
@@ -95,7 +112,7 @@ test('register a passkey on the profile, sign out, sign in with it, write an art
   await withoutAutofill(page);
   const { cdp, authenticatorId } = await addAuthenticator(page);
   const account = newAccount('passkey');
-  await signUp(page, account);
+  await signUpVerified(page, account);
 
   const section = await addPasskeyOnProfile(page);
   const item = section.getByTestId('passkey-list').getByRole('listitem');
@@ -150,10 +167,10 @@ test('two accounts on one device each sign in only as themselves', async ({ page
   const { cdp, authenticatorId } = await addAuthenticator(page);
   const ada = newAccount('ada');
   const bob = newAccount('bob');
-  await signUp(page, ada);
+  await signUpVerified(page, ada);
   await addPasskeyOnProfile(page);
   await logOutFromProfile(page);
-  await signUp(page, bob);
+  await signUpVerified(page, bob);
   await addPasskeyOnProfile(page);
   await logOutFromProfile(page);
 
@@ -178,7 +195,7 @@ test('the re-authentication prompt accepts a passkey instead of the password', a
   await withoutAutofill(page);
   await addAuthenticator(page);
   const account = newAccount('reauth');
-  await signUp(page, account);
+  await signUpVerified(page, account);
   await addPasskeyOnProfile(page);
 
   // Deleting the account asks who it is; the passkey answers.
@@ -213,7 +230,7 @@ test('says so when the person cancels, and when the browser has no passkeys', as
 test('the email field offers the passkey in its autofill, and picking it signs in', async ({ page }) => {
   await addAuthenticator(page);
   const account = newAccount('autofill');
-  await signUp(page, account);
+  await signUpVerified(page, account);
   await addPasskeyOnProfile(page);
   await logOutFromProfile(page);
 
@@ -240,7 +257,13 @@ test.describe('after the recent-sign-in window', () => {
   test.beforeAll(async () => {
     staleDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-passkeys-'));
     staleServer = await startServerProcess(
-      { PUBLIC_URL: staleOrigin, DATA_DIR: staleDataDir, LOG_LEVEL: 'warn', RECENT_SIGN_IN_SECONDS: '2' },
+      {
+        PUBLIC_URL: staleOrigin,
+        DATA_DIR: staleDataDir,
+        LOG_LEVEL: 'warn',
+        RECENT_SIGN_IN_SECONDS: '2',
+        SMTP_URL: sink.url,
+      },
       stalePort,
     );
   });
@@ -255,7 +278,7 @@ test.describe('after the recent-sign-in window', () => {
     await withoutAutofill(page);
     await addAuthenticator(page);
     const account = newAccount('stale');
-    await signUp(page, account);
+    await signUpVerified(page, account);
     await topBar(page).getByRole('link', { name: 'Profile' }).click();
     const section = page.getByRole('region', { name: 'Passkeys' });
     await expect(section.getByText('You have no passkeys yet.')).toBeVisible();
@@ -283,7 +306,7 @@ test.describe('after the recent-sign-in window', () => {
 test('two passkeys made in one browser get names that tell them apart (issue 26.9)', async ({ page }) => {
   await withoutAutofill(page);
   const first = await addAuthenticator(page);
-  await signUp(page, newAccount('two-keys'));
+  await signUpVerified(page, newAccount('two-keys'));
   const section = await addPasskeyOnProfile(page);
   const items = section.getByTestId('passkey-list').getByRole('listitem');
   // A second authenticator on the same browser (the first one put away, as a second security

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectSignedIn, expectSignedOut, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
+import { linkIn, waitForMail } from './support/mailbox.ts';
 
 // The app is configured with a real OpenID provider on loopback (playwright.config.ts) as
 // "Test ID" (oidc.test); its development login page accepts any login and password.
@@ -63,6 +64,10 @@ test('signs up with the provider from /signup, then logs in with it from /login'
 test('connects the provider to a password account on the profile, and disconnects it', async ({ page }) => {
   const account = newAccount('connector');
   await signUp(page, account);
+  // Connecting needs a verified address (decision 0551): the emailed link, opened here.
+  const verify = linkIn(await waitForMail(account.email, /^Verify your Inkwell email address$/), '/action');
+  await page.goto(verify.pathname + verify.search);
+  await expect(page.getByRole('link', { name: 'Go to your profile' })).toBeVisible();
   await openProfile(page);
   const methods = page.getByTestId('sign-in-methods');
   await expect(methods.getByTestId('provider-oidc.test')).toContainText('Not connected');

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { terminalLogStream } from './http/terminalLog.ts';
+import { FIRST_OWNER_HINT, hasOwner } from './identity/firstOwner.ts';
 import { outboxDir } from './mail/outbox.ts';
 import { ensureWebBuild, webDistDir } from './web/webBuild.ts';
 
@@ -55,6 +56,7 @@ async function main() {
     const outbox = outboxDir(config.dataDir);
     app.log.info(`SMTP_URL is not set: emails are written to ${outbox} as .eml files, not sent`);
   }
+  if (!(await hasOwner(database))) app.log.info(FIRST_OWNER_HINT);
 }
 
 main().catch((error: unknown) => {

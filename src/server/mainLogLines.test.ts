@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runAdmin } from '../../test/support/adminRunner.ts';
 import { freePort } from '../../test/support/serverProcess.ts';
+import { FIRST_OWNER_HINT } from './identity/firstOwner.ts';
 
 // What a person sees after `npm start`: on a terminal, readable lines, the address to open and
 // where the dev outbox writes mail; piped to a collector, JSON lines saying the same.
@@ -17,9 +19,9 @@ afterEach(() => {
 });
 
 /** Starts the server, on a pseudo-terminal (`script`) or a pipe, and collects what it prints. */
-async function startServer(onTerminal: boolean) {
+async function startServer(onTerminal: boolean, existingDataDir?: string) {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-log-lines-'));
+  const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-log-lines-'));
   const env = {
     PATH: process.env.PATH,
     SHELL: '/bin/sh',
@@ -35,16 +37,19 @@ async function startServer(onTerminal: boolean) {
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  stops.push(() => {
+  const kill = () => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
     } catch {
       // already gone
     }
+  };
+  stops.push(() => {
+    kill();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   await expect.poll(() => output, { timeout: 45_000, interval: 100 }).toContain('in a browser');
-  return { port, dataDir, output: () => output.replace(ANSI, '') };
+  return { port, dataDir, output: () => output.replace(ANSI, ''), stop: kill };
 }
 
 describe('the lines npm start prints', () => {
@@ -78,5 +83,28 @@ describe('the lines npm start prints', () => {
     expect(messages).toContain(
       `SMTP_URL is not set: emails are written to ${path.join(server.dataDir, 'outbox')} as .eml files, not sent`,
     );
+    // A fresh site has no owner: the operator is told how to name one (DESIGN §9.6).
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('no owner yet');
+  });
+
+  it('names the way to a first owner only while the site has none', async () => {
+    const server = await startServer(false);
+    const messages = () =>
+      server
+        .output()
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    await expect.poll(messages, { timeout: 10_000 }).toContain(FIRST_OWNER_HINT);
+    server.stop();
+    // The operator makes one with the command the hint names; the next start says nothing of it.
+    const made = await runAdmin(['users', 'create', 'boss@example.com', '--role', 'owner'], {
+      DATA_DIR: server.dataDir,
+    });
+    expect(made.code).toBe(0);
+    const again = await startServer(false, server.dataDir);
+    await expect.poll(() => again.output(), { timeout: 10_000 }).toContain('not sent');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(again.output()).not.toContain('no owner yet');
   });
 });

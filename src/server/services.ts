@@ -10,7 +10,7 @@ import { createImages, type Images } from './images/createImages.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createPasskeys, type PasskeyIdentity, type Passkeys } from './passkeys/createPasskeys.ts';
 import { createRateLimiter, type RateLimiter } from './rateLimit/rateLimiter.ts';
-import { createRoles } from './roles/createRoles.ts';
+import { createRoles, type Roles } from './roles/createRoles.ts';
 import { withTwoStepRequirement } from './roles/twoStepRequirement.ts';
 import type { FastifyPluginAsync } from 'fastify';
 
@@ -23,6 +23,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** The invitations and members APIs. Register with { prefix: '/api' }. */
   rolesRoutes: FastifyPluginAsync;
+  /** The operator's invitations (the admin command's `invite`). */
+  invitations: { create: Roles['createInvitation'] };
   /** The append-only audit log: GET /api/audit (register with { prefix: '/api' }) and the admin command's reads. */
   audit: Audit;
   auditRoutes: FastifyPluginAsync;
@@ -144,7 +146,19 @@ export function createServices(deps: {
     hideArticle: (actor, id, reason) => articles.hide(actor, id, reason),
     recordEvent: audit.record,
   });
-  return { identity, articles, authors, images, passkeys, rateLimiter, rolesRoutes, audit, auditRoutes, reportsRoutes };
+  return {
+    identity,
+    articles,
+    authors,
+    images,
+    passkeys,
+    rateLimiter,
+    rolesRoutes,
+    invitations: { create: roles.createInvitation },
+    audit,
+    auditRoutes,
+    reportsRoutes,
+  };
 }
 
 /** Identity as the passkeys feature sees it: its sign-in door, with the provider fixed to "passkey". */

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
-import { LastOwnerError, type AdminUserView } from '../identity/createIdentity.ts';
+import { EmailTakenError, LastOwnerError, type AdminUserView } from '../identity/createIdentity.ts';
+import { emailField } from '../../shared/identityRequests.ts';
 import { isRole, roleLabels, type Role } from '../../shared/roles.ts';
 import type { Services } from '../services.ts';
 import type { CommandName, ValueOption } from './adminUsage.ts';
@@ -196,6 +197,50 @@ export const commands: Record<CommandName, Command> = {
     return {
       text: `${user.email} is now ${article(role)} ${roleLabels[role].toLowerCase()}; this takes effect at once.`,
       json: { user: userJson(user) },
+    };
+  },
+  'users create': async (context, email) => {
+    const address = emailField.safeParse(email);
+    if (!address.success) throw new CommandFailure(`"${email}" is not an email address.`);
+    const role = context.options['--role'] ?? context.config.newAccountRole;
+    if (!isRole(role)) throw new CommandFailure(`Unknown role "${role}".`);
+    const name = context.options['--name']?.trim() || null;
+    let created;
+    try {
+      created = await (await services(context)).identity.admin.createAccount({
+        email: address.data,
+        displayName: name,
+        role,
+      });
+    } catch (error) {
+      if (error instanceof EmailTakenError) throw new CommandFailure(`An account with email ${address.data} exists.`);
+      throw error;
+    }
+    const { user, setupUrl, mailed } = created;
+    return {
+      text: [
+        `Made ${user.email}, ${article(user.role)} ${roleLabels[user.role].toLowerCase()}, without a password.`,
+        mailed
+          ? 'Emailed this link, which sets its password (valid 3 days, once):'
+          : 'The email could not be sent; give them this link, which sets its password (valid 3 days, once):',
+        setupUrl,
+      ].join('\n'),
+      json: { user: userJson(user), setupUrl, mailed },
+    };
+  },
+  invite: async (context, role) => {
+    if (!isRole(role)) throw new CommandFailure(`Unknown role "${role}".`);
+    const rawEmail = context.options['--email'];
+    const address = rawEmail === undefined ? undefined : emailField.safeParse(rawEmail);
+    if (address && !address.success) throw new CommandFailure(`"${rawEmail}" is not an email address.`);
+    const email = address?.data ?? null;
+    const { url, expiresAt } = await (await services(context)).invitations.create({ role, email });
+    return {
+      text: [
+        `An invitation for ${article(role)} ${roleLabels[role].toLowerCase()}${email ? `, for ${email} only` : ''}, valid until ${iso(expiresAt)} (once):`,
+        url,
+      ].join('\n'),
+      json: { url, role, email, expiresAt: iso(expiresAt) },
     };
   },
   'keys rotate': async (context) => {

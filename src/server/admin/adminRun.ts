@@ -52,12 +52,14 @@ function parse(argv: string[]): Parsed {
   }
   if (!argument && rest.length > 0) throw new UsageError(`"${name}" takes no arguments.`);
   for (const option of Object.keys(options) as ValueOption[]) {
-    if (VALUE_OPTIONS[option] !== name) throw new UsageError(`${option} is not an option of "${name}".`);
+    if (!(VALUE_OPTIONS[option] as readonly CommandName[]).includes(name)) {
+      throw new UsageError(`${option} is not an option of "${name}".`);
+    }
   }
   if (name === 'import-firebase' && (!options['--users'] || !options['--hash-config'])) {
     throw new UsageError('"import-firebase" needs --users FILE and --hash-config FILE.');
   }
-  const role = name === 'users role' ? rest[1] : options['--role'];
+  const role = name === 'users role' ? rest[1] : name === 'invite' ? rest[0] : options['--role'];
   if (role !== undefined && !isRole(role)) {
     throw new UsageError(`Unknown role "${role}": use one of ${ROLES.join(', ')}.`);
   }

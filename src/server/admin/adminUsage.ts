@@ -1,29 +1,33 @@
 /** Options that take a value, and the commands they belong to. */
 export const VALUE_OPTIONS = {
-  '--users': 'import-firebase',
-  '--hash-config': 'import-firebase',
-  '--articles': 'import-firebase',
-  '--role': 'import-firebase',
-  '--limit': 'audit',
-} as const satisfies Record<string, CommandName>;
+  '--users': ['import-firebase'],
+  '--hash-config': ['import-firebase'],
+  '--articles': ['import-firebase'],
+  '--role': ['import-firebase', 'users create'],
+  '--name': ['users create'],
+  '--email': ['invite'],
+  '--limit': ['audit'],
+} as const satisfies Record<string, readonly CommandName[]>;
 
 export type ValueOption = keyof typeof VALUE_OPTIONS;
 
 /** The command line's grammar; kept apart from the implementations so --help and misuse answer at once. */
 export const COMMAND_NAMES = {
   'users list': undefined,
+  'users create': 'EMAIL',
   'users show': 'EMAIL',
   'users disable': 'EMAIL',
   'users enable': 'EMAIL',
   'users delete': 'EMAIL',
   'users reset-two-step': 'EMAIL',
   'users role': 'EMAIL ROLE',
+  invite: 'ROLE',
   'keys rotate': undefined,
   backup: 'FILE',
   migrate: undefined,
   'import-firebase': undefined,
   audit: undefined,
-} as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'FILE' | undefined>;
+} as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'ROLE' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
 
@@ -34,6 +38,11 @@ server (DATABASE_URL, DATA_DIR, ...) and may run while the server is running.
 
 Commands:
   users list              List every account.
+  users create EMAIL [--role ROLE] [--name NAME]
+                          Make an account without a password, whatever SIGNUP says (how
+                          an invite-only site gets its first owner: --role owner). Mails
+                          and prints a link, valid 3 days, that sets its password and
+                          verifies the address. The role is NEW_ACCOUNT_ROLE unless --role.
   users show EMAIL        Show one account (its role too).
   users role EMAIL ROLE   Give an account a role: reader, contributor, author, editor
                           or owner (this is how a new site names its first owner). The
@@ -45,6 +54,9 @@ Commands:
   users reset-two-step EMAIL
                           Turn two-step verification off (someone who lost the phone
                           and the recovery codes); the account is signed out everywhere.
+  invite ROLE [--email EMAIL]
+                          Print an invitation link for ROLE, as /admin makes one (valid
+                          7 days, once; with --email, for that address only).
   keys rotate             Sign new ID tokens with a new key; tokens signed with the
                           previous key stay valid until they expire. Running servers
                           switch within 30 seconds.

@@ -28,6 +28,7 @@ import { signInWithIdpRoute } from './providers/signInWithIdpRoute.ts';
 
 export type { SignUpAdmission, SignUpGate } from './core/identityCore.ts';
 export {
+  EmailTakenError,
   IdentityError,
   LastOwnerError,
   type MemberRow,

@@ -4,7 +4,8 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Identity, MemberChangedListener, SignUpGate } from '../identity/createIdentity.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
-import { createInvitations } from './invitations.ts';
+import type { Role } from '../../shared/roles.ts';
+import { createInvitations, invitationUrl } from './invitations.ts';
 import { memberChangeEvents, type RoleEventRecorder } from './roleEvents.ts';
 import { rolesRoutes } from './rolesRoutes.ts';
 import { signUpPolicy } from './signUpPolicy.ts';
@@ -14,6 +15,8 @@ export interface Roles {
   signUpGate: SignUpGate;
   /** For identity's members.onChanged: role changes, disables and enables go in the audit log. */
   recordMemberChange: MemberChangedListener;
+  /** The operator's invitation (`npm run admin -- invite`): audited with no actor; answers its link. */
+  createInvitation(input: { role: Role; email: string | null }): Promise<{ url: string; expiresAt: number }>;
   /** The invitations and members APIs; made once identity and articles exist. */
   routes(deps: {
     members: Identity['members'];
@@ -41,6 +44,10 @@ export function createRoles(deps: {
       newAccountRole: deps.config.newAccountRole,
       invitations,
     }),
+    async createInvitation({ role, email }) {
+      const { invitation, code } = await invitations.create({ role, email, createdBy: null });
+      return { url: invitationUrl(deps.config.publicUrl, code), expiresAt: invitation.expires_at };
+    },
     async recordMemberChange(change, trx) {
       for (const event of memberChangeEvents(change)) await deps.recordEvent(trx, event);
     },

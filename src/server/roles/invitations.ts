@@ -1,3 +1,4 @@
+import { paths } from '../../shared/routes.ts';
 import { INVITATION_LIFETIME_MS, type SignupRefusal } from '../../shared/invitations.ts';
 import type { Role } from '../../shared/roles.ts';
 import type { Transaction } from 'kysely';
@@ -7,6 +8,9 @@ import { hashInvitationCode, isInvitationCodeShaped, newInvitationCode, newInvit
 import { createInvitationsStore } from './invitationsStore.ts';
 import type { InvitationRow } from './invitationsTables.ts';
 import type { RoleEventRecorder } from './roleEvents.ts';
+
+/** The link an invitation is used through (the sign-up screen with its code). */
+export const invitationUrl = (publicUrl: string, code: string) => `${publicUrl}${paths.signup}?invite=${code}`;
 
 export type InvitationLookup = { ok: true; invitation: InvitationRow } | { ok: false; reason: SignupRefusal };
 
@@ -19,7 +23,8 @@ export function createInvitations(deps: { database: Database; now: () => number;
     store,
 
     /** A new invitation and the code for its link (returned once, never stored). */
-    async create(input: { role: Role; email: string | null; createdBy: string }) {
+    /** `createdBy`: null for the operator (the admin command). */
+    async create(input: { role: Role; email: string | null; createdBy: string | null }) {
       const code = newInvitationCode();
       const now = deps.now();
       const row: InvitationRow = {

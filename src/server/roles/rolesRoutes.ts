@@ -9,7 +9,7 @@ import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../h
 import { sendProblem } from '../http/problem.ts';
 import { LastOwnerError, type Identity, type MemberRow } from '../identity/createIdentity.ts';
 import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
-import type { Invitations } from './invitations.ts';
+import { invitationUrl, type Invitations } from './invitations.ts';
 import type { InvitationRow } from './invitationsTables.ts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
 import { can, mayGrant, mayManage } from './permissions.ts';
@@ -78,7 +78,7 @@ export function rolesRoutes(deps: {
       });
       const created: CreatedInvitationJson = {
         id: invitation.id,
-        url: `${deps.publicUrl}/signup?invite=${code}`,
+        url: invitationUrl(deps.publicUrl, code),
         role: invitation.role,
         email: invitation.email,
         expiresAt: iso(invitation.expires_at),

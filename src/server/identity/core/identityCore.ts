@@ -120,7 +120,7 @@ export function createIdentityCore(deps: {
     signUpGate: deps.signUpGate ?? openSignUp,
   });
   const members = createMemberOperations({ database, users, sessions, now, changedListeners: memberChangedListeners });
-  const operator = createOperatorOperations({ ...deps, users, sessions, accounts, keys, members, federated });
+  const operator = createOperatorOperations({ ...deps, users, sessions, oobCodes, accounts, keys, members, federated });
   const signInMethodCounters: SignInMethodCounter[] = [];
   const federatedSignIn = createFederatedSignIn({
     ...deps,
@@ -231,3 +231,4 @@ export type { ProviderIdentity, FederatedSignInOutcome, AccountTakeoverListener 
 export type { FederatedIdentityRow } from './identityTables.ts';
 export { IdentityError } from './identityErrors.ts';
 export { IdTokenError, type VerifiedToken, type VerifiedUser } from './verifyIdToken.ts';
+export { EmailTakenError } from './usersStore.ts';

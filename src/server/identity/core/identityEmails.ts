@@ -1,3 +1,4 @@
+import { paths } from '../../../shared/routes.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 
 /** The modes of the web app's `/action` page (docs/product.md, Screens), as the links name them. */
@@ -42,6 +43,29 @@ ${linkHtml}${paragraphs(options.after)}`;
   return { to: options.to, subject: options.subject, text, html };
 }
 
+/** The link that sets a password: a reset's, and an operator-made account's first. */
+export const setPasswordLink = (publicUrl: string, code: string) =>
+  `${publicUrl}${paths.resetPassword}?oobCode=${encodeURIComponent(code)}`;
+
+/** To an account an operator made (`users create`): its link sets the first password and verifies the address. */
+export function accountCreatedMessage(options: {
+  to: string;
+  publicUrl: string;
+  siteTitle: string;
+  code: string;
+}): MailMessage {
+  return message({
+    to: options.to,
+    subject: `Your ${options.siteTitle} account is ready`,
+    before: [
+      `An account with the address ${options.to} was made for you on ${options.siteTitle}.`,
+      'To choose its password and sign in, open this link within the next 3 days:',
+    ],
+    link: { href: setPasswordLink(options.publicUrl, options.code), label: 'Choose your password' },
+    after: [`If you did not expect this, ignore this email: nobody can sign in to the account without it.`],
+  });
+}
+
 export function passwordResetEmail(options: {
   to: string;
   publicUrl: string;
@@ -56,7 +80,7 @@ export function passwordResetEmail(options: {
       'To choose a new password, open this link within the next hour:',
     ],
     link: {
-      href: `${options.publicUrl}/reset-password?oobCode=${encodeURIComponent(options.code)}`,
+      href: setPasswordLink(options.publicUrl, options.code),
       label: 'Reset your password',
     },
     after: ['If you did not ask for this, ignore this email: your password stays as it is.'],

@@ -12,3 +12,6 @@ export const VERIFY_EMAIL_CODE_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** The link in the old address's notice that undoes an email change (docs/architecture.md, Sign-in protocol). */
 export const RECOVER_EMAIL_CODE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The first-password link of an account an operator made: mailed, so days rather than an hour. */
+export const ACCOUNT_SETUP_CODE_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;

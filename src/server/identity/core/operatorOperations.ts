@@ -1,4 +1,12 @@
+import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
+import { MailDeliveryError, type Mailer } from '../../mail/mailer.ts';
+import { accountCreatedMessage, setPasswordLink } from './identityEmails.ts';
+import { ACCOUNT_SETUP_CODE_LIFETIME_MS } from './lifetimes.ts';
+import type { OobCodesStore } from './oobCodesStore.ts';
+import { newId } from './opaqueSecrets.ts';
+import { EmailTakenError } from './usersStore.ts';
+import { initialValidSince } from './validSince.ts';
 import type { Role } from '../../../shared/roles.ts';
 import type { AccountOperations } from './accountOperations.ts';
 import type { MemberChange, MemberOperations } from './memberOperations.ts';
@@ -29,7 +37,10 @@ export interface AdminUserView {
 
 /** Operator actions on accounts and keys (the admin command is their door); each finds the account by email. */
 export function createOperatorOperations(deps: {
+  config: Config;
   database: Database;
+  oobCodes: OobCodesStore;
+  mailer: Mailer;
   users: UsersStore;
   sessions: SessionsStore;
   accounts: AccountOperations;
@@ -93,6 +104,56 @@ export function createOperatorOperations(deps: {
       if (!user) return undefined;
       await deps.accounts.deleteEverywhere(user.id);
       return view(user);
+    },
+
+    /**
+     * `users create`: an account without a password, whose emailed (and returned) link sets the
+     * first one, which also verifies and claims the address (addressClaims.ts). Works whatever
+     * SIGNUP says: how an invite-only site gets its first owner. EmailTakenError when the address
+     * has an account.
+     */
+    async createAccount(input: {
+      email: string;
+      displayName: string | null;
+      role: Role;
+    }): Promise<{ user: AdminUserView; setupUrl: string; mailed: boolean }> {
+      const now = deps.now();
+      const row: UserRow = {
+        id: newId(21),
+        email: input.email,
+        // '' lets nothing in (passwordHashing.ts) until the link sets a password.
+        password_hash: '',
+        display_name: input.displayName,
+        photo_url: null,
+        email_verified: 0,
+        disabled: 0,
+        created_at: now,
+        last_login_at: null,
+        password_updated_at: now,
+        role: deps.config.newAccountRole,
+        valid_since: initialValidSince(now),
+        address_claimed: 0,
+        claimable_role: null,
+      };
+      await users.insert(row);
+      // The role through the members' one way of changing it: audited, with the operator as actor.
+      if (input.role !== row.role) await deps.members.change(row.id, { role: input.role }, { actorUid: null });
+      const code = await deps.oobCodes.issue(
+        { userId: row.id, email: row.email, requestType: 'PASSWORD_RESET', lifetimeMs: ACCOUNT_SETUP_CODE_LIFETIME_MS },
+        now,
+      );
+      const { publicUrl } = deps.config;
+      let mailed = true;
+      try {
+        await deps.mailer.send(
+          accountCreatedMessage({ to: row.email, publicUrl, siteTitle: deps.config.site.title, code }),
+        );
+      } catch (error) {
+        if (!(error instanceof MailDeliveryError)) throw error;
+        mailed = false;
+      }
+      const created = await users.findById(row.id);
+      return { user: await view(created!), setupUrl: setPasswordLink(publicUrl, code), mailed };
     },
 
     /** A new current signing key; the previous one verifies until its tokens expire. */

@@ -5,7 +5,6 @@ import { accountCreatedMessage, setPasswordLink } from './identityEmails.ts';
 import { ACCOUNT_SETUP_CODE_LIFETIME_MS } from './lifetimes.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import { newId } from './opaqueSecrets.ts';
-import { EmailTakenError } from './usersStore.ts';
 import { initialValidSince } from './validSince.ts';
 import type { Role } from '../../../shared/roles.ts';
 import type { AccountOperations } from './accountOperations.ts';

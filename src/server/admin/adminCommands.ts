@@ -207,7 +207,9 @@ export const commands: Record<CommandName, Command> = {
     const name = context.options['--name']?.trim() || null;
     let created;
     try {
-      created = await (await services(context)).identity.admin.createAccount({
+      created = await (
+        await services(context)
+      ).identity.admin.createAccount({
         email: address.data,
         displayName: name,
         role,

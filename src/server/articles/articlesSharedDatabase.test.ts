@@ -60,6 +60,12 @@ describe.each(dialectCases())('two servers sharing one database on $dialect', (d
     expect(renamed.status).toBe(200);
     expect((await reader.get(id)).body.authorName).toBe('After');
     expect((await reader.list()).body.articles[0].authorName).toBe('After');
+    // A new picture too (issue 39.5: it waited for a restart).
+    const picture = 'https://pictures.example/after.png';
+    const repictured = await identityCall(secondUrl, 'accounts:update', { idToken: author.idToken, photoUrl: picture });
+    expect(repictured.status).toBe(200);
+    expect((await reader.get(id)).body.authorPhotoUrl).toBe(picture);
+    expect((await reader.list()).body.articles[0].authorPhotoUrl).toBe(picture);
 
     expect((await fetch(`${first.url}/article/${id}`)).status).toBe(200);
     expect((await writer.remove(author.idToken, id)).status).toBe(204);

@@ -144,6 +144,36 @@ describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect',
     }
   });
 
+  it('goes only to same-origin paths after dot segments and escapes are resolved (issue 35, finding 3)', async () => {
+    const offSite = [
+      '/.//evil.example/x',
+      '/..//evil.example',
+      '/%2e//evil.example',
+      '/a/..//x',
+      '/%2e%2e//x',
+      '/%2E%2E//evil.example',
+      '/./\\evil.example',
+      '/a/..\\/evil.example',
+    ];
+    let n = 0;
+    for (const target of offSite) {
+      n += 1;
+      const { answered } = await signInThroughProvider(`dots-${Date.now()}-${n}`, target);
+      expect(answered.status, target).toBe(302);
+      expect(answered.headers.get('location'), target).toBe('/');
+    }
+    // Dot segments that stay on the site still arrive where they lead.
+    for (const [target, lands] of [
+      ['/a/../profile', '/profile'],
+      ['/./profile?tab=2#x', '/profile?tab=2#x'],
+      ['/%2e/profile', '/profile'],
+    ] as const) {
+      n += 1;
+      const { answered } = await signInThroughProvider(`dots-${Date.now()}-${n}`, target);
+      expect(answered.headers.get('location'), target).toBe(lands);
+    }
+  });
+
   it('sends failures to /login?error=CODE: an unconfigured provider, a cancelled sign-in, an account to confirm', async () => {
     const unknown = await fetch(`${server.url}/identity/oauth/oidc.nobody/start`, { redirect: 'manual' });
     expect(unknown.status).toBe(302);

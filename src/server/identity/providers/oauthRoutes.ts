@@ -52,6 +52,10 @@ function errorCodeOf(error: unknown): ProviderSignInError | undefined {
     case 'USER_NOT_FOUND':
     case 'CREDENTIAL_TOO_OLD_LOGIN_AGAIN':
       return 'sign_in_again';
+    // The sign-up policy refused a new account (src/server/roles/signUpPolicy.ts): this flow
+    // carries no invitation, so any invitation refusal means one was needed.
+    case 'ADMIN_ONLY_OPERATION':
+      return error.detail === 'SIGNUP_CLOSED' ? 'signup_closed' : 'invitation_required';
     default:
       return undefined;
   }
@@ -202,6 +206,8 @@ export function oauthRoutes(deps: {
             request.log.error({ err: error }, 'provider sign-in failed');
             return fail(reply, 'server_error', connecting);
           }
+          // An expected refusal (a policy, a person's choice), not a fault: no stack, below error level.
+          request.log.info({ providerId: party.providerId, refusal: code }, 'provider sign-in refused');
           return fail(reply, code, connecting);
         }
       },

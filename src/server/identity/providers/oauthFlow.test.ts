@@ -88,6 +88,9 @@ describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect',
     expect(answered.headers.getSetCookie().find((line) => line.startsWith('inkwell_session='))).toMatch(
       /HttpOnly; SameSite=Strict/,
     );
+    // A note the app can read, so that it asks for the session (issue 35, finding 9): not a credential.
+    const note = answered.headers.getSetCookie().find((line) => line.startsWith('inkwell_signed_in='));
+    expect(note).toMatch(/^inkwell_signed_in=1; Max-Age=300; Path=\/; SameSite=Lax$/);
     // The web app's restore: v1/token in browser session mode with the cookie.
     const restored = await fetch(`${server.url}/identity/v1/token`, {
       method: 'POST',

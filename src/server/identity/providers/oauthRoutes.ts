@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
-import type {
-  ProviderLinkStartResponse,
-  ProviderSignInError,
-  SignInProvidersResponse,
+import {
+  SIGNED_IN_COOKIE,
+  SIGNED_IN_COOKIE_MAX_AGE_SECONDS,
+  type ProviderLinkStartResponse,
+  type ProviderSignInError,
+  type SignInProvidersResponse,
 } from '../../../shared/providerSignIn.ts';
 import type { Config } from '../../config.ts';
 import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
@@ -198,6 +200,13 @@ export function oauthRoutes(deps: {
           if (outcome.kind === 'pendingSecondStep') return fail(reply, 'two_step_required', connecting);
           // The same browser session a password sign-in makes in browser session mode.
           setSessionCookie(reply, outcome.session.refreshToken, secure);
+          // Tells the app, which cannot read the HttpOnly session cookie, to ask for the session (finding 9).
+          reply.setCookie(SIGNED_IN_COOKIE, '1', {
+            path: '/',
+            sameSite: 'lax',
+            secure,
+            maxAge: SIGNED_IN_COOKIE_MAX_AGE_SECONDS,
+          });
           reply.header('cache-control', 'no-store');
           return reply.redirect(started.continue_path, 302);
         } catch (error) {

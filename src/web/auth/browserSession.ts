@@ -3,7 +3,7 @@ import { AUTH_CHANNEL_NAME, AuthSession } from './authSession.ts';
 import { createIdentityClient } from './identityClient.ts';
 import { localStoragePendingRevoke } from './pendingRevoke.ts';
 import { localStorageSessionHint } from './sessionHint.ts';
-import { SIGNED_IN_COOKIE } from '../../shared/providerSignIn.ts';
+import { SIGNED_IN_COOKIE } from '../../shared/signedInCookie.ts';
 
 /** The one session of this page, wired to the real fetch, the page's timeout and the other tabs. */
 export function createBrowserSession(): AuthSession {
@@ -25,8 +25,8 @@ export function createBrowserSession(): AuthSession {
  * removed once read.
  */
 function justSignedInWithProvider(): boolean {
-  if (typeof document !== 'object') return false;
-  const present = document.cookie.split('; ').some((pair) => pair === `${SIGNED_IN_COOKIE}=1`);
-  if (present) document.cookie = `${SIGNED_IN_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`;
+  // A hint only: a cookie whose name merely ends so would make the page ask once, no more.
+  const present = typeof document === 'object' && document.cookie.includes(`${SIGNED_IN_COOKIE}=1`);
+  if (present) document.cookie = `${SIGNED_IN_COOKIE}=; Max-Age=0; Path=/`;
   return present;
 }

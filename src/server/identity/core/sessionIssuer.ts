@@ -105,7 +105,12 @@ export function createSessionIssuer(deps: {
     async refresh(refreshToken: string): Promise<IssuedSession> {
       if (!isOpaqueSecretShaped(refreshToken)) throw new IdentityError('INVALID_REFRESH_TOKEN');
       const session = await sessions.use(refreshToken, deps.now());
-      if (!session) throw new IdentityError('TOKEN_EXPIRED');
+      if (!session) {
+        // A session ended with its account's deletion: Firebase's answer is USER_NOT_FOUND.
+        const owner = await sessions.endedSessionOwner(refreshToken);
+        if (owner !== undefined && !(await deps.users.findById(owner))) throw new IdentityError('USER_NOT_FOUND');
+        throw new IdentityError('TOKEN_EXPIRED');
+      }
       const user = await deps.users.findById(session.user_id);
       if (!user) throw new IdentityError('USER_NOT_FOUND');
       if (user.disabled === 1) throw new IdentityError('USER_DISABLED');

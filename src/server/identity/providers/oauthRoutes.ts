@@ -1,13 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
-import {
-  SIGNED_IN_COOKIE,
-  SIGNED_IN_COOKIE_MAX_AGE_SECONDS,
-  type ProviderLinkStartResponse,
-  type ProviderSignInError,
-  type SignInProvidersResponse,
+import type {
+  ProviderLinkStartResponse,
+  ProviderSignInError,
+  SignInProvidersResponse,
 } from '../../../shared/providerSignIn.ts';
+import { SIGNED_IN_COOKIE, SIGNED_IN_COOKIE_MAX_AGE_SECONDS } from '../../../shared/signedInCookie.ts';
 import type { Config } from '../../config.ts';
 import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
 import type { IdentityCore } from '../core/identityCore.ts';

@@ -101,12 +101,14 @@ export function createTwoStep(deps: {
         throw new IdentityError('INVALID_CODE');
       }
       const recoveryCodes = newRecoveryCodes();
+      const enrollmentId = newId();
       const session = await issuer.issue(
         token.user,
         {
           authTime: token.authTime,
           provider: token.provider,
           secondFactor: SECOND_FACTOR_TOTP,
+          secondFactorId: enrollmentId,
           replaces: input.replaces,
         },
         {
@@ -115,7 +117,7 @@ export function createTwoStep(deps: {
             const inserted = await store.insertFactor(
               {
                 user_id: token.user.id,
-                enrollment_id: newId(),
+                enrollment_id: enrollmentId,
                 display_name: input.displayName ? input.displayName : null,
                 secret: enrollment.secret,
                 enrolled_at: now(),
@@ -199,7 +201,7 @@ export function createTwoStep(deps: {
               await store.countWrongCode(input.credential, user.id, at + PENDING_SECOND_STEP_LIFETIME_MS, at);
               throw new IdentityError('INVALID_CODE');
             }
-            return { factor: SECOND_FACTOR_TOTP };
+            return { factor: SECOND_FACTOR_TOTP, identifier: factor.enrollment_id };
           },
         },
         context,

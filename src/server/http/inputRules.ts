@@ -125,7 +125,27 @@ function refuse(
   }
   if (field === '') return sendProblem(reply, 400, URL_MESSAGES[verdict.fault]);
   const detail = where === 'query' ? `The ${field} parameter is not valid.` : 'The request is not valid.';
-  return sendProblem(reply, 400, detail, [{ field, message: FIELD_MESSAGES[verdict.fault](field) }]);
+  // Every field at fault, as the routes' own validation reports them (a form shows each).
+  const others = otherFaults(where === 'query' ? request.query : request.body, verdict, where);
+  const errors = [verdict, ...others].map((fault) => {
+    const name = fault.field.join('.') || where;
+    return { field: name, message: FIELD_MESSAGES[fault.fault](name) };
+  });
+  return sendProblem(reply, 400, detail, errors);
+}
+
+/** The faults of an object's other top-level fields (at most 20), after the first one found. */
+function otherFaults(value: unknown, first: Exclude<Verdict, undefined>, where: 'url' | 'query' | 'body') {
+  const faults: Exclude<Verdict, undefined>[] = [];
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || first.field.length === 0) return faults;
+  const maxLength = where === 'query' ? MAX_QUERY_VALUE_LENGTH : Number.POSITIVE_INFINITY;
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if (key === first.field[0] || isUnstorableText(key)) continue;
+    const verdict = checkValue(item, 1, maxLength, [key]);
+    if (verdict) faults.push(verdict);
+    if (faults.length === 20) break;
+  }
+  return faults;
 }
 
 /**

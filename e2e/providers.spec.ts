@@ -61,6 +61,30 @@ test('signs up with the provider from /signup, then logs in with it from /login'
   await expect(page.getByTestId('profile-email')).toHaveText(`${login}@provider.test`);
 });
 
+test('a sign-in started by a link, not the login button, lands signed in at its continue path (issue 35, finding 9)', async ({
+  page,
+}) => {
+  // A fresh browser: no note in localStorage that it may hold a session.
+  const login = uniqueLogin('linked');
+  await page.goto('/identity/oauth/oidc.test/start?continue=/profile');
+  await passProvider(page, login);
+  await expect(page).toHaveURL('/profile');
+  await expect(page.getByTestId('profile-email')).toHaveText(`${login}@provider.test`);
+  await expectSignedIn(page);
+  // A later load in the same browser still finds the session.
+  await page.reload();
+  await expect(page.getByTestId('profile-email')).toHaveText(`${login}@provider.test`);
+});
+
+test('the login page says why the sign-up policy refused a provider sign-up (issue 35, finding 8)', async ({
+  page,
+}) => {
+  await page.goto('/login?error=signup_closed');
+  await expect(page.getByText('Sign-up is closed.')).toBeVisible();
+  await page.goto('/login?error=invitation_required');
+  await expect(page.getByText('Sign-up is by invitation only.')).toBeVisible();
+});
+
 test('connects the provider to a password account on the profile, and disconnects it', async ({ page }) => {
   const account = newAccount('connector');
   await signUp(page, account);

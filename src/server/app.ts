@@ -12,6 +12,7 @@ import { loggerOptions } from './http/logging.ts';
 import { createPublishing } from './publishing/createPublishing.ts';
 import { sendProblem } from './http/problem.ts';
 import { registerDrainOnClose } from './http/drainOnClose.ts';
+import { registerInputRules } from './http/inputRules.ts';
 import { describeRequestError } from './http/requestErrors.ts';
 import { registerResponseHeaders } from './http/securityHeaders.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -91,6 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   applyResponseHeaders = registerResponseHeaders(app, { https: config.publicUrl.startsWith('https:') });
   registerDrainOnClose(app);
+  // NUL, lone surrogates and overlong URL values are refused before any route (decision 0561).
+  registerInputRules(app);
   // Identity answers carry tokens next to input the client chose (the email): compressed, their
   // sizes would leak token bytes to an observer (BREACH). Added before the plugin so its route
   // hook sees the choice; request bodies are still decompressed. (It also saved ~1 ms a sign-in.)

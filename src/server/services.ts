@@ -141,7 +141,7 @@ export function createServices(deps: {
     // Reports are of published articles: the one kind everyone may see (and report).
     findVisibleArticle: async (_caller, id) => {
       const article = await articles.reader.find(id);
-      return article && { title: article.title };
+      return article && { title: article.title, authorId: article.authorId };
     },
     hideArticle: (actor, id, reason) => articles.hide(actor, id, reason),
     recordEvent: audit.record,

@@ -23,6 +23,16 @@ export const IDENTITY_ERROR_CODES = [
   'INVALID_REFRESH_TOKEN',
   'MISSING_REFRESH_TOKEN',
   'INVALID_GRANT_TYPE',
+  // A required field absent (Firebase's own codes for these, issue 35's parity run).
+  'MISSING_ID_TOKEN',
+  'MISSING_OOB_CODE',
+  'MISSING_GRANT_TYPE',
+  'MISSING_NEW_EMAIL',
+  // accounts:createAuthUri.
+  'MISSING_IDENTIFIER',
+  'INVALID_IDENTIFIER',
+  'MISSING_CONTINUE_URI',
+  'INVALID_CONTINUE_URI',
   // Two-step sign-in (the multi-factor protocol's own codes).
   'UNVERIFIED_EMAIL',
   'SECOND_FACTOR_EXISTS',

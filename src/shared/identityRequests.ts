@@ -47,7 +47,7 @@ export const photoUrlField = z
   .refine(isStorableText, 'INVALID_PHOTO_URL')
   .refine((url) => url === '' || URL.canParse(url), 'INVALID_PHOTO_URL');
 
-export const idTokenField = z.string({ error: 'INVALID_ID_TOKEN' }).min(1, 'INVALID_ID_TOKEN');
+export const idTokenField = z.string(missingOr('MISSING_ID_TOKEN', 'INVALID_ID_TOKEN')).min(1, 'MISSING_ID_TOKEN');
 
 /** Password fields; strength is checked separately with the configured minimum. */
 const passwordField = z.string(missingOr('MISSING_PASSWORD', 'INVALID_REQUEST')).min(1, 'MISSING_PASSWORD');
@@ -96,9 +96,21 @@ export const sendOobCodeBody = z.object({
 });
 export const passwordResetOobBody = z.object({ email: emailField });
 export const verifyEmailOobBody = z.object({ idToken: idTokenField });
-export const changeEmailOobBody = z.object({ idToken: idTokenField, newEmail: emailField });
+export const changeEmailOobBody = z.object({
+  idToken: idTokenField,
+  newEmail: z
+    .string(missingOr('MISSING_NEW_EMAIL', 'INVALID_EMAIL'))
+    .trim()
+    .min(1, 'MISSING_NEW_EMAIL')
+    .max(254, 'INVALID_EMAIL')
+    .pipe(z.email({ error: 'INVALID_EMAIL' }))
+    .transform(normalizeEmail),
+});
 
-const oobCodeField = z.string({ error: 'INVALID_OOB_CODE' }).min(1, 'INVALID_OOB_CODE').max(200, 'INVALID_OOB_CODE');
+const oobCodeField = z
+  .string(missingOr('MISSING_OOB_CODE', 'INVALID_OOB_CODE'))
+  .min(1, 'MISSING_OOB_CODE')
+  .max(200, 'INVALID_OOB_CODE');
 
 /** accounts:update with an action code instead of an ID token (the SDK's applyActionCode). */
 /**
@@ -113,7 +125,7 @@ export const resetPasswordBody = z.object({
 });
 
 export const tokenBody = z.object({
-  grant_type: z.literal('refresh_token', { error: 'INVALID_GRANT_TYPE' }),
+  grant_type: z.literal('refresh_token', missingOr('MISSING_GRANT_TYPE', 'INVALID_GRANT_TYPE')),
   refresh_token: z.string({ error: 'INVALID_REFRESH_TOKEN' }).optional(),
 });
 
@@ -123,6 +135,21 @@ export const revokeTokenBody = z.object({
 });
 
 /** accounts:signUp (the SDK also sends `returnSecureToken`, ignored). */
+/** accounts:createAuthUri: the SDK's fetchSignInMethodsForEmail sends these two. */
+export const createAuthUriBody = z.object({
+  identifier: z
+    .string(missingOr('MISSING_IDENTIFIER', 'INVALID_IDENTIFIER'))
+    .trim()
+    .min(1, 'MISSING_IDENTIFIER')
+    .max(254, 'INVALID_IDENTIFIER')
+    .pipe(z.email({ error: 'INVALID_IDENTIFIER' })),
+  continueUri: z
+    .string(missingOr('MISSING_CONTINUE_URI', 'INVALID_CONTINUE_URI'))
+    .min(1, 'MISSING_CONTINUE_URI')
+    .max(2048, 'INVALID_CONTINUE_URI')
+    .refine((uri) => /^https?:\/\/[^\s/]+/i.test(uri) && URL.canParse(uri), 'INVALID_CONTINUE_URI'),
+});
+
 export type SignUpRequest = z.input<typeof signUpBody>;
 export type SignInWithPasswordRequest = z.input<typeof signInBody>;
 export type UpdateAccountRequest = z.input<typeof updateBody>;

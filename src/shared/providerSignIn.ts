@@ -2,6 +2,7 @@
  * Signing in with OpenID Connect providers, as the server and the web app both see it.
  * Dependency-free: the web client imports it.
  */
+import { signupRefusalMessages } from './invitations.ts';
 
 /** A configured provider, as `GET /identity/oauth/providers` lists it. */
 export interface SignInProvider {
@@ -45,6 +46,9 @@ export const PROVIDER_SIGN_IN_ERRORS = {
   sign_in_again: 'Please log in again before connecting a provider.',
   verify_first: 'Verify your email address first, then connect the provider.',
   two_step_required: 'This account uses two-step verification. Log in with your password to enter your code.',
+  // A new account refused by the sign-up policy (SIGNUP=invite|closed): the sign-up screen's sentences.
+  signup_closed: signupRefusalMessages.SIGNUP_CLOSED,
+  invitation_required: signupRefusalMessages.INVITATION_REQUIRED,
   server_error: 'Something went wrong on our side. Please try again.',
 } as const;
 

@@ -41,12 +41,12 @@ const matrix: [Endpoint, Actor, number, string?][] = [
   ['delete article', 'disabled', 401],
   ['delete article', 'deleted', 401],
   // The identity endpoints act on the token's own account; a localId naming someone else is ignored.
-  ['accounts:update', 'anonymous', 400, 'INVALID_ID_TOKEN'],
+  ['accounts:update', 'anonymous', 400, 'INVALID_REQ_TYPE : Unsupported request parameters.'],
   ['accounts:update', 'other', 200],
   ['accounts:update', 'author', 200],
   ['accounts:update', 'disabled', 400, 'USER_DISABLED'],
   ['accounts:update', 'deleted', 400, 'USER_NOT_FOUND'],
-  ['accounts:delete', 'anonymous', 400, 'INVALID_ID_TOKEN'],
+  ['accounts:delete', 'anonymous', 400, 'MISSING_ID_TOKEN'],
   ['accounts:delete', 'other', 200],
   ['accounts:delete', 'author', 200],
   ['accounts:delete', 'disabled', 400, 'USER_DISABLED'],
@@ -269,7 +269,12 @@ describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
     await server?.close();
   });
 
-  const freshArticle = async () => (await api.create(owner.idToken, sampleArticle('Reported'))).body.id as string;
+  // By an author of its own: nobody in the matrix reports their own article (refused, issue 35 finding 7).
+  let reportedAuthor: TestUser | undefined;
+  const freshArticle = async () => {
+    reportedAuthor ??= await member('author');
+    return (await api.create(reportedAuthor.idToken, sampleArticle('Reported'))).body.id as string;
+  };
   /** An open report of a fresh article, made by the owner. */
   const freshReport = async () =>
     (

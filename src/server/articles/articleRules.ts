@@ -11,7 +11,8 @@ import type { ChangePlan, CurrentArticle } from './articlesRepository.ts';
  */
 
 /** Why a write is refused; articlesRoutes.ts gives each its status and sentence. */
-export type WriteRefusal = 'no-write-role' | 'may-not-publish' | 'not-author' | 'hidden-by-editor';
+export type WriteRefusal =
+  'no-write-role' | 'may-not-publish' | 'not-author' | 'hidden-by-editor' | 'published-by-editor';
 
 export type ModerationRefusal = 'not-editor' | 'not-hidden';
 
@@ -61,6 +62,10 @@ export function decideEdit(
   if (!editor && current.authorId !== caller.uid) return 'not-author';
   if (current.status === 'hidden' && !editor)
     return requested === undefined ? { status: 'hidden' } : 'hidden-by-editor';
+  // A contributor's article is published only by an editor, and stays as the editor published
+  // it: moving it back to a draft would let its text be rewritten (or the article deleted) with
+  // nobody reviewing it (issue 35, finding 7).
+  if (current.status === 'published' && !can(caller.role, 'article:publish')) return 'published-by-editor';
   const status = requested ?? current.status;
   return status === 'published' && !can(caller.role, 'article:publish') ? 'may-not-publish' : { status };
 }
@@ -71,7 +76,7 @@ export function decideDelete(caller: Caller, current: CurrentArticle): 'delete' 
   if (!can(caller.role, 'article:write')) return 'no-write-role';
   if (isEditor(caller)) return 'delete';
   if (current.authorId !== caller.uid) return 'not-author';
-  return current.status === 'published' && !can(caller.role, 'article:publish') ? 'may-not-publish' : 'delete';
+  return current.status === 'published' && !can(caller.role, 'article:publish') ? 'published-by-editor' : 'delete';
 }
 
 /** A hide by an editor, with the reason and the time. An already hidden article takes the new reason. */

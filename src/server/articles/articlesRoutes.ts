@@ -37,6 +37,10 @@ const REFUSALS: Record<WriteRefusal | ModerationRefusal, { status: 403 | 409; de
     detail: 'Your role does not allow publishing: save a draft or submit it for review.',
   },
   'not-author': { status: 403, detail: 'Only the author of this article can change or delete it.' },
+  'published-by-editor': {
+    status: 403,
+    detail: 'An editor published this article: only an editor can change or delete it.',
+  },
   'hidden-by-editor': {
     status: 403,
     detail: 'An editor hid this article: only an editor can change its status.',

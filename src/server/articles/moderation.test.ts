@@ -335,6 +335,36 @@ describe.each(dialectCases())('drafts, review and moderation on $dialect', (dial
     expect((await api.get(submitted.id)).status).toBe(200);
   });
 
+  it('refuses a contributor moving an article an editor published to another status, so it cannot be rewritten or deleted (issue 35, finding 7)', async () => {
+    const submitted = await create('contributor', { title: 'As the editor left it', status: 'submitted' });
+    const published = await api.update(token('editor'), submitted.id, {
+      ...sampleArticle('As the editor left it'),
+      status: 'published',
+    });
+    expect(published.status).toBe(200);
+    for (const status of ['draft', 'submitted'] as const) {
+      const moved = await api.update(token('contributor'), submitted.id, { ...sampleArticle('Rewritten'), status });
+      expect(moved.status, status).toBe(403);
+      expect(moved.body.detail).toBe('An editor published this article: only an editor can change or delete it.');
+    }
+    // Nor rewritten in place (it would be published without review), nor deleted.
+    expect((await api.update(token('contributor'), submitted.id, sampleArticle('Rewritten'))).status).toBe(403);
+    const removed = await api.remove(token('contributor'), submitted.id);
+    expect(removed.status).toBe(403);
+    expect(removed.body.detail).toBe('An editor published this article: only an editor can change or delete it.');
+    const after = await api.get(submitted.id);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ status: 'published', title: 'As the editor left it' });
+    // An editor still may; an author still moves their own published article back to a draft.
+    const own = await create('author', { title: 'Mine to take back' });
+    expect(
+      (await api.update(token('author'), own.id, { ...sampleArticle('Mine to take back'), status: 'draft' })).status,
+    ).toBe(200);
+    expect(
+      (await api.update(token('editor'), submitted.id, { ...sampleArticle('Edited'), status: 'draft' })).status,
+    ).toBe(200);
+  });
+
   it('counts only published articles in the members list', async () => {
     const counted = await signUp(server.url, 'Counted');
     await api.create(counted.idToken, sampleArticle('Out'));

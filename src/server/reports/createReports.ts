@@ -12,7 +12,11 @@ const perPersonRule: RateLimitRule = { name: 'reports:create', limit: REPORTS_PE
 
 export type ReportOutcome =
   | { ok: true; report: ReportRow }
-  | { ok: false; reason: 'article_not_found' | 'already_reported' | 'rate_limited'; retryAfterSeconds?: number };
+  | {
+      ok: false;
+      reason: 'article_not_found' | 'own_article' | 'already_reported' | 'rate_limited';
+      retryAfterSeconds?: number;
+    };
 
 export type ResolveOutcome =
   | { ok: true; closed: ReportRow[] }
@@ -36,7 +40,10 @@ export function createReports(deps: ReportsDeps) {
   return {
     /** One report by `reporter`; counted against their 20 a day only when it is made. */
     async report(reporter: Caller, articleId: string, reason: string): Promise<ReportOutcome> {
-      if (!(await deps.findVisibleArticle(reporter, articleId))) return { ok: false, reason: 'article_not_found' };
+      const article = await deps.findVisibleArticle(reporter, articleId);
+      if (!article) return { ok: false, reason: 'article_not_found' };
+      // Reports are for other people's articles: the author edits or deletes their own (issue 35, finding 7).
+      if (article.authorId === reporter.uid) return { ok: false, reason: 'own_article' };
       // Counted up front, so that 20 at once cannot all pass; refunded when nothing is made.
       const limited = await deps.rateLimiter.consume(perPersonRule, reporter.uid);
       if (!limited.allowed) {

@@ -28,4 +28,7 @@ export type HideArticle = (
  * The article as `caller` may see it (its title for the editors' queue); undefined when there
  * is none, or when it is not visible to them (a draft of someone else's, a hidden article).
  */
-export type FindVisibleArticle = (caller: Caller, articleId: string) => Promise<{ title: string } | undefined>;
+export type FindVisibleArticle = (
+  caller: Caller,
+  articleId: string,
+) => Promise<{ title: string; authorId: string } | undefined>;

@@ -68,6 +68,18 @@ describe.each(dialectCases())('reports on $dialect', (dialectCase) => {
     expect((await report(undefined, id, { reason: 'Anonymous' })).status).toBe(401);
   });
 
+  it('refuses an author reporting their own article (403, a clear sentence), counting and storing nothing (issue 35, finding 7)', async () => {
+    const id = await publish('My own words');
+    const own = await report(author, id, { reason: 'Reporting myself.' });
+    expect(own.status).toBe(403);
+    expect(own.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(own.body.detail).toBe('You cannot report your own article: edit or delete it instead.');
+    const open = (await list(editor)).body.reports as { articleId: string }[];
+    expect(open.filter((entry) => entry.articleId === id)).toEqual([]);
+    // Anyone else still may.
+    expect((await report(reader, id, { reason: 'Not mine, and spam.' })).status).toBe(201);
+  });
+
   it('wants a reason of 1 to 1000 characters', async () => {
     const id = await publish('Reasons');
     const refused = async (json: unknown, message: string) => {

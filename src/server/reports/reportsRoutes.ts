@@ -40,6 +40,8 @@ export function reportsRoutes(deps: { reports: Reports; verifyIdToken: VerifyIdT
       switch (made.reason) {
         case 'article_not_found':
           return sendProblem(reply, 404, NO_ARTICLE);
+        case 'own_article':
+          return sendProblem(reply, 403, 'You cannot report your own article: edit or delete it instead.');
         case 'already_reported':
           return sendProblem(reply, 409, 'You have already reported this article; editors will look at it.');
         case 'rate_limited':

@@ -60,13 +60,14 @@ describe.each(dialectCases())('search under hostile query text on $dialect', (di
     });
   });
 
-  it('answers any text with 200 or 400, never a server error, and 400 exactly for empty or over 200 characters', async () => {
+  it('answers any text with 200 or 400, never a server error, and 400 exactly for empty, over 200 characters or NUL', async () => {
     await fc.assert(
       fc.asyncProperty(hostileText, async (q) => {
         const answer = await app.api.request('GET', `/search?q=${encodeURIComponent(q)}`);
         // What the server sees: URL decoding turns a lone surrogate into U+FFFD, and it trims.
         const seen = new URLSearchParams(`q=${encodeURIComponent(q)}`).get('q')!.trim();
-        const expected = seen === '' || [...seen].length > 200 ? 400 : 200;
+        // NUL is refused before any route (the input rules, decision 0561).
+        const expected = seen === '' || [...seen].length > 200 || seen.includes('\u0000') ? 400 : 200;
         expect(answer.status, `${JSON.stringify(q)}: ${answer.text}`).toBe(expected);
         if (answer.status === 200) expect(answer.body.results).toEqual(expect.any(Array));
       }),

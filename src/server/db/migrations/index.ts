@@ -22,6 +22,7 @@ import { authorProfilesMigration } from './0420_author_profiles.ts';
 import { excerptBlockBreaksMigration } from './0500_excerpt_block_breaks.ts';
 import { addressClaimsMigration } from './0550_address_claims.ts';
 import { profileReadVersionMigration } from './0553_profile_read_version.ts';
+import { sessionParityMigration } from './0560_session_parity.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0500_excerpt_block_breaks': excerptBlockBreaksMigration,
   '0550_address_claims': addressClaimsMigration,
   '0553_profile_read_version': profileReadVersionMigration,
+  '0560_session_parity': sessionParityMigration,
 };

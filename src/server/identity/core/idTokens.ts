@@ -26,6 +26,8 @@ export async function signIdToken(
     provider: string;
     /** `firebase.sign_in_second_factor`: the second step that completed the sign-in ('totp'), if any. */
     secondFactor?: string | undefined;
+    /** `firebase.second_factor_identifier`: that second step's enrollment id, if any. */
+    secondFactorId?: string | undefined;
     /** The provider identities linked to the account (`firebase.identities`, beside the email). */
     links: readonly { provider_id: string; subject: string }[];
     now: number;
@@ -48,6 +50,7 @@ export async function signIdToken(
       identities: identitiesOf(user, options.links),
       sign_in_provider: options.provider,
       ...(options.secondFactor !== undefined ? { sign_in_second_factor: options.secondFactor } : {}),
+      ...(options.secondFactorId !== undefined ? { second_factor_identifier: options.secondFactorId } : {}),
     },
   })
     .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })

@@ -43,6 +43,15 @@ export interface IdentitySessionsTable {
   sign_in_provider: string | null;
   /** The second step that completed the sign-in ('totp'; `firebase.sign_in_second_factor`); NULL: none. */
   second_factor: string | null;
+  /** That second step's enrollment id (`firebase.second_factor_identifier`); NULL: none. */
+  second_factor_id: string | null;
+}
+
+/** Refresh tokens of sessions ended all at once for an account, kept for the idle lifetime (migration 0560). */
+export interface IdentityEndedSessionsTable {
+  token_hash: string;
+  user_id: string;
+  ended_at: number;
 }
 
 /** Signing keys: exactly one has is_current = 1 (unique index); older ones verify until retired long enough. */
@@ -101,6 +110,7 @@ export interface IdentityTables {
   federated_identities: FederatedIdentitiesTable;
   users: UsersTable;
   identity_sessions: IdentitySessionsTable;
+  identity_ended_sessions: IdentityEndedSessionsTable;
   identity_signing_keys: IdentitySigningKeysTable;
   identity_oob_codes: IdentityOobCodesTable;
   identity_pending_second_steps: IdentityPendingSecondStepsTable;

@@ -28,6 +28,8 @@ export interface SessionStart {
   provider: string;
   /** The second step that completed the sign-in ('totp': `firebase.sign_in_second_factor`), if any. */
   secondFactor?: string | undefined;
+  /** That second step's enrollment id (`firebase.second_factor_identifier`), if any. */
+  secondFactorId?: string | undefined;
   /**
    * The refresh token of a session this one replaces (a browser's cookie about to be
    * overwritten): nobody could use it any more, so it ends in the same transaction.
@@ -57,7 +59,12 @@ export function createSessionIssuer(deps: {
   const sign = async (
     user: UserRow,
     sessionId: string,
-    start: { authTime: number; provider: string; secondFactor?: string | undefined },
+    start: {
+      authTime: number;
+      provider: string;
+      secondFactor?: string | undefined;
+      secondFactorId?: string | undefined;
+    },
   ) =>
     signIdToken(deps.keys, {
       issuer: deps.issuer,
@@ -67,6 +74,7 @@ export function createSessionIssuer(deps: {
       authTime: start.authTime,
       provider: start.provider,
       secondFactor: start.secondFactor,
+      secondFactorId: start.secondFactorId,
       links: await deps.federated.ofUser(user.id),
       now: deps.now(),
     });
@@ -105,7 +113,12 @@ export function createSessionIssuer(deps: {
     async refresh(refreshToken: string): Promise<IssuedSession> {
       if (!isOpaqueSecretShaped(refreshToken)) throw new IdentityError('INVALID_REFRESH_TOKEN');
       const session = await sessions.use(refreshToken, deps.now());
-      if (!session) throw new IdentityError('TOKEN_EXPIRED');
+      if (!session) {
+        // A session ended with its account's deletion: Firebase's answer is USER_NOT_FOUND.
+        const owner = await sessions.endedSessionOwner(refreshToken);
+        if (owner !== undefined && !(await deps.users.findById(owner))) throw new IdentityError('USER_NOT_FOUND');
+        throw new IdentityError('TOKEN_EXPIRED');
+      }
       const user = await deps.users.findById(session.user_id);
       if (!user) throw new IdentityError('USER_NOT_FOUND');
       if (user.disabled === 1) throw new IdentityError('USER_DISABLED');
@@ -117,6 +130,7 @@ export function createSessionIssuer(deps: {
           authTime: session.auth_time,
           provider: session.provider,
           secondFactor: session.second_factor ?? undefined,
+          secondFactorId: session.second_factor_id ?? undefined,
         }),
         expiresInSeconds: ID_TOKEN_LIFETIME_SECONDS,
       };

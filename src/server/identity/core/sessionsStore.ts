@@ -18,7 +18,12 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>, photos: PhotoUrl
   return {
     async create(
       userId: string,
-      started: { authTime: number; provider: string; secondFactor?: string | undefined },
+      started: {
+        authTime: number;
+        provider: string;
+        secondFactor?: string | undefined;
+        secondFactorId?: string | undefined;
+      },
       now: number,
       trx: Db = db,
     ): Promise<NewSession> {
@@ -33,6 +38,7 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>, photos: PhotoUrl
           auth_time: started.authTime,
           provider: started.provider,
           second_factor: started.secondFactor ?? null,
+          second_factor_id: started.secondFactorId ?? null,
           created_at: now,
           last_used_at: now,
         })
@@ -82,6 +88,16 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>, photos: PhotoUrl
       return row;
     },
 
+    /** The account a refresh token's session belonged to, when it was ended with all of the account's. */
+    async endedSessionOwner(refreshToken: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('identity_ended_sessions')
+        .select('user_id')
+        .where('token_hash', '=', hashSecret(refreshToken))
+        .executeTakeFirst();
+      return row?.user_id;
+    },
+
     async revoke(refreshToken: string, trx: Db = db): Promise<void> {
       await trx.deleteFrom('identity_sessions').where('token_hash', '=', hashSecret(refreshToken)).execute();
     },
@@ -101,6 +117,24 @@ export function createSessionsStore(db: Kysely<DatabaseSchema>, photos: PhotoUrl
      * (a password change must not leave a half sign-in with the old password completable).
      */
     async revokeAllOfUser(userId: string, trx: Db = db): Promise<void> {
+      // Their refresh tokens are remembered for the idle lifetime (migration 0560): a refresh
+      // then tells a deleted account (USER_NOT_FOUND) from an ended session (TOKEN_EXPIRED).
+      const now = Date.now();
+      await trx
+        .deleteFrom('identity_ended_sessions')
+        .where('ended_at', '<', now - SESSION_IDLE_LIFETIME_MS)
+        .execute();
+      await trx
+        .insertInto('identity_ended_sessions')
+        .columns(['token_hash', 'user_id', 'ended_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('identity_sessions')
+            .select(['token_hash', 'user_id', eb.val(now).as('ended_at')])
+            .where('user_id', '=', userId),
+        )
+        .onConflict((conflict) => conflict.column('token_hash').doNothing())
+        .execute();
       await trx.deleteFrom('identity_sessions').where('user_id', '=', userId).execute();
       await trx.deleteFrom('identity_pending_second_steps').where('user_id', '=', userId).execute();
     },

@@ -164,12 +164,18 @@ export function createSignInAttempts(deps: {
     context: AttemptContext,
     forgive: ReturnType<typeof countersOf>['forgive'],
     writes: ((trx: Trx) => Promise<void>) | undefined,
-    secondFactor?: string,
+    secondFactor?: { factor: string; identifier?: string | undefined },
   ): Promise<IssuedSession> {
     const now = deps.now();
     return deps.issuer.issue(
       { ...user, last_login_at: now },
-      { authTime: now, provider, secondFactor, replaces: context.replaces },
+      {
+        authTime: now,
+        provider,
+        secondFactor: secondFactor?.factor,
+        secondFactorId: secondFactor?.identifier,
+        replaces: context.replaces,
+      },
       {
         first: async (trx) => {
           if (writes) await writes(trx);
@@ -223,7 +229,11 @@ export function createSignInAttempts(deps: {
      * used or expired pending credential.
      */
     async completeSecondStep(
-      input: { pendingCredential: string; check(user: UserRow): Promise<{ factor: string }> },
+      input: {
+        pendingCredential: string;
+        /** The factor ('totp') and its enrollment id (the ID tokens' second_factor_identifier). */
+        check(user: UserRow): Promise<{ factor: string; identifier?: string | undefined }>;
+      },
       context: AttemptContext,
     ): Promise<IssuedSession> {
       const pending = await deps.pending.find(input.pendingCredential, deps.now());
@@ -232,7 +242,7 @@ export function createSignInAttempts(deps: {
         const { counted, forgive } = countersOf(user?.email, context.origin.ip);
         await consumeOrThrow(rateLimiter, counted);
         if (!pending || !user) throw new IdentityError('INVALID_MFA_PENDING_CREDENTIAL');
-        const { factor } = await input.check(user);
+        const secondFactor = await input.check(user);
         if (user.disabled === 1) {
           await rateLimiter.settle(forgive);
           throw new IdentityError('USER_DISABLED');
@@ -248,8 +258,8 @@ export function createSignInAttempts(deps: {
               throw new IdentityError('INVALID_MFA_PENDING_CREDENTIAL');
             }
           },
-          factor,
-        ); // the ID tokens' firebase.sign_in_second_factor
+          secondFactor,
+        ); // the ID tokens' firebase.sign_in_second_factor and second_factor_identifier
       });
     },
 

@@ -2,7 +2,17 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { IdentityCore } from '../core/identityCore.ts';
 import type { FederatedIdentityRow, UserRow } from '../core/identityTables.ts';
 import { lookupUser, providerUserInfo } from './accountResponses.ts';
-import { applyOobCodeBody, idTokenBody, parseBody, signInBody, signUpBody, updateBody } from './requestSchemas.ts';
+import { randomBytes } from 'node:crypto';
+import {
+  applyOobCodeBody,
+  createAuthUriBody,
+  idTokenBody,
+  parseBody,
+  signInBody,
+  signUpBody,
+  updateBody,
+} from './requestSchemas.ts';
+import { ProtocolError } from './protocolErrors.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
 import { accountWithTokens, originOf, signInAnswer, type SessionDelivery } from './sessionDelivery.ts';
 
@@ -50,6 +60,10 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
         const applied = await core.emailActions.apply(oobCode, originOf(request), claimant);
         return updateAnswer(applied, await core.signInMethods.linksOf(applied.id));
       }
+      // Neither an ID token nor an action code: Firebase's answer for a request it cannot place.
+      if (!hasField(request.body, 'idToken')) {
+        throw new ProtocolError('INVALID_REQ_TYPE', { detail: 'Unsupported request parameters.' });
+      }
       const body = parseBody(updateBody, request.body);
       let token = await core.verifyIdToken(body.idToken);
       // Unlinking (the SDK's unlink): never the last way to sign in.
@@ -74,6 +88,14 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
       };
     });
 
+    // The SDK's fetchSignInMethodsForEmail. Answered as a Firebase project with email enumeration
+    // protection answers: the same for every address, registered or not, without looking it up
+    // (no `registered`, no `signinMethods`; the SDK then resolves to []). Decision 0563.
+    app.post('/v1/accounts::createAuthUri', async (request) => {
+      parseBody(createAuthUriBody, request.body);
+      return { kind: 'identitytoolkit#CreateAuthUriResponse', sessionId: randomBytes(18).toString('base64url') };
+    });
+
     app.post('/v1/accounts::delete', async (request, reply) => {
       const body = parseBody(idTokenBody, request.body);
       await accounts.deleteAccount(await core.verifyIdToken(body.idToken));
@@ -94,6 +116,10 @@ export function updateAnswer(user: UserRow, links: readonly FederatedIdentityRow
     providerUserInfo: providerUserInfo(user, links),
     emailVerified: user.email_verified === 1,
   };
+}
+
+function hasField(body: unknown, field: string): boolean {
+  return typeof body === 'object' && body !== null && field in body;
 }
 
 function hasOobCode(body: unknown): boolean {

@@ -108,7 +108,7 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
     expect((await client.call('/v1/accounts:resetPassword', { oobCode: 'made-up' })).body).toEqual(
       protocolError('INVALID_OOB_CODE'),
     );
-    expect((await client.call('/v1/accounts:resetPassword', {})).body).toEqual(protocolError('INVALID_OOB_CODE'));
+    expect((await client.call('/v1/accounts:resetPassword', {})).body).toEqual(protocolError('MISSING_OOB_CODE'));
   });
 
   it('answers an unknown email exactly like a known one, and sends nothing', async () => {

@@ -10,6 +10,7 @@ import { ProtocolError } from './protocolErrors.ts';
 export {
   applyOobCodeBody,
   changeEmailOobBody,
+  createAuthUriBody,
   idTokenBody,
   passwordResetOobBody,
   resetPasswordBody,

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts'
 import { markAddressVerified } from '../../../../test/support/verifiedAccounts.ts';
 import { dialectCases } from '../../../../test/support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../../test/support/testOidcProvider.ts';
+import { providerSignInErrorMessage } from '../../../shared/providerSignIn.ts';
 
 // The provider sends the browser to PUBLIC_URL's callback; the test delivers it to the real server.
 const PUBLIC_URL = 'http://localhost:3998';
@@ -88,6 +89,9 @@ describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect',
     expect(answered.headers.getSetCookie().find((line) => line.startsWith('inkwell_session='))).toMatch(
       /HttpOnly; SameSite=Strict/,
     );
+    // A note the app can read, so that it asks for the session (issue 35, finding 9): not a credential.
+    const note = answered.headers.getSetCookie().find((line) => line.startsWith('inkwell_signed_in='));
+    expect(note).toMatch(/^inkwell_signed_in=1; Max-Age=300; Path=\/; SameSite=Lax$/);
     // The web app's restore: v1/token in browser session mode with the cookie.
     const restored = await fetch(`${server.url}/identity/v1/token`, {
       method: 'POST',
@@ -142,6 +146,36 @@ describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect',
     for (const target of ['https://evil.example/x', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
       const { answered } = await signInThroughProvider(`origin-${Date.now()}-${target.length}`, target);
       expect(answered.headers.get('location')).toBe('/');
+    }
+  });
+
+  it('goes only to same-origin paths after dot segments and escapes are resolved (issue 35, finding 3)', async () => {
+    const offSite = [
+      '/.//evil.example/x',
+      '/..//evil.example',
+      '/%2e//evil.example',
+      '/a/..//x',
+      '/%2e%2e//x',
+      '/%2E%2E//evil.example',
+      '/./\\evil.example',
+      '/a/..\\/evil.example',
+    ];
+    let n = 0;
+    for (const target of offSite) {
+      n += 1;
+      const { answered } = await signInThroughProvider(`dots-${Date.now()}-${n}`, target);
+      expect(answered.status, target).toBe(302);
+      expect(answered.headers.get('location'), target).toBe('/');
+    }
+    // Dot segments that stay on the site still arrive where they lead.
+    for (const [target, lands] of [
+      ['/a/../profile', '/profile'],
+      ['/./profile?tab=2#x', '/profile?tab=2#x'],
+      ['/%2e/profile', '/profile'],
+    ] as const) {
+      n += 1;
+      const { answered } = await signInThroughProvider(`dots-${Date.now()}-${n}`, target);
+      expect(answered.headers.get('location'), target).toBe(lands);
     }
   });
 
@@ -204,3 +238,53 @@ describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect',
     expect(joined).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\./);
   });
 });
+
+describe.each(dialectCases())(
+  'a provider sign-up refused by the sign-up policy on $dialect (issue 35, finding 8)',
+  (dialectCase) => {
+    let provider: TestOidcProvider;
+    const servers: TestApp[] = [];
+    beforeAll(async () => {
+      provider = await startTestOidcProvider({ redirectUris: [`${PUBLIC_URL}/identity/oauth/${PROVIDER}/callback`] });
+    });
+    afterAll(async () => {
+      for (const server of servers) await server.close();
+      await provider.close();
+    });
+
+    it.each([
+      ['closed', 'signup_closed', 'Sign-up is closed.'],
+      ['invite', 'invitation_required', 'Sign-up is by invitation only.'],
+    ] as const)(
+      'SIGNUP=%s comes back to /login?error=%s, logged below error level, no session',
+      async (policy, code, message) => {
+        const logLines: string[] = [];
+        const server = await startTestApp(
+          dialectCase,
+          { PUBLIC_URL, SIGNUP: policy, LOG_LEVEL: 'info', ...provider.env('TEST', 'Test ID') },
+          { logStream: { write: (line: string) => logLines.push(line) } as unknown as NodeJS.WritableStream },
+        );
+        servers.push(server);
+        const local = (url: string | URL) => {
+          const parsed = new URL(url, PUBLIC_URL);
+          return `${server.url}${parsed.pathname}${parsed.search}`;
+        };
+        const login = `refused-${policy}-${Date.now()}`;
+        provider.people.set(login, { email: uniqueEmail('refused'), email_verified: true, name: 'Refused' });
+        const jar = new CookieJar();
+        const started = await request(jar, local(`/identity/oauth/${PROVIDER}/start?continue=/profile`));
+        const callback = await passProvider(jar, started.headers.get('location')!, login);
+        const answered = await request(jar, local(callback));
+        expect(answered.status).toBe(302);
+        expect(answered.headers.get('location')).toBe(`/login?error=${code}`);
+        expect(answered.headers.getSetCookie().some((line) => line.startsWith('inkwell_session='))).toBe(false);
+        // The login page's sentence for the code is the policy's own (src/shared/providerSignIn.ts).
+        expect(providerSignInErrorMessage(code)).toBe(message);
+        const entries = logLines.map((line) => JSON.parse(line) as { level: number; msg: string; err?: unknown });
+        expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+        expect(entries.some((entry) => entry.err !== undefined)).toBe(false);
+        expect(entries.find((entry) => entry.msg === 'provider sign-in refused')?.level).toBe(30);
+      },
+    );
+  },
+);

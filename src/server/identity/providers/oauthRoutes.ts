@@ -6,6 +6,7 @@ import type {
   ProviderSignInError,
   SignInProvidersResponse,
 } from '../../../shared/providerSignIn.ts';
+import { SIGNED_IN_COOKIE, SIGNED_IN_COOKIE_MAX_AGE_SECONDS } from '../../../shared/signedInCookie.ts';
 import type { Config } from '../../config.ts';
 import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
 import type { IdentityCore } from '../core/identityCore.ts';
@@ -54,6 +55,10 @@ function errorCodeOf(error: unknown): ProviderSignInError | undefined {
       return 'sign_in_again';
     case 'UNVERIFIED_EMAIL':
       return 'verify_first';
+    // The sign-up policy refused a new account (src/server/roles/signUpPolicy.ts): this flow
+    // carries no invitation, so any invitation refusal means one was needed.
+    case 'ADMIN_ONLY_OPERATION':
+      return error.detail === 'SIGNUP_CLOSED' ? 'signup_closed' : 'invitation_required';
     default:
       return undefined;
   }
@@ -196,6 +201,13 @@ export function oauthRoutes(deps: {
           if (outcome.kind === 'pendingSecondStep') return fail(reply, 'two_step_required', connecting);
           // The same browser session a password sign-in makes in browser session mode.
           setSessionCookie(reply, outcome.session.refreshToken, secure);
+          // Tells the app, which cannot read the HttpOnly session cookie, to ask for the session (finding 9).
+          reply.setCookie(SIGNED_IN_COOKIE, '1', {
+            path: '/',
+            sameSite: 'lax',
+            secure,
+            maxAge: SIGNED_IN_COOKIE_MAX_AGE_SECONDS,
+          });
           reply.header('cache-control', 'no-store');
           return reply.redirect(started.continue_path, 302);
         } catch (error) {
@@ -204,6 +216,8 @@ export function oauthRoutes(deps: {
             request.log.error({ err: error }, 'provider sign-in failed');
             return fail(reply, 'server_error', connecting);
           }
+          // An expected refusal (a policy, a person's choice), not a fault: no stack, below error level.
+          request.log.info({ providerId: party.providerId, refusal: code }, 'provider sign-in refused');
           return fail(reply, code, connecting);
         }
       },

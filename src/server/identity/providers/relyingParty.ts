@@ -5,6 +5,7 @@ import { normalizeEmail } from '../../../shared/identityRequests.ts';
 import type { ProviderIdentity } from '../core/federatedSignIn.ts';
 import { IdentityError } from '../core/identityErrors.ts';
 import type { IdentityProviderConfig } from './providersConfig.ts';
+import { isUnstorableText } from '../../http/inputRules.ts';
 
 /** How long a failed discovery is remembered: a provider that is down is not asked on every request. */
 const DISCOVERY_RETRY_MS = 30_000;
@@ -168,15 +169,19 @@ function identityOf(providerId: string, claims: JWTPayload): ProviderIdentity {
   if (typeof subject !== 'string' || subject.length === 0 || subject.length > 255) {
     throw refused('The ID token names no subject.');
   }
+  // A subject is stored and looked up as sent: NUL or a lone surrogate could not be (decision 0561).
+  if (isUnstorableText(subject)) throw refused('The ID token names a subject that cannot be stored.');
   const email =
-    typeof claims.email === 'string' && claims.email.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(claims.email)
+    typeof claims.email === 'string' &&
+    claims.email.length <= 254 &&
+    !isUnstorableText(claims.email) &&
+    /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(claims.email)
       ? normalizeEmail(claims.email)
       : undefined;
   // Some providers send the flag as the string "true".
   const emailVerified = email !== undefined && (claims.email_verified === true || claims.email_verified === 'true');
   const name = typeof claims.name === 'string' ? claims.name.trim() : '';
-  const displayName =
-    name.length > 0 && name.length <= MAX_NAME_LENGTH && name.isWellFormed() && !name.includes('\u0000') ? name : null;
+  const displayName = name.length > 0 && name.length <= MAX_NAME_LENGTH && !isUnstorableText(name) ? name : null;
   const picture = typeof claims.picture === 'string' ? claims.picture : '';
   const photoUrl =
     picture.length <= 2048 && /^https?:\/\/[^\s\p{Cc}]+$/iu.test(picture) && URL.canParse(picture) ? picture : null;

@@ -280,4 +280,18 @@ describe.each(dialectCases())('accounts:signInWithIdp on $dialect', (dialectCase
     expect(answer.body.refreshToken).toBeUndefined();
     expect(answer.headers.get('set-cookie')).toMatch(/^inkwell_session=[^;]+;.*HttpOnly/);
   });
+  it('refuses a subject or an address it cannot store with INVALID_IDP_RESPONSE, not a server fault (issue 35, finding 6)', async () => {
+    const claimSets = [
+      ...['a\u0000b', 'a\ud800b', 'a'.repeat(10_000)].map((sub) => person({ sub })),
+      ...['a\u0000b@example.com', 'a\ud800b@example.com', `${'a'.repeat(10_000)}@example.com`].map((email) =>
+        person({ email }),
+      ),
+    ];
+    for (const claims of claimSets) {
+      const answer = await signInWithIdp(await provider.idToken(claims));
+      const what = `${JSON.stringify(claims).slice(0, 80)} ${answer.text.slice(0, 200)}`;
+      expect(answer.status, what).toBe(400);
+      expect(answer.body.error.message, what).toMatch(/^INVALID_IDP_RESPONSE/);
+    }
+  });
 });

@@ -125,12 +125,14 @@ export function createTwoStep(deps: {
         throw new IdentityError('INVALID_CODE');
       }
       const recoveryCodes = newRecoveryCodes();
+      const enrollmentId = newId();
       const session = await issuer.issue(
         token.user,
         {
           authTime: token.authTime,
           provider: token.provider,
           secondFactor: SECOND_FACTOR_TOTP,
+          secondFactorId: enrollmentId,
           replaces: input.replaces,
         },
         {
@@ -139,7 +141,7 @@ export function createTwoStep(deps: {
             const inserted = await store.insertFactor(
               {
                 user_id: token.user.id,
-                enrollment_id: newId(),
+                enrollment_id: enrollmentId,
                 display_name: input.displayName ? input.displayName : null,
                 secret: enrollment.secret,
                 enrolled_at: now(),
@@ -228,7 +230,7 @@ export function createTwoStep(deps: {
               }
               throw new IdentityError('INVALID_CODE');
             }
-            return { factor: SECOND_FACTOR_TOTP };
+            return { factor: SECOND_FACTOR_TOTP, identifier: factor.enrollment_id };
           },
         },
         context,

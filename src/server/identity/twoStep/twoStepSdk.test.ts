@@ -1,5 +1,6 @@
 import { deleteApp, initializeApp, type FirebaseApp } from '@firebase/app';
 import {
+  createUserWithEmailAndPassword,
   getMultiFactorResolver,
   multiFactor,
   signInWithEmailAndPassword,
@@ -94,6 +95,32 @@ describe.each(dialectCases())('two-step sign-in with the official Firebase SDK o
     const refreshed = decodeJwt(await credential.user.getIdToken(true));
     expect(refreshed.firebase).toMatchObject({ sign_in_second_factor: 'totp' });
     expect((await credential.user.getIdTokenResult()).signInSecondFactor).toBe('totp');
+    await signOut(auth);
+  });
+
+  it('names the second factor used in the ID tokens: firebase.second_factor_identifier is its uid (issue 35)', async () => {
+    const { email, user, secret } = await enrolledAccount();
+    const [factor] = multiFactor(user).enrolledFactors;
+    // The enrolling session's tokens name the factor just enrolled.
+    expect(decodeJwt(await user.getIdToken(true)).firebase).toMatchObject({
+      sign_in_second_factor: 'totp',
+      second_factor_identifier: factor!.uid,
+    });
+    await signOut(auth);
+    const resolver = await resolverFor(email);
+    clockOffset += 30_000;
+    const credential = await resolver.resolveSignIn(
+      TotpMultiFactorGenerator.assertionForSignIn(resolver.hints[0]!.uid, totpCode(secret, now())),
+    );
+    const claims = decodeJwt(await credential.user.getIdToken());
+    expect(claims.firebase).toMatchObject({ sign_in_second_factor: 'totp', second_factor_identifier: factor!.uid });
+    // Kept by a refresh, as the rest of how the sign-in was made.
+    const refreshed = decodeJwt(await credential.user.getIdToken(true));
+    expect(refreshed.firebase).toMatchObject({ second_factor_identifier: factor!.uid });
+    await signOut(auth);
+    // A sign-in without a second step has none.
+    const plain = await createUserWithEmailAndPassword(auth, `plain-${email}`, 'secret-1');
+    expect(decodeJwt(await plain.user.getIdToken()).firebase).not.toHaveProperty('second_factor_identifier');
     await signOut(auth);
   });
 

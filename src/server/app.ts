@@ -19,7 +19,6 @@ import { createAppMetrics } from './metrics/appMetrics.ts';
 import { countingMailer } from './metrics/countingMailer.ts';
 import { CLEANUP_INTERVAL_MS } from './images/createImages.ts';
 import { createServices } from './services.ts';
-import type { CommentPage } from '../shared/comments.ts';
 import { webPlugin } from './web/webPlugin.ts';
 import { loadScreenRenderer } from './web/ssrScreens.ts';
 
@@ -158,10 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     site: config.site,
     sitemapPageSize: deps.sitemapPageSize,
     authors,
-    comments: async (id) => {
-      const resource = await comments.publicFirstPage(id);
-      return resource && (JSON.parse(resource.body.toString('utf8')) as CommentPage);
-    },
+    comments: (article) => comments.publicPageOf(article),
   });
   await app.register(publishing.routes);
 

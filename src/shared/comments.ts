@@ -40,6 +40,8 @@ export interface Comment {
   author: CommentAuthor | null;
   /** Empty once deleted. */
   bodyHtml: string;
+  /** The Markdown as written: only in answers to the comment's writer (for Edit). */
+  body?: string;
   createdAt: string;
   editedAt: string | null;
   status: CommentStatus;

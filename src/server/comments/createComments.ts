@@ -96,7 +96,7 @@ export function createComments(deps: CommentsDeps) {
   const store = createCommentsStore(db);
   const rule: RateLimitRule = { name: 'comments:create', limit: deps.commentsPerUser, windowMs: WINDOW_MS };
 
-  const toJson = (row: CommentWithAuthor, replies: Comment[] = []): Comment => {
+  const toJson = (row: CommentWithAuthor, replies: Comment[] = [], viewerUid: string | null = null): Comment => {
     const deleted = row.status === 'deleted';
     const local = row.author_uid !== null;
     return {
@@ -120,6 +120,7 @@ export function createComments(deps: CommentsDeps) {
               ...(row.remote_author_url ? { url: row.remote_author_url } : {}),
             },
       bodyHtml: deleted ? '' : row.body_html,
+      ...(!deleted && viewerUid !== null && row.author_uid === viewerUid ? { body: row.body } : {}),
       createdAt: iso(row.created_at),
       editedAt: row.edited_at === null || deleted ? null : iso(row.edited_at),
       status: row.status,
@@ -132,6 +133,7 @@ export function createComments(deps: CommentsDeps) {
     article: CommentedArticle,
     view: CommentView,
     cursor: string | undefined,
+    viewerUid: string | null = null,
   ): Promise<CommentPage> => {
     const after = cursor === undefined ? undefined : decodeKeysetCursor(cursor, 16);
     const rows = await store.topLevel(article.id, view, COMMENTS_PAGE_SIZE + 1, after);
@@ -143,12 +145,12 @@ export function createComments(deps: CommentsDeps) {
     const byParent = new Map<string, Comment[]>();
     for (const reply of replies) {
       const list = byParent.get(reply.parent_id!) ?? [];
-      list.push(toJson(reply));
+      list.push(toJson(reply, [], viewerUid));
       byParent.set(reply.parent_id!, list);
     }
     const last = top.at(-1);
     return {
-      comments: top.map((row) => toJson(row, byParent.get(row.id) ?? [])),
+      comments: top.map((row) => toJson(row, byParent.get(row.id) ?? [], viewerUid)),
       nextCursor:
         rows.length > COMMENTS_PAGE_SIZE && last ? encodeKeysetCursor({ at: last.created_at, id: last.id }) : null,
       count: await store.countPublished(article.id),
@@ -170,9 +172,9 @@ export function createComments(deps: CommentsDeps) {
     return seen ? { row, article } : undefined;
   };
 
-  const fresh = async (id: string): Promise<Comment | undefined> => {
+  const fresh = async (id: string, viewerUid: string): Promise<Comment | undefined> => {
     const row = await store.findWithAuthor(id);
-    return row && toJson(row);
+    return row && toJson(row, [], viewerUid);
   };
 
   const mailOnce = async (
@@ -262,7 +264,7 @@ export function createComments(deps: CommentsDeps) {
       const parent = row.parent_id === null ? undefined : await store.find(row.parent_id);
       notify(row, found.article, parent);
     }
-    const comment = await fresh(row.id);
+    const comment = await fresh(row.id, caller.uid);
     return comment ? { ok: true, comment } : { ok: false, reason: 'not_found' };
   };
 
@@ -273,7 +275,7 @@ export function createComments(deps: CommentsDeps) {
     async list(caller: Caller | null, articleId: string, cursor: string | undefined): Promise<CommentPage | undefined> {
       const article = await deps.findArticle(articleId);
       if (!article || !maySeeArticle(caller, article)) return undefined;
-      return page(article, viewOf(caller, article), cursor);
+      return page(article, viewOf(caller, article), cursor, caller?.uid ?? null);
     },
     /** The first page as everyone sees it, from the read cache (the article page's server rendering, anonymous reads). */
     async publicFirstPage(articleId: string): Promise<JsonResource | undefined> {
@@ -283,6 +285,14 @@ export function createComments(deps: CommentsDeps) {
       return deps.cached(`comments:${articleId}`, async () =>
         toJsonResource(await page(article, { kind: 'public' }, undefined)),
       );
+    },
+    /**
+     * The first page as everyone sees it, made afresh: for the article page's server rendering,
+     * which runs inside the read cache's build of the page (whose bytes the cache keeps).
+     */
+    async publicPageOf(article: CommentedArticle): Promise<CommentPage | undefined> {
+      if (deps.mode === 'off' || article.status !== 'published') return undefined;
+      return page(article, { kind: 'public' }, undefined);
     },
     isCursor: (text: string) => decodeKeysetCursor(text, 16) !== undefined,
     countPublishedOf: (articleIds: readonly string[]) => store.countPublishedOf(articleIds),
@@ -334,7 +344,7 @@ export function createComments(deps: CommentsDeps) {
         const repliedTo = parentId !== undefined && parentId !== parent?.id ? await store.find(parentId) : parent;
         notify(row, article, repliedTo);
       }
-      const comment = await fresh(row.id);
+      const comment = await fresh(row.id, caller.uid);
       return comment ? { ok: true, comment } : { ok: false, reason: 'article_not_found' };
     },
 
@@ -348,7 +358,7 @@ export function createComments(deps: CommentsDeps) {
         'hidden',
       ]);
       if (!changed) return { ok: false, reason: 'not_found' };
-      const comment = await fresh(id);
+      const comment = await fresh(id, caller.uid);
       return comment ? { ok: true, comment } : { ok: false, reason: 'not_found' };
     },
 

@@ -5,6 +5,7 @@ import { isTagSlug } from '../../shared/tags.ts';
 import { matchArticlePath, matchAuthorPath, paths } from '../../shared/routes.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import type { CommentPage } from '../../shared/comments.ts';
+import type { ArticleDetail } from '../../shared/articleSchema.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ArticleReader } from '../articles/createArticles.ts';
 import type { Authors } from '../authors/createAuthors.ts';
@@ -45,7 +46,7 @@ export interface PublishingDeps {
   /** Author pages by slug (decision 0420): whose a path is, and the slugs sitemaps link. */
   authors: Pick<Authors, 'resolve' | 'slugsOf'>;
   /** The article's first page of comments as everyone sees it; undefined when COMMENTS=off. */
-  comments?: ((articleId: string) => Promise<CommentPage | undefined>) | undefined;
+  comments?: ((article: ArticleDetail) => Promise<CommentPage | undefined>) | undefined;
 }
 
 export const FEED_SIZE = 50;
@@ -177,7 +178,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       return {
         head: articleHeadTags(publicUrl, site, article),
         screen: async () => {
-          const comments = await deps.comments?.(article.id);
+          const comments = await deps.comments?.(article);
           return { kind: 'article', article, ...(comments ? { comments } : {}) };
         },
       };

@@ -69,7 +69,10 @@ async function screenshots(page: Page, label: string) {
 const comments = (page: Page) => page.locator('#comments');
 /** Scrolls to the comments (their code loads as they come near; the element is then replaced). */
 const showComments = (page: Page) => page.evaluate(() => document.getElementById('comments')?.scrollIntoView());
-const commentBy = (page: Page, name: string) => comments(page).getByRole('article', { name: new RegExp(`^${name}`) });
+const commentBy = (page: Page, name: string) =>
+  comments(page)
+    .getByRole('article')
+    .filter({ has: page.locator('header', { hasText: name }) });
 
 test('a reader comments, an editor replies, the reader edits and reports, the editor hides', async ({
   page,

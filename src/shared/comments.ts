@@ -138,6 +138,9 @@ export const commentTexts = {
   approve: 'Approve',
   restore: 'Restore',
   more: 'More comments',
+  /** Under the part of the comments a page's HTML carries, for a reader without JavaScript. */
+  moreBelow: (count: number) =>
+    `The first comments of ${count.toLocaleString('en-US')}: the rest load with the page's script.`,
   sendFailed: 'Your comment could not be sent. What you wrote is still here: try again.',
   loadFailed: 'Comments could not be loaded.',
   confirmDelete: 'Delete this comment?',

@@ -33,7 +33,7 @@ describe.each(dialectCases().slice(0, 1))('comments in the article page’s HTML
     expect(html).toContain('<p>First <em>thought</em>, edited &lt;script&gt;alert(1)&lt;/script&gt;</p>');
     expect(html).toContain('>Rita &lt;b&gt;Reader&lt;/b&gt;</a>');
     expect(html).toMatch(/href="\/author\/[^"]+"[^>]*>Rita/);
-    expect(html).toContain('<span>edited</span>');
+    expect(html).toContain('<span class="comment-edited">edited</span>');
     expect(html).not.toContain('<script>alert(1)');
     // Not again in the data block: the comments' code reads them afresh, as the reader sees them.
     const data = /<script type="application\/json" id="served-screen">(.*?)<\/script>/.exec(html)![1]!;

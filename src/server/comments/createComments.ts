@@ -90,6 +90,33 @@ interface Found {
   article: CommentedArticle;
 }
 
+/**
+ * The part of a first page the article page's HTML carries (decision 0600): whole threads, oldest
+ * first, while they hold at most SERVED_COMMENTS_MAX comments (the first thread always, its replies
+ * cut to fit); nextCursor then points after the last thread kept. The comments' code reads the
+ * API's whole page when they come near the screen. Keeps a page with hundreds of comments within
+ * the budget of DESIGN.md §9.2 (HTML <= 2x the same page without comments).
+ */
+export const SERVED_COMMENTS_MAX = 15;
+export function servedPart(full: CommentPage): CommentPage {
+  const kept: Comment[] = [];
+  let shown = 0;
+  for (const thread of full.comments) {
+    const size = 1 + thread.replies.length;
+    if (kept.length > 0 && shown + size > SERVED_COMMENTS_MAX) break;
+    const replies = thread.replies.slice(0, Math.max(0, SERVED_COMMENTS_MAX - 1));
+    kept.push(replies.length === thread.replies.length ? thread : { ...thread, replies });
+    shown += 1 + replies.length;
+  }
+  if (kept.length === full.comments.length && kept.every((thread, i) => thread === full.comments[i])) return full;
+  const last = kept.at(-1)!;
+  return {
+    comments: kept,
+    nextCursor: encodeKeysetCursor({ at: Date.parse(last.createdAt), id: last.id }),
+    count: full.count,
+  };
+}
+
 export function createComments(deps: CommentsDeps) {
   const { db } = deps.database;
   const now = deps.clock ?? Date.now;
@@ -292,7 +319,7 @@ export function createComments(deps: CommentsDeps) {
      */
     async publicPageOf(article: CommentedArticle): Promise<CommentPage | undefined> {
       if (deps.mode === 'off' || article.status !== 'published') return undefined;
-      return page(article, { kind: 'public' }, undefined);
+      return servedPart(await page(article, { kind: 'public' }, undefined));
     },
     isCursor: (text: string) => decodeKeysetCursor(text, 16) !== undefined,
     countPublishedOf: (articleIds: readonly string[]) => store.countPublishedOf(articleIds),

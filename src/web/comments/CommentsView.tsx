@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { commentTexts as texts, type Comment, type CommentPage } from '../../shared/comments.ts';
 import { paths } from '../../shared/routes.ts';
-import { AuthorAvatar } from '../articles/AuthorAvatar.tsx';
+import { parseUploadedImageUrl, variantFileName, variantWidths } from '../../shared/imageUrls.ts';
 import { formatArticleDate } from '../articles/formatArticleDate.ts';
 
 /** A comment's body: the article body's look, a step smaller (styles.css; the elements commentMarkdown.ts makes). */
@@ -92,30 +91,27 @@ function CommentItem({
   const name = author.displayName ?? 'Someone';
   const href = author.uid !== null ? paths.author(author.slug ?? author.uid) : author.url;
   const edited = editing?.(comment);
+  // Lean markup (CSS classes from styles.css, plain links): a page may carry dozens of comments
+  // and the article page's HTML has a budget (DESIGN.md §9.2).
   return (
-    <article id={`comment-${comment.id}`} aria-label={`${name}, ${formatArticleDate(comment.createdAt)}`}>
+    <article id={`comment-${comment.id}`}>
       <header className="comment-meta">
-        <AuthorAvatar authorId={author.uid ?? name} authorName={name} photoUrl={author.photoUrl} size="sm" />
+        <CommentAvatar id={author.uid ?? name} name={name} photoUrl={author.photoUrl} />
         {href === undefined ? (
           <span className="comment-name">{name}</span>
-        ) : author.uid !== null ? (
-          <Link to={href} dir="auto" className="comment-name">
-            {name}
-          </Link>
         ) : (
-          <a href={href} rel="nofollow ugc noopener" dir="auto" className="comment-name">
+          <a
+            href={href}
+            {...(author.uid === null ? { rel: 'nofollow ugc noopener' } : {})}
+            dir="auto"
+            className="comment-name"
+          >
             {name}
           </a>
         )}
-        <span aria-hidden="true">·</span>
         <time dateTime={comment.createdAt}>{formatArticleDate(comment.createdAt)}</time>
-        {comment.editedAt && (
-          <>
-            <span aria-hidden="true">·</span>
-            <span>{texts.edited}</span>
-          </>
-        )}
-        {comment.status === 'pending' && (author.uid === viewerUid || viewerUid !== null) && (
+        {comment.editedAt && <span className="comment-edited">{texts.edited}</span>}
+        {comment.status === 'pending' && viewerUid !== null && (
           <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">
             {texts.waitingForApproval}
           </span>
@@ -130,5 +126,24 @@ function CommentItem({
       {edited ?? <div dir="auto" className={commentBodyClass} dangerouslySetInnerHTML={{ __html: comment.bodyHtml }} />}
       {!edited && tools?.(comment)}
     </article>
+  );
+}
+
+// AuthorAvatar's hues, each dark enough for white text.
+const HUES = ['bg-blue-700', 'bg-teal-700', 'bg-violet-700', 'bg-rose-700', 'bg-amber-700', 'bg-emerald-700'];
+
+/** The writer's picture, or their initial in a circle (AuthorAvatar's, with a class instead of a dozen). */
+function CommentAvatar({ id, name, photoUrl }: { id: string; name: string; photoUrl: string | null }) {
+  if (photoUrl && /^https?:\/\//i.test(photoUrl)) {
+    const uploaded = parseUploadedImageUrl(photoUrl);
+    const src = uploaded ? `${uploaded.base}/${variantFileName(variantWidths(uploaded.width)[0]!)}` : photoUrl;
+    return <img src={src} alt="" loading="lazy" className="comment-avatar" />;
+  }
+  let hash = 0;
+  for (const character of id) hash = (hash * 31 + character.charCodeAt(0)) >>> 0;
+  return (
+    <span aria-hidden="true" className={`comment-avatar ${HUES[hash % HUES.length]}`}>
+      {[...name.trim()][0]?.toLocaleUpperCase() ?? ''}
+    </span>
   );
 }

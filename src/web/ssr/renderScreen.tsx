@@ -14,6 +14,7 @@ import { setSiteInfoOnServer } from '../components/siteInfo.ts';
 import { setScreenOnServer } from './servedAuthor.ts';
 import { markPageServed } from './servedScreen.ts';
 import { CommentsView } from '../comments/CommentsView.tsx';
+import { commentTexts } from '../../shared/comments.ts';
 import { setCommentsHtmlOnServer } from '../comments/servedComments.ts';
 
 /**
@@ -43,7 +44,16 @@ export const renderScreen: RenderScreen = ({ pathname, site, screen }) => {
     screen.kind === 'article' && screen.comments
       ? renderToStaticMarkup(
           <StaticRouter location={pathname}>
-            <CommentsView page={screen.comments} />
+            <CommentsView
+              page={screen.comments}
+              more={
+                screen.comments.nextCursor && (
+                  <p className="mt-8 text-slate-600 dark:text-slate-400">
+                    {commentTexts.moreBelow(screen.comments.count)}
+                  </p>
+                )
+              }
+            />
           </StaticRouter>,
         )
       : null,

@@ -73,6 +73,8 @@ describe.each(dialectCases())('comment mail and unsubscribe on $dialect', (diale
     await settle();
     const quiet = sink.messages.length;
     await c.comment(commenter, id, 'Answering myself', top);
+    // The article's author hears of it; once that mail is in, the commenter's would be too.
+    await sink.waitForMail(author.email, { after: quiet, subject: /New comment/ });
     await settle();
     expect(mailsTo(commenter, quiet)).toEqual([]);
     const authorAnswers = sink.messages.length;

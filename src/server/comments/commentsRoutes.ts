@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { commentTexts, editCommentBody, hideCommentBody, newCommentBody } from '../../shared/comments.ts';
+import { commentTexts } from '../../shared/comments.ts';
+import { editCommentBody, hideCommentBody, newCommentBody } from '../../shared/commentSchema.ts';
 import { sendJsonResource, type JsonResource } from '../http/cachedResource.ts';
 import { callerOf, registerCallerAuthentication, type Caller, type VerifyIdToken } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';

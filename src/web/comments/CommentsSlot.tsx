@@ -18,16 +18,19 @@ let firstRender = true;
  * with what the reader may do. Elsewhere (a screen reached in the app) the code loads at once.
  */
 export function CommentsSlot({ articleId, articleAuthorId }: { articleId: string; articleAuthorId: string }) {
-  const [served] = useState<string | null | undefined>(() => {
-    if (typeof document === 'undefined') return commentsHtmlOnServer();
+  // The server's markup ('' when COMMENTS=off); undefined on a screen reached in the app, whose
+  // page the server rendered for something else (the slot names the article it was made for).
+  const [served] = useState<string | undefined>(() => {
+    if (typeof document === 'undefined') return commentsHtmlOnServer() ?? '';
     if (!firstRender || !pageServed) return undefined;
     firstRender = false;
-    return document.getElementById(COMMENTS_ELEMENT_ID)?.innerHTML ?? null;
+    const element = document.getElementById(COMMENTS_ELEMENT_ID);
+    return element?.dataset.article === articleId ? element.innerHTML : undefined;
   });
   const [wanted, setWanted] = useState(served === undefined);
   const slot = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (wanted || served === null || !slot.current) return;
+    if (wanted || served === '' || !slot.current) return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) setWanted(true);
@@ -37,11 +40,15 @@ export function CommentsSlot({ articleId, articleAuthorId }: { articleId: string
     observer.observe(slot.current);
     return () => observer.disconnect();
   }, [wanted, served]);
-  // COMMENTS=off: the server rendered none.
-  if (served === null) return null;
   const markup =
     served === undefined ? null : (
-      <div ref={slot} id={COMMENTS_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: served }} suppressHydrationWarning />
+      <div
+        ref={slot}
+        id={COMMENTS_ELEMENT_ID}
+        data-article={articleId}
+        dangerouslySetInnerHTML={{ __html: served }}
+        suppressHydrationWarning
+      />
     );
   if (!wanted) return markup;
   return (

@@ -189,7 +189,7 @@ export function CommentsSection({
       );
     }
     return (
-      <div className="mt-2 flex flex-wrap gap-1 text-sm">
+      <div className="mt-2 -ms-2 flex flex-wrap gap-1 text-sm">
         {mayWrite && comment.status !== 'hidden' && (
           <button
             type="button"

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { hashPassword, verifyPassword } from '../src/server/identity/core/passwordHashing.ts';
 import { ensureWebBuild } from '../src/server/web/webBuild.ts';
+import { benchComments, commentsBudgets, COMMENTS_ON_PAGE } from './commentsBench.ts';
 import { keepAliveClient } from './keepAliveClient.ts';
 import { median, runLoad, type LoadResult, type LoadSpec } from './load.ts';
 import { projectRoot, saveResponse, startAppServer, startBareServer, type RunningProcess } from './processes.ts';
@@ -257,6 +258,17 @@ async function main() {
     rss.push({ after: name, ...large.rssMb() });
   }
 
+  log(
+    `Article page with ${COMMENTS_ON_PAGE} comments vs the same page without (alternating rounds, 100-article site)...`,
+  );
+  const commented = await benchComments(small, path.join(workDir, 'small'), seeds.small);
+  rows.push({
+    name: `GET /article/:id with ${COMMENTS_ON_PAGE} comments (HTML, cached)`,
+    result: commented.withComments,
+  });
+  rows.push({ name: 'GET /article/:id, same article without comments', result: commented.bare });
+  budgets.push(...commentsBudgets(commented));
+
   log('Password hashing share of sign-in and sign-up (paired with argon2 and a bare round trip)...');
   // Each round times, back to back with one keep-alive node:http connection: a bare round trip
   // (GET /healthz), the bare argon2 call in this process, then the endpoint; so all three see the
@@ -408,6 +420,7 @@ async function main() {
     peakRssMb: peakRss,
     rssByPhase: rss,
     uploads,
+    comments: commented,
     budgets,
   };
   fs.writeFileSync(path.join(projectRoot, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');

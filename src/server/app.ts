@@ -118,7 +118,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
 
-  const { identity, articles, authors, images, rolesRoutes, auditRoutes, reportsRoutes } = createServices({
+  const {
+    identity,
+    articles,
+    authors,
+    images,
+    rolesRoutes,
+    auditRoutes,
+    reportsRoutes,
+    comments,
+    commentsRoutes,
+    unsubscribeRoutes,
+  } = createServices({
     config,
     database,
     mailer,
@@ -132,6 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(reportsRoutes, { prefix: '/api' });
+  await app.register(commentsRoutes, { prefix: '/api' });
+  await app.register(unsubscribeRoutes);
   await app.register(images.routes);
   // Unused uploads are looked for while the server runs (not by the admin command's services).
   let stopImageCleanup = () => {};
@@ -147,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     site: config.site,
     sitemapPageSize: deps.sitemapPageSize,
     authors,
+    comments: (article) => comments.publicPageOf(article),
   });
   await app.register(publishing.routes);
 

@@ -43,6 +43,7 @@ describe('SMTP sink', () => {
       subject: 'one',
       text: 'one',
       html: '<p>one</p>',
+      headers: expect.objectContaining({ subject: 'one', to: 'first@example.com' }),
     });
   });
 

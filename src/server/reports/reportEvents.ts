@@ -32,3 +32,13 @@ export type FindVisibleArticle = (
   caller: Caller,
   articleId: string,
 ) => Promise<{ title: string; authorId: string } | undefined>;
+
+/** The comment as `caller` may see it (its article for the report); undefined when they may not. */
+export type FindVisibleComment = (caller: Caller, commentId: string) => Promise<{ articleId: string } | undefined>;
+
+/** The comments feature's hiding (an editor's, with a reason), passed in by services.ts. */
+export type HideComment = (
+  actor: Caller,
+  commentId: string,
+  reason: string,
+) => Promise<'hidden' | 'not_found' | 'forbidden'>;

@@ -50,7 +50,8 @@ export function shellWithScreen(shell: string, markup: string, screen: ServedScr
 function lean(screen: ServedScreen): ServedScreen {
   switch (screen.kind) {
     case 'article':
-      return { ...screen, article: { ...screen.article, description: '' } };
+      // The comments are in the markup; their code reads them afresh (src/web/comments/CommentsSlot.tsx).
+      return { kind: 'article', article: { ...screen.article, description: '' } };
     case 'home':
     case 'author':
       return {

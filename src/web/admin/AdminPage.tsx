@@ -2,6 +2,8 @@ import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { rolesMessages } from '../../shared/invitations.ts';
 import { can, type Role } from '../../shared/roles.ts';
+import { commentTexts } from '../../shared/comments.ts';
+import { CommentsQueueSection } from '../comments/CommentsQueueSection.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AuditLogSection } from '../moderation/AuditLogSection.tsx';
 import { mayHandleReports, mayReadAudit, mayReview } from '../moderation/mayModerate.ts';
@@ -26,7 +28,7 @@ export function AdminPage() {
   return <Administration actor={role} />;
 }
 
-type Tab = 'members' | 'review' | 'reports' | 'log';
+type Tab = 'members' | 'review' | 'reports' | 'comments' | 'log';
 
 /** The tabs a role can use, in order: the others are not offered (the server refuses them anyway). */
 function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode }[] {
@@ -46,6 +48,9 @@ function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode 
       : []),
     ...(mayHandleReports(actor)
       ? [{ id: 'reports' as const, label: moderationTexts.reports, panel: () => <ReportsSection /> }]
+      : []),
+    ...(can(actor, 'comment:moderate')
+      ? [{ id: 'comments' as const, label: commentTexts.heading, panel: () => <CommentsQueueSection /> }]
       : []),
     ...(mayReadAudit(actor)
       ? [{ id: 'log' as const, label: moderationTexts.log, panel: () => <AuditLogSection /> }]

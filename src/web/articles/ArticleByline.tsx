@@ -14,6 +14,8 @@ interface ArticleBylineProps {
   readingMinutes?: number;
   /** The article page's byline is a step larger than a card's. */
   large?: boolean;
+  /** Published comments (cards): shown when there are any. */
+  comments?: number | undefined;
 }
 
 /**
@@ -43,6 +45,11 @@ export function ArticleByline(props: ArticleBylineProps) {
         </>
       )}
       <time dateTime={date}>{formatArticleDate(date)}</time>
+      {props.comments && (
+        <span>
+          &nbsp;·&nbsp;{props.comments} comment{props.comments > 1 && 's'}
+        </span>
+      )}
       {readingMinutes !== undefined && (
         <>
           <span aria-hidden="true">&nbsp;·&nbsp;</span>

@@ -47,6 +47,7 @@ export function ArticleCard({ article, isAuthor, onDelete, featured = false, hea
           authorSlug={article.authorSlug}
           authorPhotoUrl={article.authorPhotoUrl}
           date={article.date}
+          comments={article.commentCount}
         />
         <TagLinks tags={article.tags} />
         {isAuthor && (

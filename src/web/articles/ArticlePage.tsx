@@ -13,6 +13,7 @@ import { useArticleCall } from './articlePrefetch.ts';
 import { articlesApi } from './articlesApi.ts';
 import type { ArticleDetail } from './articleTypes.ts';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog.tsx';
+import { CommentsSlot } from '../comments/CommentsSlot.tsx';
 import { LoadFailure } from './LoadFailure.tsx';
 import { MoreArticles } from './MoreArticles.tsx';
 import { TagLinks } from './TagLinks.tsx';
@@ -114,6 +115,7 @@ function ArticleView({ article, onChanged }: { article: ArticleDetail; onChanged
         />
         <ArticleBody html={article.descriptionHtml} className={`${column} mt-8 sm:mt-10`} />
       </article>
+      <CommentsSlot articleId={article.id} articleAuthorId={article.authorId} />
       <MoreArticles currentId={article.id} />
       <ConfirmDeleteDialog
         open={deletion.asking !== null}

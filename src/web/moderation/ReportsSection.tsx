@@ -85,11 +85,15 @@ function ReportItem({
   return (
     <li data-testid="report" className="flex flex-col gap-2 py-4">
       <Link
-        to={paths.article(report.articleId)}
+        to={
+          report.commentId
+            ? `${paths.article(report.articleId)}#comment-${report.commentId}`
+            : paths.article(report.articleId)
+        }
         dir="auto"
         className={`${linkClass} font-medium [overflow-wrap:anywhere]`}
       >
-        {articleName(report)}
+        {report.commentId ? `A comment on ${articleName(report)}` : articleName(report)}
       </Link>
       <p dir="auto" className="whitespace-pre-line [overflow-wrap:anywhere]">
         {report.reason}

@@ -4,6 +4,9 @@ import type { TokenSource } from '../articles/articlesApi.ts';
 /** One open report as GET /api/reports lists it (DESIGN.md §8.2). */
 export interface ReportJson {
   id: string;
+  /** A report of a comment names it (DESIGN.md §9.2); the article is the comment's. */
+  targetType?: 'article' | 'comment';
+  commentId?: string | null;
   articleId: string;
   /** Null once the article is no longer published (docs/decisions/0411). */
   articleTitle: string | null;

@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { renderToString } from 'react-dom/server';
+import { renderToStaticMarkup, renderToString } from 'react-dom/server';
 import { Route, Routes, StaticRouter } from 'react-router';
 import { screens } from '../../shared/routes.ts';
 import type { RenderScreen } from '../../shared/servedScreen.ts';
@@ -13,6 +13,9 @@ import { AppLayout } from '../components/AppLayout.tsx';
 import { setSiteInfoOnServer } from '../components/siteInfo.ts';
 import { setScreenOnServer } from './servedAuthor.ts';
 import { markPageServed } from './servedScreen.ts';
+import { CommentsView } from '../comments/CommentsView.tsx';
+import { commentTexts } from '../../shared/comments.ts';
+import { setCommentsHtmlOnServer } from '../comments/servedComments.ts';
 
 /**
  * The server's half of the reading screens (decision 0301): built by Vite into dist/ssr and
@@ -35,6 +38,26 @@ export const renderScreen: RenderScreen = ({ pathname, site, screen }) => {
   // Module state for one synchronous render: no other request runs in between.
   setScreenOnServer(screen);
   primeServedScreen(screen);
+  // The comments as markup only (decision 0600): the article page's slot carries them as they are,
+  // and the comments' own code, fetched later, takes over.
+  setCommentsHtmlOnServer(
+    screen.kind === 'article' && screen.comments
+      ? renderToStaticMarkup(
+          <StaticRouter location={pathname}>
+            <CommentsView
+              page={screen.comments}
+              more={
+                screen.comments.nextCursor && (
+                  <p className="mt-8 text-slate-600 dark:text-slate-400">
+                    {commentTexts.moreBelow(screen.comments.count)}
+                  </p>
+                )
+              }
+            />
+          </StaticRouter>,
+        )
+      : null,
+  );
   try {
     return renderToString(
       <StrictMode>
@@ -53,6 +76,7 @@ export const renderScreen: RenderScreen = ({ pathname, site, screen }) => {
     );
   } finally {
     setScreenOnServer(null);
+    setCommentsHtmlOnServer(null);
     forgetStartedCalls();
   }
 };

@@ -23,6 +23,8 @@ import { excerptBlockBreaksMigration } from './0500_excerpt_block_breaks.ts';
 import { addressClaimsMigration } from './0550_address_claims.ts';
 import { profileReadVersionMigration } from './0553_profile_read_version.ts';
 import { sessionParityMigration } from './0560_session_parity.ts';
+import { commentsMigration } from './0600_comments.ts';
+import { unsubscribeMigration } from './0601_unsubscribe.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -53,4 +55,6 @@ export const migrations: Record<string, Migration> = {
   '0550_address_claims': addressClaimsMigration,
   '0553_profile_read_version': profileReadVersionMigration,
   '0560_session_parity': sessionParityMigration,
+  '0600_comments': commentsMigration,
+  '0601_unsubscribe': unsubscribeMigration,
 };

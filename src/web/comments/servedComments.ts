@@ -1,0 +1,18 @@
+/**
+ * The article page's comments as the server rendered them (decision 0600): the server's renderer
+ * (src/web/ssr/renderScreen.tsx) renders the list to markup with CommentsView and hands it to the
+ * article page's slot through this module, so the article page's own code never carries the list.
+ */
+let htmlOnServer: string | null = null;
+
+/** The server's renderer, around one synchronous render. */
+export function setCommentsHtmlOnServer(html: string | null): void {
+  htmlOnServer = html;
+}
+
+export function commentsHtmlOnServer(): string | null {
+  return htmlOnServer;
+}
+
+/** The id of the element the comments are rendered in. */
+export const COMMENTS_ELEMENT_ID = 'comments';

@@ -134,7 +134,8 @@ describe.each(dialectCases())('token refusals on $dialect', (dialectCase) => {
       (await call(`${server.url}/identity/v1/accounts:delete?key=k`, { json: { idToken: deleted.idToken } })).status,
     ).toBe(200);
     await expectRefusedEverywhere(deleted.idToken, 'USER_NOT_FOUND', 'deleted user');
-    expect((await refresh(deleted.refreshToken)).body).toMatchObject({ error: { message: 'TOKEN_EXPIRED' } });
+    // As Firebase answers a deleted account's refresh (DESIGN §9.1).
+    expect((await refresh(deleted.refreshToken)).body).toMatchObject({ error: { message: 'USER_NOT_FOUND' } });
   });
 
   it('refuses a refresh token reused after it was revoked', async () => {

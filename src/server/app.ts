@@ -19,6 +19,7 @@ import { createAppMetrics } from './metrics/appMetrics.ts';
 import { countingMailer } from './metrics/countingMailer.ts';
 import { CLEANUP_INTERVAL_MS } from './images/createImages.ts';
 import { createServices } from './services.ts';
+import type { CommentPage } from '../shared/comments.ts';
 import { webPlugin } from './web/webPlugin.ts';
 import { loadScreenRenderer } from './web/ssrScreens.ts';
 
@@ -115,7 +116,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
 
-  const { identity, articles, authors, images, rolesRoutes, auditRoutes, reportsRoutes } = createServices({
+  const {
+    identity,
+    articles,
+    authors,
+    images,
+    rolesRoutes,
+    auditRoutes,
+    reportsRoutes,
+    comments,
+    commentsRoutes,
+    unsubscribeRoutes,
+  } = createServices({
     config,
     database,
     mailer,
@@ -129,6 +141,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(reportsRoutes, { prefix: '/api' });
+  await app.register(commentsRoutes, { prefix: '/api' });
+  await app.register(unsubscribeRoutes);
   await app.register(images.routes);
   // Unused uploads are looked for while the server runs (not by the admin command's services).
   let stopImageCleanup = () => {};
@@ -144,6 +158,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     site: config.site,
     sitemapPageSize: deps.sitemapPageSize,
     authors,
+    comments: async (id) => {
+      const resource = await comments.publicFirstPage(id);
+      return resource && (JSON.parse(resource.body.toString('utf8')) as CommentPage);
+    },
   });
   await app.register(publishing.routes);
 

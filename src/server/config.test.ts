@@ -86,7 +86,9 @@ describe('loadConfig', () => {
       imageUploadPerUser: 60,
       searchPerIp: 60,
       passkeySignInStartPerIp: 100,
+      commentPerUser: 10,
     });
+    expect(loadConfig({ RATE_LIMIT_COMMENT_PER_USER: '3' }).rateLimits.commentPerUser).toBe(3);
     expect(loadConfig({ RATE_LIMIT_SEARCH_PER_IP: '7' }).rateLimits.searchPerIp).toBe(7);
     expect(loadConfig({ RATE_LIMIT_PASSKEY_SIGNIN_START_PER_IP: '9' }).rateLimits.passkeySignInStartPerIp).toBe(9);
     expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_EMAIL: '3' }).rateLimits.signInPerEmail).toBe(3);
@@ -96,6 +98,15 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ RATE_LIMIT_RESET_CODE_PER_IP: 'lots' })).toThrow(
       /RATE_LIMIT_RESET_CODE_PER_IP must be a number/,
+    );
+  });
+
+  it('reads COMMENTS: on by default, approval or off, nothing else (DESIGN.md §9.2)', () => {
+    expect(loadConfig({}).comments).toBe('on');
+    expect(loadConfig({ COMMENTS: 'approval' }).comments).toBe('approval');
+    expect(loadConfig({ COMMENTS: 'off' }).comments).toBe('off');
+    expect(() => loadConfig({ COMMENTS: 'maybe' })).toThrow(
+      'Invalid configuration: COMMENTS must be one of on, approval, off (got "maybe")',
     );
   });
 });

@@ -8,6 +8,7 @@ import {
   type SignupPolicy,
   type TwoStepRequirement,
 } from '../shared/roles.ts';
+import { COMMENT_MODES, type CommentMode } from '../shared/comments.ts';
 import { FALLBACK_SITE_IDENTITY, type SiteIdentity } from '../shared/siteIdentity.ts';
 import {
   parseIdentityProviders,
@@ -103,6 +104,8 @@ const envSchema = z.object({
   RATE_LIMIT_IMAGE_UPLOAD_PER_USER: positiveInt(1_000_000).default(60),
   RATE_LIMIT_SEARCH_PER_IP: positiveInt(1_000_000).default(60),
   RATE_LIMIT_PASSKEY_SIGNIN_START_PER_IP: positiveInt(1_000_000).default(100),
+  RATE_LIMIT_COMMENT_PER_USER: positiveInt(1_000_000).default(10),
+  COMMENTS: z.enum(COMMENT_MODES, { error: 'must be one of on, approval, off' }).default('on'),
   PASSKEY_ANONYMOUS_CHALLENGES_MAX: positiveInt(10_000_000).default(10_000),
   IMAGE_MAX_BYTES: positiveInt(256 * 1024 * 1024).default(10 * 1024 * 1024),
   IMAGE_PROCESSING_TIMEOUT_SECONDS: positiveInt(600).default(30),
@@ -185,7 +188,11 @@ export interface Config {
     searchPerIp: number;
     /** Passkey sign-in ceremonies started (challenges given) per client IP per 15 minutes. */
     passkeySignInStartPerIp: number;
+    /** Comments posted per account per 10 minutes (DESIGN.md §9.2). */
+    commentPerUser: number;
   };
+  /** COMMENTS: at once, after approval, or none at all (DESIGN.md §9.2). */
+  comments: CommentMode;
   /** Live anonymous passkey sign-in challenges kept at most, all clients together; then 429. */
   passkeyAnonymousChallengesMax: number;
 }
@@ -262,7 +269,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       imageUploadPerUser: e.RATE_LIMIT_IMAGE_UPLOAD_PER_USER,
       searchPerIp: e.RATE_LIMIT_SEARCH_PER_IP,
       passkeySignInStartPerIp: e.RATE_LIMIT_PASSKEY_SIGNIN_START_PER_IP,
+      commentPerUser: e.RATE_LIMIT_COMMENT_PER_USER,
     },
+    comments: e.COMMENTS,
     passkeyAnonymousChallengesMax: e.PASSKEY_ANONYMOUS_CHALLENGES_MAX,
   };
 }

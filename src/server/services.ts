@@ -13,6 +13,11 @@ import { createRateLimiter, type RateLimiter } from './rateLimit/rateLimiter.ts'
 import { createRoles } from './roles/createRoles.ts';
 import { withTwoStepRequirement } from './roles/twoStepRequirement.ts';
 import type { FastifyPluginAsync } from 'fastify';
+import { NOTIFICATION_LIST_NAMES } from './comments/commentMails.ts';
+import { commentsRoutes as commentsRoutesOf } from './comments/commentsRoutes.ts';
+import { createComments, type Comments } from './comments/createComments.ts';
+import type { Caller } from './http/callerAuth.ts';
+import { createUnsubscribe } from './unsubscribe/createUnsubscribe.ts';
 
 export interface Services {
   identity: Identity;
@@ -28,6 +33,11 @@ export interface Services {
   auditRoutes: FastifyPluginAsync;
   /** The reports API. Register with { prefix: '/api' }. */
   reportsRoutes: FastifyPluginAsync;
+  /** Comments (DESIGN.md §9.2); their API: register commentsRoutes with { prefix: '/api' }. */
+  comments: Comments;
+  commentsRoutes: FastifyPluginAsync;
+  /** GET and POST /unsubscribe (register without a prefix). */
+  unsubscribeRoutes: FastifyPluginAsync;
 }
 
 /**
@@ -129,6 +139,43 @@ export function createServices(deps: {
     countArticles: (uids) => articles.countByAuthors(uids),
   });
   const auditRoutes = audit.routes({ verifyIdToken });
+  // One-click unsubscribe (RFC 8058), by list: comment notifications now.
+  const unsubscribe = createUnsubscribe({
+    database,
+    publicUrl: config.publicUrl,
+    siteTitle: config.site.title,
+    clock,
+    listNames: NOTIFICATION_LIST_NAMES,
+  });
+  identity.onUserDeleting((uid, trx) => unsubscribe.forget(uid, trx));
+  // Comments (DESIGN.md §9.2): on articles as their reader sees them (through the articles' read
+  // cache, which comments empty as articles do); a deleted account's comments go with it (kept as
+  // "This comment was deleted." where replied to); lists and articles carry their counts.
+  const comments = createComments({
+    database,
+    rateLimiter,
+    clock,
+    mode: config.comments,
+    commentsPerUser: config.rateLimits.commentPerUser,
+    site: { title: config.site.title, publicUrl: config.publicUrl },
+    findArticle: (id) => articles.summary(id),
+    isVerified: async (uid) => (await identity.members.find(uid))?.emailVerified === true,
+    servedPhotoUrl: origin.toServed,
+    recordEvent: audit.record,
+    mailAccount: async (uid, mail) => {
+      const email = (await identity.members.find(uid))?.email;
+      if (email) await mailer.send({ ...mail, to: email });
+    },
+    lists: unsubscribe,
+    cached: (key, build) => articles.reader.cached(key, build),
+  });
+  identity.onUserDeleting((uid, trx) => comments.deleteByAuthor(uid, trx));
+  if (config.comments !== 'off') articles.onCountingComments((ids) => comments.countPublishedOf(ids));
+  const commentsRoutes = commentsRoutesOf({
+    comments,
+    verifyIdToken,
+    publicFirstPage: (id) => comments.publicFirstPage(id),
+  });
   // Reports: any signed-in account reports an article it can see; editors resolve them by
   // hiding it (through articles, which audits the hide) or dismissing; each resolution is audited.
   const reportsRoutes = reportsFeature({
@@ -142,9 +189,33 @@ export function createServices(deps: {
       return article && { title: article.title };
     },
     hideArticle: (actor, id, reason) => articles.hide(actor, id, reason),
+    // Comments are reported as their reader sees them; a report resolved with hide hides the comment.
+    ...(config.comments === 'off'
+      ? {}
+      : {
+          findVisibleComment: (caller: Caller, id: string) => comments.findForReport(caller, id),
+          hideComment: async (actor: Caller, id: string, reason: string) => {
+            const hidden = await comments.hide(actor, id, reason);
+            return hidden.ok ? 'hidden' : hidden.reason === 'forbidden' ? 'forbidden' : 'not_found';
+          },
+        }),
     recordEvent: audit.record,
   });
-  return { identity, articles, authors, images, passkeys, rateLimiter, rolesRoutes, audit, auditRoutes, reportsRoutes };
+  return {
+    identity,
+    articles,
+    authors,
+    images,
+    passkeys,
+    rateLimiter,
+    rolesRoutes,
+    audit,
+    auditRoutes,
+    reportsRoutes,
+    comments,
+    commentsRoutes,
+    unsubscribeRoutes: unsubscribe.routes,
+  };
 }
 
 /** Identity as the passkeys feature sees it: its sign-in door, with the provider fixed to "passkey". */

@@ -148,6 +148,8 @@ export const articleSchema = z.object({
   status: z.enum(ARTICLE_STATUSES),
   /** While hidden, for its author and editors: the editor's reason and when it was hidden. */
   moderation: z.object({ reason: z.string(), at: z.iso.datetime() }).optional(),
+  /** Published comments (DESIGN.md §9.2) of a published article; absent when there are none. */
+  commentCount: z.number().int().min(1).optional(),
 });
 export type Article = z.infer<typeof articleSchema>;
 

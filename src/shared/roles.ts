@@ -83,7 +83,11 @@ export type Action =
   /** See the open reports and resolve them (hide or dismiss). */
   | 'reports:handle'
   /** Read the audit log. */
-  | 'audit:read';
+  | 'audit:read'
+  /** Comment on published articles; edit and delete one's own comments (DESIGN.md §9.2). */
+  | 'comment:write'
+  /** Approve, hide, restore and delete any comment; see pending and hidden ones (an article's author may on their own article). */
+  | 'comment:moderate';
 
 const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:write': 'contributor',
@@ -93,6 +97,8 @@ const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:review': 'editor',
   'reports:handle': 'editor',
   'audit:read': 'owner',
+  'comment:write': 'reader',
+  'comment:moderate': 'editor',
 };
 
 export function can(role: Role, action: Action): boolean {

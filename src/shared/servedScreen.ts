@@ -1,5 +1,6 @@
 import type { ArticleDetail, ArticlePage } from './articleSchema.ts';
 import type { AuthorProfile } from './authorProfile.ts';
+import type { CommentPage } from './comments.ts';
 import type { SiteIdentity } from './siteIdentity.ts';
 
 /**
@@ -10,7 +11,12 @@ import type { SiteIdentity } from './siteIdentity.ts';
  */
 export type ServedScreen =
   | { kind: 'home'; page: ArticlePage }
-  | { kind: 'article'; article: ArticleDetail }
+  | {
+      kind: 'article';
+      article: ArticleDetail;
+      /** The first page of comments as everyone sees it (DESIGN.md §9.2); absent when COMMENTS=off. */
+      comments?: CommentPage;
+    }
   | { kind: 'author'; uid: string; author: AuthorProfile; page: ArticlePage };
 
 /** The id of the page's JSON data block. */

@@ -9,6 +9,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Each header's raw value by its lower-case name (the last one of a name wins). */
+  headers: Record<string, string>;
 }
 
 export interface SmtpSink {
@@ -122,6 +124,9 @@ async function listenSmtp(
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
+            headers: Object.fromEntries(
+              parsed.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).trim()]),
+            ),
           });
           callback();
         })

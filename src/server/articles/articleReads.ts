@@ -76,8 +76,14 @@ export function toArticleDetailJson(row: ArticleDetailRow): ArticleDetail {
 export function createArticleReads(
   repository: ArticlesRepository,
   database: Database,
-  options: { cacheMaxBytes: number },
+  options: {
+    cacheMaxBytes: number;
+    /** Published comments per published article (the comments feature, wired in services.ts). */
+    countComments?: () => CountComments | undefined;
+  },
 ): ArticleReads {
+  const withCommentCounts = <T extends Article>(articles: T[]) =>
+    attachCommentCounts(articles, options.countComments?.());
   const cache = createStampedCache<CachedValue>(database, {
     maxBytes: options.cacheMaxBytes,
     sizeOf: jsonResourceBytes,
@@ -110,7 +116,7 @@ export function createArticleReads(
             const nextCursor =
               rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null;
             if (nextCursor !== null) issued.add(listKey(limit, nextCursor, filter));
-            const page: ArticlePage = { articles: pageRows.map(toArticleJson), nextCursor };
+            const page: ArticlePage = { articles: await withCommentCounts(pageRows.map(toArticleJson)), nextCursor };
             const made = await toJsonResourceInSteps('articles', page.articles, { nextCursor: page.nextCursor });
             // Not kept: finished by the sender inside this build's slot, one page at a time.
             return admit ? made : finishForOneRequest(made);
@@ -124,8 +130,8 @@ export function createArticleReads(
         build(async () => {
           const row = await repository.find(id);
           if (!row) return null;
-          const article = toArticleDetailJson(row);
-          return { ...toJsonResource(article), article };
+          const [article] = await withCommentCounts([toArticleDetailJson(row)]);
+          return { ...toJsonResource(article), article: article! };
         }),
       );
       return value as ArticleResource | null;
@@ -140,7 +146,23 @@ export function createArticleReads(
   };
 }
 
+/** The articles with their published comments' count (published ones with comments). */
+export async function attachCommentCounts<T extends Article>(
+  articles: T[],
+  count: CountComments | undefined,
+): Promise<T[]> {
+  const published = articles.filter((article) => article.status === 'published').map((article) => article.id);
+  if (!count || published.length === 0) return articles;
+  const counts = await count(published);
+  return articles.map((article) => {
+    const commentCount = counts.get(article.id);
+    return commentCount ? { ...article, commentCount } : article;
+  });
+}
+
 const BUILDS_AT_ONCE = 1;
+/** Published comments of each of these articles; 0s are left out. */
+export type CountComments = (articleIds: readonly string[]) => Promise<Map<string, number>>;
 
 type CachedValue = JsonResource | ArticleResource | null;
 

@@ -9,7 +9,14 @@ import { createArticleWrites, type MailAuthor, type ModerationEventRecorder } fr
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId, isAuthorId } from './articleId.ts';
-import { createArticleReads, toArticleDetailJson, toArticleJson, type ArticleReads } from './articleReads.ts';
+import {
+  attachCommentCounts,
+  createArticleReads,
+  toArticleDetailJson,
+  toArticleJson,
+  type ArticleReads,
+  type CountComments,
+} from './articleReads.ts';
 import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { mostUsedTags, publishedTagName, publishedTagSlugs } from './articleTags.ts';
@@ -18,7 +25,7 @@ import { searchRoutes } from './search/searchRoutes.ts';
 import { tagsRoutes } from './tagsRoutes.ts';
 import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import { imageOrigin } from './imageOrigin.ts';
-import type { ArticleDetail, ArticlePage } from '../../shared/articleSchema.ts';
+import type { ArticleDetail, ArticlePage, ArticleStatus } from '../../shared/articleSchema.ts';
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -38,6 +45,10 @@ export interface Articles {
    * does (DESIGN.md §8.2). The reason is the caller's, already checked.
    */
   hide(actor: Caller, id: string, reason: string): Promise<'hidden' | 'not_found' | 'forbidden'>;
+  /** The article whatever its status, through the read cache (comments decide who sees it); undefined when there is none. */
+  summary(id: string): Promise<{ id: string; title: string; authorId: string; status: ArticleStatus } | undefined>;
+  /** Lists and articles carry their published comments' count from `count` (the comments feature). */
+  onCountingComments(count: CountComments): void;
 }
 
 /** A link to one article: its id and creation time (ISO 8601). */
@@ -95,7 +106,11 @@ const CREATE_WINDOW_MS = 10 * 60 * 1000;
 export function createArticles(deps: ArticlesDeps): Articles {
   const writtenListeners: ArticleWrittenListener[] = [];
   const repository = createArticlesRepository(deps.database.db, writtenListeners, imageOrigin(deps.config.publicUrl));
-  const reads = createArticleReads(repository, deps.database, { cacheMaxBytes: deps.config.readCacheMaxBytes });
+  let countComments: CountComments | undefined;
+  const reads = createArticleReads(repository, deps.database, {
+    cacheMaxBytes: deps.config.readCacheMaxBytes,
+    countComments: () => countComments,
+  });
   const writes = createArticleWrites({
     repository,
     recordAudit: deps.recordAudit,
@@ -137,6 +152,13 @@ export function createArticles(deps: ArticlesDeps): Articles {
       if (outcome === 'done') return 'hidden';
       return outcome === 'not-found' ? 'not_found' : 'forbidden';
     },
+    async summary(id) {
+      const article = isArticleId(id) ? (await reads.article(id))?.article : undefined;
+      return article && { id: article.id, title: article.title, authorId: article.authorId, status: article.status };
+    },
+    onCountingComments: (count) => {
+      countComments = count;
+    },
     onWritten: (listener) => {
       writtenListeners.push(listener);
     },
@@ -161,7 +183,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
         const rows = await repository.listPage(limit, undefined, authorId === undefined ? {} : { authorId });
         const last = rows[limit - 1];
         return {
-          articles: rows.slice(0, limit).map(toArticleJson),
+          articles: await attachCommentCounts(rows.slice(0, limit).map(toArticleJson), countComments),
           nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
         };
       },

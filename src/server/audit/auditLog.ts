@@ -4,6 +4,10 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import type { AuditLogRow } from './auditTables.ts';
 
 export type AuditAction =
+  | 'comment.hide'
+  | 'comment.restore'
+  | 'comment.approve'
+  | 'comment.delete'
   | 'member.role'
   | 'member.disable'
   | 'member.enable'
@@ -20,7 +24,7 @@ export interface AuditEvent {
   /** null: the operator's admin command / the system. */
   actorUid: string | null;
   action: AuditAction;
-  targetType: 'user' | 'article' | 'invitation' | 'report';
+  targetType: 'user' | 'article' | 'invitation' | 'report' | 'comment';
   targetId: string;
   /** e.g. {from:'author', to:'editor'}, {reason}, {action:'hide'} */
   detail?: Record<string, unknown>;

@@ -1,5 +1,7 @@
 import type { AuditTables } from '../audit/auditTables.ts';
 import type { ReportsTables } from '../reports/reportsTables.ts';
+import type { CommentsTables } from '../comments/commentsTables.ts';
+import type { UnsubscribeTables } from '../unsubscribe/unsubscribeTables.ts';
 import type { ArticlesTables } from '../articles/articlesTables.ts';
 import type { AuthorsTables } from '../authors/authorsTables.ts';
 import type { IdentityTables } from '../identity/core/identityTables.ts';
@@ -26,4 +28,6 @@ export interface DatabaseSchema
     TwoStepTables,
     RolesTables,
     AuditTables,
-    ReportsTables {}
+    ReportsTables,
+    CommentsTables,
+    UnsubscribeTables {}

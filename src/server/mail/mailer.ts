@@ -6,6 +6,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post of a notification). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

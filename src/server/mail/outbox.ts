@@ -9,6 +9,7 @@ export interface OutboxMessage {
   subject: string;
   text: string;
   html: string;
+  headers?: Record<string, string>;
 }
 
 /** Where the dev outbox keeps its messages (SMTP_URL unset). */

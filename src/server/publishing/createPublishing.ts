@@ -4,6 +4,7 @@ import { messages } from '../../shared/messages.ts';
 import { isTagSlug } from '../../shared/tags.ts';
 import { matchArticlePath, matchAuthorPath, paths } from '../../shared/routes.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
+import type { CommentPage } from '../../shared/comments.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ArticleReader } from '../articles/createArticles.ts';
 import type { Authors } from '../authors/createAuthors.ts';
@@ -43,6 +44,8 @@ export interface PublishingDeps {
   sitemapPageSize?: number;
   /** Author pages by slug (decision 0420): whose a path is, and the slugs sitemaps link. */
   authors: Pick<Authors, 'resolve' | 'slugsOf'>;
+  /** The article's first page of comments as everyone sees it; undefined when COMMENTS=off. */
+  comments?: ((articleId: string) => Promise<CommentPage | undefined>) | undefined;
 }
 
 export const FEED_SIZE = 50;
@@ -171,7 +174,13 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       if (id === null) return undefined;
       const article = await reader.find(id);
       if (!article) return { status: 404 };
-      return { head: articleHeadTags(publicUrl, site, article), screen: async () => ({ kind: 'article', article }) };
+      return {
+        head: articleHeadTags(publicUrl, site, article),
+        screen: async () => {
+          const comments = await deps.comments?.(article.id);
+          return { kind: 'article', article, ...(comments ? { comments } : {}) };
+        },
+      };
     },
   };
 }

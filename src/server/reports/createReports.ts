@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import type { Caller } from '../http/callerAuth.ts';
 import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
-import type { FindVisibleArticle, HideArticle, ReportEventRecorder } from './reportEvents.ts';
+import type {
+  FindVisibleArticle,
+  FindVisibleComment,
+  HideArticle,
+  HideComment,
+  ReportEventRecorder,
+} from './reportEvents.ts';
 import { hidingReason, REPORTS_LIST_MAX, REPORTS_PER_DAY, type ReportStatus } from './reportRules.ts';
 import { createReportsStore } from './reportsStore.ts';
 import type { ReportRow } from './reportsTables.ts';
@@ -12,11 +18,18 @@ const perPersonRule: RateLimitRule = { name: 'reports:create', limit: REPORTS_PE
 
 export type ReportOutcome =
   | { ok: true; report: ReportRow }
-  | { ok: false; reason: 'article_not_found' | 'already_reported' | 'rate_limited'; retryAfterSeconds?: number };
+  | {
+      ok: false;
+      reason: 'article_not_found' | 'comment_not_found' | 'already_reported' | 'rate_limited';
+      retryAfterSeconds?: number;
+    };
+
+/** What a report is about: an article, or one comment (DESIGN.md §9.2). */
+export type ReportTarget = { type: 'article'; articleId: string } | { type: 'comment'; commentId: string };
 
 export type ResolveOutcome =
   | { ok: true; closed: ReportRow[] }
-  | { ok: false; reason: 'not_found' | 'already_resolved' | 'article_not_found' | 'forbidden' };
+  | { ok: false; reason: 'not_found' | 'already_resolved' | 'article_not_found' | 'comment_not_found' | 'forbidden' };
 
 export interface ReportsDeps {
   database: Database;
@@ -24,6 +37,9 @@ export interface ReportsDeps {
   clock?: (() => number) | undefined;
   findVisibleArticle: FindVisibleArticle;
   hideArticle: HideArticle;
+  /** Comments: the comment as the caller may see it, and its hide (none until wired: no comment reports). */
+  findVisibleComment?: FindVisibleComment | undefined;
+  hideComment?: HideComment | undefined;
   recordEvent: ReportEventRecorder;
 }
 
@@ -35,8 +51,18 @@ export function createReports(deps: ReportsDeps) {
 
   return {
     /** One report by `reporter`; counted against their 20 a day only when it is made. */
-    async report(reporter: Caller, articleId: string, reason: string): Promise<ReportOutcome> {
-      if (!(await deps.findVisibleArticle(reporter, articleId))) return { ok: false, reason: 'article_not_found' };
+    async report(reporter: Caller, target: ReportTarget, reason: string): Promise<ReportOutcome> {
+      let articleId: string;
+      let commentId: string | null = null;
+      if (target.type === 'comment') {
+        const comment = await deps.findVisibleComment?.(reporter, target.commentId);
+        if (!comment) return { ok: false, reason: 'comment_not_found' };
+        articleId = comment.articleId;
+        commentId = target.commentId;
+      } else {
+        articleId = target.articleId;
+        if (!(await deps.findVisibleArticle(reporter, articleId))) return { ok: false, reason: 'article_not_found' };
+      }
       // Counted up front, so that 20 at once cannot all pass; refunded when nothing is made.
       const limited = await deps.rateLimiter.consume(perPersonRule, reporter.uid);
       if (!limited.allowed) {
@@ -52,6 +78,8 @@ export function createReports(deps: ReportsDeps) {
         resolved_at: null,
         resolver_uid: null,
         note: null,
+        target_type: target.type,
+        comment_id: commentId,
       };
       if (!(await store.insertIfNoneOpen(report))) {
         await deps.rateLimiter.refund(perPersonRule, reporter.uid);
@@ -83,7 +111,12 @@ export function createReports(deps: ReportsDeps) {
       const report = await store.find(id);
       if (!report) return { ok: false, reason: 'not_found' };
       if (report.status !== 'open') return { ok: false, reason: 'already_resolved' };
-      if (action === 'hide') {
+      if (action === 'hide' && report.comment_id !== null) {
+        const hidden =
+          (await deps.hideComment?.(resolver, report.comment_id, hidingReason(note, report.reason))) ?? 'not_found';
+        if (hidden === 'not_found') return { ok: false, reason: 'comment_not_found' };
+        if (hidden === 'forbidden') return { ok: false, reason: 'forbidden' };
+      } else if (action === 'hide') {
         const hidden = await deps.hideArticle(resolver, report.article_id, hidingReason(note, report.reason));
         if (hidden === 'not_found') return { ok: false, reason: 'article_not_found' };
         if (hidden === 'forbidden') return { ok: false, reason: 'forbidden' };
@@ -93,7 +126,7 @@ export function createReports(deps: ReportsDeps) {
       const closed = await db.transaction().execute(async (trx) => {
         const rows = await store.close(
           trx,
-          { id: report.id, articleId: report.article_id },
+          { id: report.id, articleId: report.article_id, commentId: report.comment_id },
           { status: action === 'hide' ? 'hidden' : 'dismissed', resolverUid: resolver.uid, note: note ?? null, at },
           action === 'hide',
         );
@@ -103,7 +136,12 @@ export function createReports(deps: ReportsDeps) {
             action: 'report.resolve',
             targetType: 'report',
             targetId: row.id,
-            detail: { action, articleId: row.article_id, ...(note !== undefined ? { note } : {}) },
+            detail: {
+              action,
+              articleId: row.article_id,
+              ...(row.comment_id !== null ? { commentId: row.comment_id } : {}),
+              ...(note !== undefined ? { note } : {}),
+            },
           });
         }
         return rows;

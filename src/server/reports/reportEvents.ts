@@ -29,3 +29,13 @@ export type HideArticle = (
  * is none, or when it is not visible to them (a draft of someone else's, a hidden article).
  */
 export type FindVisibleArticle = (caller: Caller, articleId: string) => Promise<{ title: string } | undefined>;
+
+/** The comment as `caller` may see it (its article for the report); undefined when they may not. */
+export type FindVisibleComment = (caller: Caller, commentId: string) => Promise<{ articleId: string } | undefined>;
+
+/** The comments feature's hiding (an editor's, with a reason), passed in by services.ts. */
+export type HideComment = (
+  actor: Caller,
+  commentId: string,
+  reason: string,
+) => Promise<'hidden' | 'not_found' | 'forbidden'>;

@@ -58,7 +58,9 @@ describe.each(dialectCases())('reports on $dialect', (dialectCase) => {
     expect(made.status).toBe(201);
     expect(made.body).toEqual({
       id: expect.any(String),
+      targetType: 'article',
       articleId: id,
+      commentId: null,
       reporterUid: reader.uid,
       reason: 'Spam links all over.',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
@@ -155,7 +157,9 @@ describe.each(dialectCases())('reports on $dialect', (dialectCase) => {
       expect(answer.headers.get('cache-control')).toBe('no-store');
       expect(answer.body.reports).toContainEqual({
         id: made.body.id,
+        targetType: 'article',
         articleId: id,
+        commentId: null,
         articleTitle: 'Listed article',
         reporterUid: reader.uid,
         reason: 'Listed reason',

@@ -1,20 +1,23 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { can } from '../roles/permissions.ts';
 import { parseBody } from '../roles/requestBodies.ts';
-import { createReports, type Reports, type ReportsDeps } from './createReports.ts';
+import { createReports, type ReportOutcome, type Reports, type ReportsDeps } from './createReports.ts';
 import { listQuery, reportBody, resolveBody } from './reportRules.ts';
 import type { ReportRow } from './reportsTables.ts';
 
 const NOT_ALLOWED = 'Your role does not allow this.';
 const NO_ARTICLE = 'There is no article with this id.';
 const NO_REPORT = 'There is no report with this id.';
+const NO_COMMENT = 'There is no comment with this id.';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const reportJson = (row: ReportRow, articleTitle?: string | null) => ({
   id: row.id,
+  targetType: row.target_type,
   articleId: row.article_id,
+  commentId: row.comment_id,
   ...(articleTitle !== undefined ? { articleTitle } : {}),
   reporterUid: row.reporter_uid,
   reason: row.reason,
@@ -26,7 +29,12 @@ const reportJson = (row: ReportRow, articleTitle?: string | null) => ({
 });
 
 /** The reports API (docs/product.md, Reports). Register with { prefix: '/api' }. */
-export function reportsRoutes(deps: { reports: Reports; verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
+export function reportsRoutes(deps: {
+  reports: Reports;
+  verifyIdToken: VerifyIdToken;
+  /** COMMENTS is not off: comments may be reported. */
+  commentsOn: boolean;
+}): FastifyPluginAsync {
   const { reports } = deps;
   return async (app) => {
     const signedIn = { preHandler: registerCallerAuthentication(app, deps.verifyIdToken) };
@@ -35,13 +43,35 @@ export function reportsRoutes(deps: { reports: Reports; verifyIdToken: VerifyIdT
     app.post<{ Params: { id: string } }>('/articles/:id/reports', signedIn, async (request, reply) => {
       const body = parseBody(reportBody, request.body);
       if (!body.success) return sendProblem(reply, 400, 'The report is not valid.', body.errors);
-      const made = await reports.report(callerOf(request), request.params.id, body.data.reason);
+      const made = await reports.report(
+        callerOf(request),
+        { type: 'article', articleId: request.params.id },
+        body.data.reason,
+      );
+      return sendMade(reply, made, 'article');
+    });
+    // A comment's report (DESIGN.md §9.2): the same queue, with targetType "comment".
+    app.post<{ Params: { id: string } }>('/comments/:id/reports', signedIn, async (request, reply) => {
+      if (!deps.commentsOn)
+        return sendProblem(reply, 404, `There is no API endpoint POST ${request.url.split('?')[0]!.slice(0, 200)}.`);
+      const body = parseBody(reportBody, request.body);
+      if (!body.success) return sendProblem(reply, 400, 'The report is not valid.', body.errors);
+      const made = await reports.report(
+        callerOf(request),
+        { type: 'comment', commentId: request.params.id },
+        body.data.reason,
+      );
+      return sendMade(reply, made, 'comment');
+    });
+    const sendMade = (reply: FastifyReply, made: ReportOutcome, what: 'article' | 'comment') => {
       if (made.ok) return reply.code(201).header('cache-control', 'no-store').send(reportJson(made.report));
       switch (made.reason) {
         case 'article_not_found':
           return sendProblem(reply, 404, NO_ARTICLE);
+        case 'comment_not_found':
+          return sendProblem(reply, 404, NO_COMMENT);
         case 'already_reported':
-          return sendProblem(reply, 409, 'You have already reported this article; editors will look at it.');
+          return sendProblem(reply, 409, `You have already reported this ${what}; editors will look at it.`);
         case 'rate_limited':
           reply.header('retry-after', String(made.retryAfterSeconds ?? 60));
           return sendProblem(
@@ -50,7 +80,7 @@ export function reportsRoutes(deps: { reports: Reports; verifyIdToken: VerifyIdT
             'You have made 20 reports today, the most in a day. Please try again tomorrow.',
           );
       }
-    });
+    };
 
     app.get<{ Querystring: Record<string, unknown> }>('/reports', signedIn, async (request, reply) => {
       const caller = callerOf(request);
@@ -80,6 +110,8 @@ export function reportsRoutes(deps: { reports: Reports; verifyIdToken: VerifyIdT
           return sendProblem(reply, 404, NO_REPORT);
         case 'article_not_found':
           return sendProblem(reply, 404, NO_ARTICLE);
+        case 'comment_not_found':
+          return sendProblem(reply, 404, NO_COMMENT);
         case 'already_resolved':
           return sendProblem(reply, 409, 'This report is already resolved.');
         case 'forbidden':
@@ -91,5 +123,9 @@ export function reportsRoutes(deps: { reports: Reports; verifyIdToken: VerifyIdT
 
 /** The reports feature with its API: the core made from `deps`, behind its routes (register with { prefix: '/api' }). */
 export function reportsFeature(deps: ReportsDeps & { verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
-  return reportsRoutes({ reports: createReports(deps), verifyIdToken: deps.verifyIdToken });
+  return reportsRoutes({
+    reports: createReports(deps),
+    verifyIdToken: deps.verifyIdToken,
+    commentsOn: deps.findVisibleComment !== undefined,
+  });
 }

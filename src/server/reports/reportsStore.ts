@@ -41,7 +41,7 @@ export function createReportsStore(db: Kysely<DatabaseSchema>) {
      */
     async close(
       trx: Transaction<DatabaseSchema>,
-      report: { id: string; articleId: string },
+      report: { id: string; articleId: string; commentId: string | null },
       change: { status: Exclude<ReportStatus, 'open'>; resolverUid: string; note: string | null; at: number },
       wholeArticle: boolean,
     ): Promise<ReportRow[]> {
@@ -59,10 +59,14 @@ export function createReportsStore(db: Kysely<DatabaseSchema>) {
         .returningAll()
         .execute();
       if (closed.length === 0 || !wholeArticle) return closed;
+      // A hidden comment closes its own reports; a hidden article the reports of the article itself.
       const others = await trx
         .updateTable('reports')
         .set(set)
         .where('article_id', '=', report.articleId)
+        .where((eb) =>
+          report.commentId === null ? eb('comment_id', 'is', null) : eb('comment_id', '=', report.commentId),
+        )
         .where('status', '=', 'open')
         .returningAll()
         .execute();

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { ReportStatus } from './reportRules.ts';
 
 /** The reports feature's table (migration 0411). Times are epoch milliseconds. */
@@ -18,6 +18,9 @@ export interface ReportsTable {
   resolver_uid: string | null;
   /** The editor's note when resolving, if any. */
   note: string | null;
+  /** What is reported (migration 0600): the article, or one of its comments (`comment_id`). */
+  target_type: Generated<'article' | 'comment'>;
+  comment_id: string | null;
 }
 
 export type ReportRow = Selectable<ReportsTable>;

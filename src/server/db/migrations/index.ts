@@ -21,6 +21,8 @@ import { reportsMigration } from './0411_reports.ts';
 import { authorProfilesMigration } from './0420_author_profiles.ts';
 import { excerptBlockBreaksMigration } from './0500_excerpt_block_breaks.ts';
 import { addressClaimsMigration } from './0550_address_claims.ts';
+import { commentsMigration } from './0600_comments.ts';
+import { unsubscribeMigration } from './0601_unsubscribe.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -49,4 +51,6 @@ export const migrations: Record<string, Migration> = {
   '0420_author_profiles': authorProfilesMigration,
   '0500_excerpt_block_breaks': excerptBlockBreaksMigration,
   '0550_address_claims': addressClaimsMigration,
+  '0600_comments': commentsMigration,
+  '0601_unsubscribe': unsubscribeMigration,
 };

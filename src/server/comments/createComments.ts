@@ -1,0 +1,420 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import {
+  COMMENTS_PAGE_SIZE,
+  type Comment,
+  type CommentMode,
+  type CommentNotificationSettings,
+  type CommentPage,
+} from '../../shared/comments.ts';
+import type { Database } from '../db/database.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { Caller } from '../http/callerAuth.ts';
+import { toJsonResource, type JsonResource } from '../http/cachedResource.ts';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
+import { can } from '../roles/permissions.ts';
+import { renderCommentMarkdown } from './commentMarkdown.ts';
+import { commentMail, NOTIFICATION_LISTS } from './commentMails.ts';
+import { mayModerate, maySeeArticle, viewOf, type CommentedArticle } from './commentRules.ts';
+import { createCommentsStore, type CommentView, type CommentWithAuthor } from './commentsStore.ts';
+import type { CommentRow } from './commentsTables.ts';
+
+/** What the comments feature puts in the audit log. */
+export interface CommentEvent {
+  actorUid: string | null;
+  action: 'comment.hide' | 'comment.restore' | 'comment.approve' | 'comment.delete';
+  targetType: 'comment';
+  targetId: string;
+  detail?: Record<string, unknown>;
+}
+/** Structurally the audit feature's RecordAudit, passed in by services.ts. */
+export type CommentEventRecorder = (trx: Kysely<DatabaseSchema>, event: CommentEvent) => Promise<void>;
+
+/** The unsubscribe feature as comments use it (services.ts passes it in). */
+export interface NotificationLists {
+  link(list: string, recipient: string): Promise<{ url: string; headers: Record<string, string> }>;
+  wants(list: string, recipient: string): Promise<boolean>;
+  optedOut(recipient: string, lists: readonly string[]): Promise<Set<string>>;
+  setWants(list: string, recipient: string, wants: boolean): Promise<void>;
+}
+
+export interface CommentsDeps {
+  database: Database;
+  rateLimiter: RateLimiter;
+  clock?: (() => number) | undefined;
+  mode: CommentMode;
+  commentsPerUser: number;
+  site: { title: string; publicUrl: string };
+  /** The article whatever its status (through the articles' read cache); undefined when there is none. */
+  findArticle(id: string): Promise<CommentedArticle | undefined>;
+  /** Whether the account's address is verified. */
+  isVerified(uid: string): Promise<boolean>;
+  /** A stored picture URL as served (uploads are stored without the origin, decision 0300). */
+  servedPhotoUrl(url: string): string;
+  recordEvent: CommentEventRecorder;
+  /** Mails an account (its address is identity's business); rejects when it could not be sent. */
+  mailAccount(uid: string, mail: Omit<MailMessage, 'to'>): Promise<void>;
+  lists: NotificationLists;
+  /** A public answer kept in the read cache until the database changes (the articles' cache). */
+  cached(key: string, build: () => Promise<JsonResource>): Promise<JsonResource>;
+}
+
+const WINDOW_MS = 10 * 60 * 1000;
+const ID_SHAPE = /^[A-Za-z0-9_-]{16}$/;
+export const isCommentId = (id: string) => ID_SHAPE.test(id);
+const newCommentId = () => randomBytes(12).toString('base64url');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export type CreateOutcome =
+  | { ok: true; comment: Comment }
+  | {
+      ok: false;
+      reason:
+        | 'article_not_found'
+        | 'article_not_published'
+        | 'parent_not_found'
+        | 'parent_elsewhere'
+        | 'unverified'
+        | 'rate_limited';
+      retryAfterSeconds?: number;
+    };
+
+export type ChangeOutcome =
+  { ok: true; comment: Comment } | { ok: false; reason: 'not_found' | 'forbidden' | 'conflict' };
+
+/** A comment found with its article, as `caller` may see it. */
+interface Found {
+  row: CommentRow;
+  article: CommentedArticle;
+}
+
+export function createComments(deps: CommentsDeps) {
+  const { db } = deps.database;
+  const now = deps.clock ?? Date.now;
+  const store = createCommentsStore(db);
+  const rule: RateLimitRule = { name: 'comments:create', limit: deps.commentsPerUser, windowMs: WINDOW_MS };
+
+  const toJson = (row: CommentWithAuthor, replies: Comment[] = []): Comment => {
+    const deleted = row.status === 'deleted';
+    const local = row.author_uid !== null;
+    return {
+      id: row.id,
+      articleId: row.article_id,
+      parentId: row.parent_id,
+      author: deleted
+        ? null
+        : local
+          ? {
+              uid: row.author_uid,
+              displayName: row.authorName,
+              photoUrl: row.authorPhotoUrl === null ? null : deps.servedPhotoUrl(row.authorPhotoUrl),
+              slug: row.authorSlug,
+            }
+          : {
+              uid: null,
+              displayName: row.remote_author_name,
+              photoUrl: row.remote_author_photo_url,
+              slug: null,
+              ...(row.remote_author_url ? { url: row.remote_author_url } : {}),
+            },
+      bodyHtml: deleted ? '' : row.body_html,
+      createdAt: iso(row.created_at),
+      editedAt: row.edited_at === null || deleted ? null : iso(row.edited_at),
+      status: row.status,
+      ...(row.status === 'hidden' && row.hidden_reason !== null ? { hiddenReason: row.hidden_reason } : {}),
+      replies,
+    };
+  };
+
+  const page = async (
+    article: CommentedArticle,
+    view: CommentView,
+    cursor: string | undefined,
+  ): Promise<CommentPage> => {
+    const after = cursor === undefined ? undefined : decodeKeysetCursor(cursor, 16);
+    const rows = await store.topLevel(article.id, view, COMMENTS_PAGE_SIZE + 1, after);
+    const top = rows.slice(0, COMMENTS_PAGE_SIZE);
+    const replies = await store.replies(
+      top.map((row) => row.id),
+      view,
+    );
+    const byParent = new Map<string, Comment[]>();
+    for (const reply of replies) {
+      const list = byParent.get(reply.parent_id!) ?? [];
+      list.push(toJson(reply));
+      byParent.set(reply.parent_id!, list);
+    }
+    const last = top.at(-1);
+    return {
+      comments: top.map((row) => toJson(row, byParent.get(row.id) ?? [])),
+      nextCursor:
+        rows.length > COMMENTS_PAGE_SIZE && last ? encodeKeysetCursor({ at: last.created_at, id: last.id }) : null,
+      count: await store.countPublished(article.id),
+    };
+  };
+
+  /** The comment and its article when `caller` may see them; deleted ones are not found. */
+  const findVisible = async (caller: Caller | null, id: string): Promise<Found | undefined> => {
+    if (!isCommentId(id)) return undefined;
+    const row = await store.find(id);
+    if (!row || row.status === 'deleted') return undefined;
+    const article = await deps.findArticle(row.article_id);
+    if (!article || !maySeeArticle(caller, article)) return undefined;
+    const view = viewOf(caller, article);
+    const seen =
+      row.status === 'published' ||
+      view.kind === 'staff' ||
+      (view.kind === 'own' && row.status === 'pending' && row.author_uid === view.uid);
+    return seen ? { row, article } : undefined;
+  };
+
+  const fresh = async (id: string): Promise<Comment | undefined> => {
+    const row = await store.findWithAuthor(id);
+    return row && toJson(row);
+  };
+
+  const mailOnce = async (
+    uid: string,
+    list: string,
+    mail: (unsubscribeUrl: string) => Omit<MailMessage, 'to' | 'headers'>,
+  ) => {
+    if (!(await deps.lists.wants(list, uid))) return;
+    const link = await deps.lists.link(list, uid);
+    await deps.mailAccount(uid, { ...mail(link.url), headers: link.headers });
+  };
+
+  /**
+   * The mails a comment that has just been published brings (DESIGN.md §9.2): the article's
+   * author, and the writer of the comment replied to; never the comment's own writer, and one
+   * mail at most per person. Sent in the background: a failure is logged by the mailer.
+   */
+  const notify = (row: CommentRow, article: CommentedArticle, parent: CommentRow | undefined) => {
+    const writer = row.author_uid;
+    const task = async () => {
+      const name = row.author_uid ? ((await store.findWithAuthor(row.id))?.authorName ?? 'Someone') : 'Someone';
+      const link = `${deps.site.publicUrl}/article/${article.id}#comment-${row.id}`;
+      const replyTo = parent?.author_uid ?? null;
+      if (replyTo !== null && replyTo !== writer) {
+        await mailOnce(replyTo, NOTIFICATION_LISTS.reply, (unsubscribeUrl) =>
+          commentMail({
+            kind: 'reply',
+            site: deps.site,
+            articleTitle: article.title,
+            who: name,
+            body: row.body,
+            link,
+            unsubscribeUrl,
+          }),
+        );
+      }
+      if (article.authorId !== writer && article.authorId !== replyTo) {
+        await mailOnce(article.authorId, NOTIFICATION_LISTS.onArticle, (unsubscribeUrl) =>
+          commentMail({
+            kind: 'comment',
+            site: deps.site,
+            articleTitle: article.title,
+            who: name,
+            body: row.body,
+            link,
+            unsubscribeUrl,
+          }),
+        );
+      }
+    };
+    task().catch(() => undefined);
+  };
+
+  const moderate = async (
+    caller: Caller,
+    id: string,
+    action: 'approve' | 'hide' | 'restore',
+    reason?: string,
+  ): Promise<ChangeOutcome> => {
+    const found = await findVisible(caller, id);
+    if (!found) return { ok: false, reason: 'not_found' };
+    if (!mayModerate(caller, found.article)) return { ok: false, reason: 'forbidden' };
+    const { row } = found;
+    const from =
+      action === 'approve'
+        ? (['pending'] as const)
+        : action === 'restore'
+          ? (['hidden'] as const)
+          : (['published', 'pending', 'hidden'] as const);
+    const change =
+      action === 'hide'
+        ? { status: 'hidden' as const, hidden_reason: reason ?? null }
+        : { status: 'published' as const, hidden_reason: null };
+    const done = await db.transaction().execute(async (trx) => {
+      if (!(await store.update(row.id, change, trx, from))) return false;
+      await deps.recordEvent(trx, {
+        actorUid: caller.uid,
+        action: `comment.${action}`,
+        targetType: 'comment',
+        targetId: row.id,
+        detail: { articleId: row.article_id, ...(reason !== undefined ? { reason } : {}) },
+      });
+      return true;
+    });
+    if (!done) return { ok: false, reason: 'conflict' };
+    if (action === 'approve') {
+      const parent = row.parent_id === null ? undefined : await store.find(row.parent_id);
+      notify(row, found.article, parent);
+    }
+    const comment = await fresh(row.id);
+    return comment ? { ok: true, comment } : { ok: false, reason: 'not_found' };
+  };
+
+  return {
+    mode: deps.mode,
+    isCommentId,
+    /** One page of the article's comments as `caller` sees them; undefined when they may not see the article. */
+    async list(caller: Caller | null, articleId: string, cursor: string | undefined): Promise<CommentPage | undefined> {
+      const article = await deps.findArticle(articleId);
+      if (!article || !maySeeArticle(caller, article)) return undefined;
+      return page(article, viewOf(caller, article), cursor);
+    },
+    /** The first page as everyone sees it, from the read cache (the article page's server rendering, anonymous reads). */
+    async publicFirstPage(articleId: string): Promise<JsonResource | undefined> {
+      if (deps.mode === 'off') return undefined;
+      const article = await deps.findArticle(articleId);
+      if (!article || article.status !== 'published') return undefined;
+      return deps.cached(`comments:${articleId}`, async () =>
+        toJsonResource(await page(article, { kind: 'public' }, undefined)),
+      );
+    },
+    isCursor: (text: string) => decodeKeysetCursor(text, 16) !== undefined,
+    countPublishedOf: (articleIds: readonly string[]) => store.countPublishedOf(articleIds),
+
+    async create(
+      caller: Caller,
+      articleId: string,
+      body: string,
+      parentId: string | undefined,
+    ): Promise<CreateOutcome> {
+      const article = await deps.findArticle(articleId);
+      if (!article || !maySeeArticle(caller, article)) return { ok: false, reason: 'article_not_found' };
+      if (article.status !== 'published') return { ok: false, reason: 'article_not_published' };
+      let parent: CommentRow | undefined;
+      if (parentId !== undefined) {
+        const found = await findVisible(caller, parentId);
+        if (!found) return { ok: false, reason: 'parent_not_found' };
+        if (found.row.article_id !== articleId) return { ok: false, reason: 'parent_elsewhere' };
+        // One level of replies: a reply to a reply joins the same thread.
+        parent = found.row.parent_id === null ? found.row : await store.find(found.row.parent_id);
+        if (!parent) return { ok: false, reason: 'parent_not_found' };
+      }
+      if (!can(caller.role, 'comment:write') || !(await deps.isVerified(caller.uid)))
+        return { ok: false, reason: 'unverified' };
+      const limited = await deps.rateLimiter.consume(rule, caller.uid);
+      if (!limited.allowed) return { ok: false, reason: 'rate_limited', retryAfterSeconds: limited.retryAfterSeconds };
+      // Under COMMENTS=approval a comment waits, unless its writer is one who would approve it.
+      const status = deps.mode === 'approval' && !mayModerate(caller, article) ? 'pending' : 'published';
+      const row: CommentRow = {
+        id: newCommentId(),
+        article_id: articleId,
+        parent_id: parent?.id ?? null,
+        author_uid: caller.uid,
+        remote_author_id: null,
+        remote_author_name: null,
+        remote_author_url: null,
+        remote_author_photo_url: null,
+        remote_object_id: null,
+        body,
+        body_html: renderCommentMarkdown(body),
+        status,
+        hidden_reason: null,
+        created_at: now(),
+        edited_at: null,
+      };
+      await store.insert(row);
+      if (status === 'published') {
+        // The writer of the comment replied to (the one named, which may be a reply itself).
+        const repliedTo = parentId !== undefined && parentId !== parent?.id ? await store.find(parentId) : parent;
+        notify(row, article, repliedTo);
+      }
+      const comment = await fresh(row.id);
+      return comment ? { ok: true, comment } : { ok: false, reason: 'article_not_found' };
+    },
+
+    async edit(caller: Caller, id: string, body: string): Promise<ChangeOutcome> {
+      const found = await findVisible(caller, id);
+      if (!found) return { ok: false, reason: 'not_found' };
+      if (found.row.author_uid !== caller.uid) return { ok: false, reason: 'forbidden' };
+      const changed = await store.update(id, { body, body_html: renderCommentMarkdown(body), edited_at: now() }, db, [
+        'published',
+        'pending',
+        'hidden',
+      ]);
+      if (!changed) return { ok: false, reason: 'not_found' };
+      const comment = await fresh(id);
+      return comment ? { ok: true, comment } : { ok: false, reason: 'not_found' };
+    },
+
+    async remove(caller: Caller, id: string): Promise<'done' | 'not_found' | 'forbidden'> {
+      const found = await findVisible(caller, id);
+      if (!found) return 'not_found';
+      const own = found.row.author_uid === caller.uid;
+      if (!own && !mayModerate(caller, found.article)) return 'forbidden';
+      await db.transaction().execute(async (trx) => {
+        const current = await store.find(id, trx);
+        if (!current || current.status === 'deleted') return;
+        await store.remove(trx, current);
+        if (!own) {
+          await deps.recordEvent(trx, {
+            actorUid: caller.uid,
+            action: 'comment.delete',
+            targetType: 'comment',
+            targetId: id,
+            detail: { articleId: current.article_id, authorUid: current.author_uid },
+          });
+        }
+      });
+      return 'done';
+    },
+
+    approve: (caller: Caller, id: string) => moderate(caller, id, 'approve'),
+    hide: (caller: Caller, id: string, reason: string) => moderate(caller, id, 'hide', reason),
+    restore: (caller: Caller, id: string) => moderate(caller, id, 'restore'),
+
+    /** The pending queue for editors, with each comment's article title. */
+    async pendingQueue(limit: number) {
+      const rows = await store.pending(limit);
+      const titles = new Map<string, string | null>();
+      for (const articleId of new Set(rows.map((row) => row.article_id))) {
+        titles.set(articleId, (await deps.findArticle(articleId))?.title ?? null);
+      }
+      return rows.map((row) => ({ ...toJson(row), articleTitle: titles.get(row.article_id) ?? null }));
+    },
+
+    /** For reports: the comment when `caller` may see it. */
+    async findForReport(caller: Caller, id: string): Promise<{ articleId: string } | undefined> {
+      const found = await findVisible(caller, id);
+      return found && { articleId: found.row.article_id };
+    },
+
+    async settings(uid: string): Promise<CommentNotificationSettings> {
+      const out = await deps.lists.optedOut(uid, [NOTIFICATION_LISTS.onArticle, NOTIFICATION_LISTS.reply]);
+      return {
+        commentsOnMyArticles: !out.has(NOTIFICATION_LISTS.onArticle),
+        repliesToMyComments: !out.has(NOTIFICATION_LISTS.reply),
+      };
+    },
+    async changeSettings(
+      uid: string,
+      change: Partial<CommentNotificationSettings>,
+    ): Promise<CommentNotificationSettings> {
+      if (change.commentsOnMyArticles !== undefined)
+        await deps.lists.setWants(NOTIFICATION_LISTS.onArticle, uid, change.commentsOnMyArticles);
+      if (change.repliesToMyComments !== undefined)
+        await deps.lists.setWants(NOTIFICATION_LISTS.reply, uid, change.repliesToMyComments);
+      return this.settings(uid);
+    },
+
+    /** An account's comments, in the transaction that deletes it. */
+    deleteByAuthor: (uid: string, trx: Parameters<typeof store.removeByAuthor>[0]) => store.removeByAuthor(trx, uid),
+  };
+}
+
+export type Comments = ReturnType<typeof createComments>;

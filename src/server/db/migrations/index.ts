@@ -22,6 +22,7 @@ import { authorProfilesMigration } from './0420_author_profiles.ts';
 import { excerptBlockBreaksMigration } from './0500_excerpt_block_breaks.ts';
 import { addressClaimsMigration } from './0550_address_claims.ts';
 import { commentsMigration } from './0600_comments.ts';
+import { newslettersMigration } from './0650_newsletters.ts';
 import { unsubscribeMigration } from './0601_unsubscribe.ts';
 
 /**
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0550_address_claims': addressClaimsMigration,
   '0600_comments': commentsMigration,
   '0601_unsubscribe': unsubscribeMigration,
+  '0650_newsletters': newslettersMigration,
 };

@@ -265,7 +265,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `${mailDisplayName(e.SITE_TITLE)} <no-reply@localhost>`,
-    site: { title: e.SITE_TITLE, description: e.SITE_DESCRIPTION, signup: e.SIGNUP },
+    site: {
+      title: e.SITE_TITLE,
+      description: e.SITE_DESCRIPTION,
+      signup: e.SIGNUP,
+      ...(e.NEWSLETTER === 'on' ? { newsletter: true as const } : {}),
+    },
     projectId: e.PROJECT_ID,
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
     signup: e.SIGNUP,

@@ -10,6 +10,8 @@ import { ReportsSection } from '../moderation/ReportsSection.tsx';
 import { ReviewSection } from '../moderation/ReviewSection.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { InvitationsSection } from './InvitationsSection.tsx';
+import { NewsletterSection } from './NewsletterSection.tsx';
+import { siteInfo } from '../components/siteInfo.ts';
 import { MembersSection } from './MembersSection.tsx';
 import { useRole } from './useRole.ts';
 
@@ -26,7 +28,7 @@ export function AdminPage() {
   return <Administration actor={role} />;
 }
 
-type Tab = 'members' | 'review' | 'reports' | 'log';
+type Tab = 'members' | 'review' | 'reports' | 'log' | 'newsletter';
 
 /** The tabs a role can use, in order: the others are not offered (the server refuses them anyway). */
 function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode }[] {
@@ -46,6 +48,10 @@ function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode 
       : []),
     ...(mayHandleReports(actor)
       ? [{ id: 'reports' as const, label: moderationTexts.reports, panel: () => <ReportsSection /> }]
+      : []),
+    // Newsletter (DESIGN.md §9.3): editors and owners, when the site has one.
+    ...(siteInfo().newsletter === true
+      ? [{ id: 'newsletter' as const, label: 'Newsletter', panel: () => <NewsletterSection /> }]
       : []),
     ...(mayReadAudit(actor)
       ? [{ id: 'log' as const, label: moderationTexts.log, panel: () => <AuditLogSection /> }]

@@ -15,6 +15,7 @@ import type { ArticleDetail } from './articleTypes.ts';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog.tsx';
 import { LoadFailure } from './LoadFailure.tsx';
 import { MoreArticles } from './MoreArticles.tsx';
+import { SubscribeForm } from '../components/SubscribeForm.tsx';
 import { TagLinks } from './TagLinks.tsx';
 import { readingMinutes } from './readingMinutes.ts';
 import { settle, useSettled } from './settled.ts';
@@ -113,6 +114,7 @@ function ArticleView({ article, onChanged }: { article: ArticleDetail; onChanged
           className="mt-8 rounded-lg sm:mt-10"
         />
         <ArticleBody html={article.descriptionHtml} className={`${column} mt-8 sm:mt-10`} />
+        <SubscribeForm place="article" className={`${column} mt-10`} />
       </article>
       <MoreArticles currentId={article.id} />
       <ConfirmDeleteDialog

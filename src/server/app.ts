@@ -208,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return status === undefined ? undefined : { status };
     },
     shellTags: publishing.shellTags,
+    bodyEnd: newsletters.footerForm,
     fallbackHead: publishing.fallbackHead,
     siteTitle: config.site.title,
     cached: articles.reader.cached,

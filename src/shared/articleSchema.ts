@@ -96,7 +96,7 @@ export const articleInputSchema = z.strictObject(
      * Optional: `false` sends no newsletter when this write is the article's first publication
      * (DESIGN.md §9.3); anything else lets it go to the subscribers. Not stored.
      */
-    newsletter: z.boolean({ error: 'newsletter must be true or false.' }).optional(),
+    newsletter: z.boolean().optional(),
   },
   { error: 'The article must be an object with image, title and description.' },
 );
@@ -116,7 +116,7 @@ export function parseArticleInput(body: unknown): ArticleInputResult {
       for (const key of issue.keys) {
         errors.push({
           field: key,
-          message: `${key} cannot be set: an article takes only image, title, description, tags, status and newsletter.`,
+          message: `${key} cannot be set: an article takes only image, title, description, tags and status.`,
         });
       }
     } else {

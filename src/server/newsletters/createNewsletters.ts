@@ -42,7 +42,7 @@ export interface NewslettersDeps {
 
 /** The page a form POST (no script) lands on. */
 function page(siteTitle: string, title: string, inner: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} – ${escapeHtml(siteTitle)}</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a;background:#fff}@media (prefers-color-scheme:dark){body{color:#ececec;background:#111}a{color:#8ab4ff}}button{font:inherit;padding:.5rem 1rem}</style></head><body><main><h1>${escapeHtml(title)}</h1>${inner}<p><a href="/">Back to ${escapeHtml(siteTitle)}</a></p></main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} – ${escapeHtml(siteTitle)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${inner}<p><a href="/">Back to ${escapeHtml(siteTitle)}</a></p></main></body></html>`;
 }
 
 /** The sender of a newsletter: the site's title at MAIL_FROM's address. */
@@ -252,6 +252,17 @@ export function createNewsletters(deps: NewslettersDeps) {
   };
 
   return {
+    /**
+     * The footer's subscribe form, written into every page's shell after the app's root (see
+     * webPlugin's bodyEnd): a plain form post, so it costs the pages' script budgets nothing and
+     * works without script. Undefined when the site has no newsletter.
+     */
+    footerForm: deps.enabled
+      ? '<aside aria-label="Newsletter" class="mx-auto max-w-5xl px-4 pb-8 text-sm text-slate-600 sm:px-6 dark:text-slate-400">' +
+        '<form method="post" action="/subscribe" class="max-w-sm"><label for="subscribe-footer" class="font-semibold">Get new articles by email</label>' +
+        '<div class="mt-2 flex gap-2"><input id="subscribe-footer" name="email" type="email" required autocomplete="email" class="min-w-0 flex-1 rounded-md border px-3 dark:bg-slate-900">' +
+        '<button class="pill-primary">Subscribe</button></div></form></aside>'
+      : undefined,
     subscribers,
     sends,
     apiRoutes: api,

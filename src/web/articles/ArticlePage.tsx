@@ -114,7 +114,7 @@ function ArticleView({ article, onChanged }: { article: ArticleDetail; onChanged
           className="mt-8 rounded-lg sm:mt-10"
         />
         <ArticleBody html={article.descriptionHtml} className={`${column} mt-8 sm:mt-10`} />
-        <SubscribeForm place="article" className={`${column} mt-10`} />
+        <SubscribeForm place="subscribe-article" className={`${column} mt-10`} />
       </article>
       <MoreArticles currentId={article.id} />
       <ConfirmDeleteDialog

@@ -4,7 +4,6 @@ import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { Masthead } from '../components/Masthead.tsx';
-import { SubscribeForm } from '../components/SubscribeForm.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AddArticleLink } from './AddArticleLink.tsx';
 import { ArticleList } from './ArticleList.tsx';
@@ -43,7 +42,6 @@ export function HomePage() {
         </Suspense>
       )}
       <Masthead />
-      <SubscribeForm place="home" className="-mt-4 mb-10 max-w-md" />
       {/* Before the list in the page's order, so a keyboard reaches it without passing every card;
           it floats in the corner, and the room below the list keeps it off the last cards. */}
       {uid !== null && <AddArticleLink />}

@@ -1,6 +1,5 @@
 import { InkMark } from './Wordmark.tsx';
 import { siteInfo } from './siteInfo.ts';
-import { SubscribeForm } from './SubscribeForm.tsx';
 
 /**
  * The site's name again and its feed, at the foot of every screen. Both on the left: the corner on
@@ -21,7 +20,6 @@ export function Footer() {
         <a href="/feed.xml" className="underline-offset-4 hover:text-slate-900 hover:underline dark:hover:text-white">
           Subscribe to the feed
         </a>
-        <SubscribeForm place="footer" className="w-full max-w-sm sm:ml-auto" />
       </div>
     </footer>
   );

@@ -22,6 +22,8 @@ export interface RulesSmtp {
   delayOnce: Set<string>;
   /** Every message's DATA waits this long before its 250 (a slower server). */
   delayMs: number;
+  /** Recipients accepted at RCPT TO whose message has not been answered yet. */
+  inFlight: Set<string>;
   /** Resolves once `count` messages matching `filter` arrived. */
   waitFor(count: number, filter?: (mail: RawMail) => boolean, timeoutMs?: number): Promise<RawMail[]>;
   close(): Promise<void>;
@@ -37,6 +39,7 @@ export async function startRulesSmtp(): Promise<RulesSmtp> {
   const delayOnce = new Set<string>();
   const state = { delayMs: 0 };
   const waiters = new Set<() => void>();
+  const inFlight = new Set<string>();
   const server = new SMTPServer({
     logger: false,
     disabledCommands: ['STARTTLS'],
@@ -64,6 +67,7 @@ export async function startRulesSmtp(): Promise<RulesSmtp> {
         error.responseCode = 451;
         return callback(error);
       }
+      inFlight.add(to);
       callback();
     },
     onData(stream, session, callback) {
@@ -74,6 +78,7 @@ export async function startRulesSmtp(): Promise<RulesSmtp> {
         void simpleParser(raw).then((parsed) => {
           const finish = () => {
             for (const rcpt of session.envelope.rcptTo) {
+              inFlight.delete(rcpt.address.toLowerCase());
               messages.push({
                 to: rcpt.address.toLowerCase(),
                 raw,
@@ -103,6 +108,7 @@ export async function startRulesSmtp(): Promise<RulesSmtp> {
     messages,
     refuse,
     delayOnce,
+    inFlight,
     get delayMs() {
       return state.delayMs;
     },

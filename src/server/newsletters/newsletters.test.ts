@@ -10,6 +10,16 @@ import { startRulesSmtp, type RawMail, type RulesSmtp } from '../../../test/supp
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
 import { signUpWithVerifiedAddress } from '../../../test/support/verifiedAccounts.ts';
+import { createUnsubscribe } from '../unsubscribe/createUnsubscribe.ts';
+import { createSubscribers } from './subscribers.ts';
+
+const unsubscribeOf = (server: TestApp) =>
+  createUnsubscribe({
+    database: server.database,
+    publicUrl: 'https://blog.example.com',
+    siteTitle: 'x',
+    listNames: {},
+  });
 
 // DESIGN.md §9.3 through real HTTP and a real SMTP server (smtp-server) with a 550 and a 451.
 describe.each(dialectCases())('newsletters on $dialect', (dialectCase) => {
@@ -269,6 +279,50 @@ describe.each(dialectCases())('newsletters on $dialect', (dialectCase) => {
     ).toBe(204);
     expect((await json('GET', '/api/subscribers/me', undefined, reader.idToken)).body.subscribed).toBe(false);
   });
+  it('stops the next message of a send in flight for someone who unsubscribes in the middle of it', async () => {
+    const people = Array.from({ length: 12 }, (_, i) => `midway${i}@example.org`);
+    await createSubscribers({
+      database: server.database,
+      unsubscribe: unsubscribeOf(server),
+      now: Date.now,
+    }).importConfirmed(people);
+    const isFirst = (m: RawMail) => m.subject === 'Before the slow one';
+    const first = await api().create(author.idToken, sampleArticle('Before the slow one'));
+    expect(first.status, first.text).toBe(201);
+    const firsts = await smtp.waitFor(people.length, (m) => isFirst(m) && people.includes(m.to));
+    const urlOf = (to: string) =>
+      /<([^>]+)>/
+        .exec(firsts.find((m) => m.to === to)!.headers['list-unsubscribe']!)![1]!
+        .replace('https://blog.example.com', server.url);
+
+    // A slow mail server: the send lasts a few seconds, a message at a time per connection.
+    smtp.delayMs = 150;
+    try {
+      const isSlow = (m: RawMail) => m.subject === 'The slow one' && people.includes(m.to);
+      const slow = await api().create(author.idToken, sampleArticle('The slow one'));
+      expect(slow.status, slow.text).toBe(201);
+      await smtp.waitFor(1, isSlow);
+      // Someone whose message has neither arrived nor started: they leave now.
+      const arrived = new Set(smtp.messages.filter(isSlow).map((m) => m.to));
+      const leaver = people.find((to) => !arrived.has(to) && !smtp.inFlight.has(to))!;
+      expect(leaver).toBeDefined();
+      const left = await fetch(urlOf(leaver), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(left.status).toBe(200);
+      expect(smtp.messages.filter(isSlow).length).toBeLessThan(people.length - 1);
+      await smtp.waitFor(people.length - 1, isSlow, 30_000);
+      const done = await sendsDone(1, 30_000);
+      const send = done.sends.find((s: { title: string }) => s.title === 'The slow one');
+      expect(send).toMatchObject({ status: 'done', skipped: 1, failed: 0 });
+      expect(smtp.messages.filter(isSlow).map((m) => m.to)).not.toContain(leaver);
+    } finally {
+      smtp.delayMs = 0;
+    }
+  });
+
   it('subscribes a bad address nowhere, and limits subscriptions per IP', async () => {
     expect((await json('POST', '/api/subscribers', { email: 'not an address' })).status).toBe(400);
     const form = await fetch(`${server.url}/subscribe`, {

@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startRulesSmtp, type RulesSmtp } from '../test/support/recipientRulesSmtp.ts';
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 import { dialectCases } from '../test/support/testDatabases.ts';
+import { setRole } from '../test/support/operatorActions.ts';
 
 // Newsletters in the browser (DESIGN.md §9.3): the subscribe form without script, checked by
 // axe in both themes, and the newsletter mail's HTML as a mail client's web view shows it, at
@@ -103,4 +104,33 @@ test('the newsletter mail reads well at 390 and 1280 px, light and dark, with no
       await page.screenshot({ path: `${SHOTS_DIR}/mail-${theme}-${width}.png`, fullPage: true });
     }
   }
+});
+
+test('an editor sees the sends and the subscribers in /admin, searches and removes one', async ({ page, request }) => {
+  const email = `editor-${Date.now()}@example.com`;
+  const password = 'correct horse battery';
+  const signUp = await request.post(`${blog.url}/identity/v1/accounts:signUp?key=e2e`, {
+    data: { email, password, displayName: 'Edna Editor', returnSecureToken: true },
+  });
+  expect(signUp.status()).toBe(200);
+  await setRole(blog, email, 'editor');
+  await page.goto(`${blog.url}/login`);
+  const main = page.getByRole('main');
+  await main.getByLabel('Email', { exact: true }).fill(email);
+  await main.getByLabel('Password', { exact: true }).fill(password);
+  await main.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(`${blog.url}/`);
+  await page.goto(`${blog.url}/admin?tab=newsletter`);
+  await expect(page.getByRole('tab', { name: 'Newsletter' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('newsletter-send').filter({ hasText: 'Letters from the lighthouse' })).toContainText(
+    'done',
+  );
+  await expect(page.getByText(/confirmed subscribers?$/)).toBeVisible();
+  await page.getByLabel('Search subscribers').fill('looker');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByTestId('subscriber')).toHaveCount(1);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.getByRole('button', { name: 'Remove looker@example.org' }).click();
+  await expect(page.getByTestId('subscriber')).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS_DIR}/admin-newsletter-1280.png`, fullPage: true });
 });

@@ -121,7 +121,7 @@ export function NewsletterSection() {
       </div>
       <div>
         <h3 className="mb-2 font-semibold">Subscribers</h3>
-        <form role="search" onSubmit={search} className="mb-3 flex gap-2">
+        <form onSubmit={search} className="mb-3 flex gap-2">
           <label htmlFor="subscriber-search" className="sr-only">
             Search subscribers
           </label>

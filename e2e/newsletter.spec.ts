@@ -5,6 +5,7 @@ import { startRulesSmtp, type RulesSmtp } from '../test/support/recipientRulesSm
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 import { dialectCases } from '../test/support/testDatabases.ts';
 import { setRole } from '../test/support/operatorActions.ts';
+import { markAddressVerified } from '../test/support/verifiedAccounts.ts';
 
 // Newsletters in the browser (DESIGN.md §9.3): the subscribe form without script, checked by
 // axe in both themes, and the newsletter mail's HTML as a mail client's web view shows it, at
@@ -133,4 +134,19 @@ test('an editor sees the sends and the subscribers in /admin, searches and remov
   await page.getByRole('button', { name: 'Remove looker@example.org' }).click();
   await expect(page.getByTestId('subscriber')).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS_DIR}/admin-newsletter-1280.png`, fullPage: true });
+
+  // The profile's one click: refused until the address is verified, then on without any mail.
+  await page.goto(`${blog.url}/profile`);
+  const newsletterSwitch = page.getByRole('checkbox', { name: 'Get new articles by email' });
+  await newsletterSwitch.click();
+  await expect(page.getByText('Verify your email address first')).toBeVisible();
+  const { localId } = (await signUp.json()) as { localId: string };
+  await markAddressVerified(blog, localId);
+  await page.reload();
+  const before = smtp.messages.length;
+  await page.getByRole('checkbox', { name: 'Get new articles by email' }).click();
+  await expect(page.getByRole('checkbox', { name: 'Get new articles by email' })).toBeChecked();
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: 'Get new articles by email' })).toBeChecked();
+  expect(smtp.messages.slice(before).filter((m) => m.to === email)).toEqual([]);
 });

@@ -21,6 +21,7 @@ import { FormField } from './FormField.tsx';
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
 import { PasskeysSection } from './PasskeysSection.tsx';
 import { TwoStepSection } from './TwoStepSection.tsx';
+import { NewsletterSwitch } from './NewsletterSwitch.tsx';
 import { SignInMethodsSection } from './SignInMethodsSection.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { ProfileArticles } from './ProfileArticles.tsx';
@@ -228,6 +229,7 @@ export function ProfilePage() {
           <SignInMethodsSection />
           <PasskeysSection />
           <TwoStepSection />
+          <NewsletterSwitch />
           <button
             type="button"
             className={`${dangerButtonClass} mt-4`}

@@ -10,6 +10,13 @@ import { projectRoot, saveResponse, startAppServer, startBareServer, type Runnin
 import { createBenchPostgres } from './postgresBench.ts';
 import { measureSearch } from './searchLatency.ts';
 import { seedDatabase, type SeedResult } from './seed.ts';
+import {
+  benchNewsletter,
+  NEWSLETTER_DELIVERY_BUDGET_S,
+  NEWSLETTER_HOME_P95_BUDGET_MS,
+  NEWSLETTER_RSS_BUDGET_MB,
+  NEWSLETTER_SUBSCRIBERS,
+} from './newsletterBench.ts';
 import { benchUploads, describeUploads, UPLOAD_RSS_BUDGET_MB, uploadPeakMb } from './uploads.ts';
 
 // `npm run bench`: see bench/README.md. Loopback only; stops by itself.
@@ -401,6 +408,30 @@ async function main() {
     pass: uploadPeakMb(uploads) <= UPLOAD_RSS_BUDGET_MB,
   });
 
+  // DESIGN.md §9.3: one send to 10,000 subscribers while readers open the home page.
+  log('Newsletter: 10,000 subscribers, one send...');
+  const newsletter = await benchNewsletter(workDir, log);
+  budgets.push(
+    {
+      name: `Newsletter: ${NEWSLETTER_SUBSCRIBERS} messages delivered to a loopback SMTP server (${newsletter.delivered} arrived)`,
+      value: `${fmt(newsletter.seconds, 1)} s`,
+      limit: `<= ${NEWSLETTER_DELIVERY_BUDGET_S} s`,
+      pass: newsletter.delivered >= NEWSLETTER_SUBSCRIBERS && newsletter.seconds <= NEWSLETTER_DELIVERY_BUDGET_S,
+    },
+    {
+      name: `Newsletter: GET / while sending (${newsletter.homeRequests} requests, p50 ${fmt(newsletter.homeP50Ms, 1)} ms)`,
+      value: `p95 ${fmt(newsletter.homeP95Ms, 1)} ms`,
+      limit: `<= ${NEWSLETTER_HOME_P95_BUDGET_MS} ms`,
+      pass: newsletter.homeP95Ms <= NEWSLETTER_HOME_P95_BUDGET_MS,
+    },
+    {
+      name: 'Newsletter: server peak RSS during the send',
+      value: `${fmt(newsletter.peakRssMb, 0)} MB`,
+      limit: `<= ${NEWSLETTER_RSS_BUDGET_MB} MB`,
+      pass: newsletter.peakRssMb <= NEWSLETTER_RSS_BUDGET_MB,
+    },
+  );
+
   printRows(rows);
   log('');
   log(`Server memory (100,000 articles): ${rss.map((r) => `${r.after} ${fmt(r.rssMb, 0)}`).join(', ')} MB RSS`);
@@ -421,6 +452,7 @@ async function main() {
     rssByPhase: rss,
     uploads,
     comments: commented,
+    newsletter,
     budgets,
   };
   fs.writeFileSync(path.join(projectRoot, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');

@@ -114,9 +114,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const ownMailer =
     deps.mailer ??
-    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+    createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dataDir: config.dataDir,
+      log: app.log,
+      dkim: config.dkim,
+    });
   if (!deps.mailer) app.addHook('onClose', () => ownMailer.close());
   const mailer = countingMailer(ownMailer, () => metrics.countEmailFailure());
+  // Newsletters go through connections kept open (MAIL_POOL_SIZE), each message DKIM-signed too.
+  const newsletterMailer =
+    config.newsletter === 'on' && !deps.mailer
+      ? createMailer({
+          smtpUrl: config.smtpUrl,
+          from: config.mailFrom,
+          dataDir: config.dataDir,
+          log: app.log,
+          dkim: config.dkim,
+          poolSize: config.mailPoolSize,
+          logSent: false,
+        })
+      : undefined;
 
   const {
     identity,
@@ -129,10 +148,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     comments,
     commentsRoutes,
     unsubscribeRoutes,
+    newsletters,
   } = createServices({
     config,
     database,
     mailer,
+    newsletterMailer: newsletterMailer && countingMailer(newsletterMailer, () => metrics.countEmailFailure()),
     clock: deps.clock,
     providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
   });
@@ -145,6 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(reportsRoutes, { prefix: '/api' });
   await app.register(commentsRoutes, { prefix: '/api' });
   await app.register(unsubscribeRoutes);
+  await app.register(newsletters.apiRoutes, { prefix: '/api' });
+  await app.register(newsletters.formRoutes);
   await app.register(images.routes);
   // Unused uploads are looked for while the server runs (not by the admin command's services).
   let stopImageCleanup = () => {};
@@ -152,6 +175,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     stopImageCleanup = images.startCleanup(deps.imageCleanupIntervalMs ?? CLEANUP_INTERVAL_MS, app.log);
   });
   app.addHook('onClose', async () => stopImageCleanup());
+  // The newsletter outbox is worked on while the server runs (in every process sharing the database).
+  let stopSending = async () => {};
+  app.addHook('onReady', async () => {
+    stopSending = newsletters.startSending(app.log);
+  });
+  app.addHook('onClose', async () => {
+    await stopSending();
+    await newsletterMailer?.close();
+  });
 
   // Publishing: what crawlers and link previews read (page metadata, feed, sitemaps, robots.txt).
   const publishing = createPublishing({
@@ -175,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return status === undefined ? undefined : { status };
     },
     shellTags: publishing.shellTags,
+    bodyEnd: newsletters.footerForm,
     fallbackHead: publishing.fallbackHead,
     siteTitle: config.site.title,
     cached: articles.reader.cached,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -106,6 +107,23 @@ const envSchema = z.object({
   RATE_LIMIT_PASSKEY_SIGNIN_START_PER_IP: positiveInt(1_000_000).default(100),
   RATE_LIMIT_COMMENT_PER_USER: positiveInt(1_000_000).default(10),
   COMMENTS: z.enum(COMMENT_MODES, { error: 'must be one of on, approval, off' }).default('on'),
+  NEWSLETTER: z.enum(['on', 'off'], { error: 'must be one of on, off' }).default('off'),
+  MAIL_POOL_SIZE: positiveInt(100).default(5),
+  MAIL_RATE_PER_SECOND: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 (no limit) or more')
+    .max(100_000, 'must be at most 100000')
+    .default(0),
+  DKIM_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]{1,253}$/i, 'must be a domain name')
+    .optional(),
+  DKIM_SELECTOR: z
+    .string()
+    .regex(/^[a-z0-9._-]{1,63}$/i, 'must be a DNS label')
+    .optional(),
+  DKIM_PRIVATE_KEY_FILE: z.string().min(1, 'must not be empty').optional(),
   PASSKEY_ANONYMOUS_CHALLENGES_MAX: positiveInt(10_000_000).default(10_000),
   IMAGE_MAX_BYTES: positiveInt(256 * 1024 * 1024).default(10 * 1024 * 1024),
   IMAGE_PROCESSING_TIMEOUT_SECONDS: positiveInt(600).default(30),
@@ -193,6 +211,14 @@ export interface Config {
   };
   /** COMMENTS: at once, after approval, or none at all (DESIGN.md §9.2). */
   comments: CommentMode;
+  /** NEWSLETTER (DESIGN.md §9.3): readers may subscribe and new articles are mailed to them. */
+  newsletter: 'on' | 'off';
+  /** MAIL_POOL_SIZE: SMTP connections kept open while a newsletter is sent. */
+  mailPoolSize: number;
+  /** MAIL_RATE_PER_SECOND: newsletter messages per second, all processes together; 0 = no limit. */
+  mailRatePerSecond: number;
+  /** DKIM_DOMAIN, DKIM_SELECTOR and the key read from DKIM_PRIVATE_KEY_FILE: every mail is signed. */
+  dkim: { domainName: string; keySelector: string; privateKey: string } | undefined;
   /** Live anonymous passkey sign-in challenges kept at most, all clients together; then 429. */
   passkeyAnonymousChallengesMax: number;
 }
@@ -239,7 +265,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `${mailDisplayName(e.SITE_TITLE)} <no-reply@localhost>`,
-    site: { title: e.SITE_TITLE, description: e.SITE_DESCRIPTION, signup: e.SIGNUP },
+    site: {
+      title: e.SITE_TITLE,
+      description: e.SITE_DESCRIPTION,
+      signup: e.SIGNUP,
+      ...(e.NEWSLETTER === 'on' ? { newsletter: true as const } : {}),
+    },
     projectId: e.PROJECT_ID,
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
     signup: e.SIGNUP,
@@ -272,8 +303,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       commentPerUser: e.RATE_LIMIT_COMMENT_PER_USER,
     },
     comments: e.COMMENTS,
+    newsletter: e.NEWSLETTER,
+    mailPoolSize: e.MAIL_POOL_SIZE,
+    mailRatePerSecond: e.MAIL_RATE_PER_SECOND,
+    dkim: dkimConfig(e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY_FILE),
     passkeyAnonymousChallengesMax: e.PASSKEY_ANONYMOUS_CHALLENGES_MAX,
   };
+}
+
+/** DKIM needs all three variables or none; the key file must hold a PEM private key. */
+function dkimConfig(
+  domain: string | undefined,
+  selector: string | undefined,
+  keyFile: string | undefined,
+): Config['dkim'] {
+  const given = [domain, selector, keyFile].filter((value) => value !== undefined).length;
+  if (given === 0) return undefined;
+  if (given !== 3) {
+    throw new ConfigError(
+      'Invalid configuration: DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE must be set together',
+    );
+  }
+  let privateKey: string;
+  try {
+    privateKey = fs.readFileSync(keyFile!, 'utf8');
+  } catch {
+    throw new ConfigError('Invalid configuration: DKIM_PRIVATE_KEY_FILE cannot be read');
+  }
+  if (!/-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(privateKey)) {
+    throw new ConfigError('Invalid configuration: DKIM_PRIVATE_KEY_FILE must hold a PEM private key');
+  }
+  return { domainName: domain!.toLowerCase(), keySelector: selector!, privateKey };
 }
 
 /**

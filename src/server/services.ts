@@ -18,6 +18,8 @@ import { commentsRoutes as commentsRoutesOf } from './comments/commentsRoutes.ts
 import { createComments, type Comments } from './comments/createComments.ts';
 import type { Caller } from './http/callerAuth.ts';
 import { createUnsubscribe } from './unsubscribe/createUnsubscribe.ts';
+import { createNewsletters, type Newsletters } from './newsletters/createNewsletters.ts';
+import { NEWSLETTER_LIST } from './newsletters/subscribers.ts';
 
 export interface Services {
   identity: Identity;
@@ -40,6 +42,8 @@ export interface Services {
   commentsRoutes: FastifyPluginAsync;
   /** GET and POST /unsubscribe (register without a prefix). */
   unsubscribeRoutes: FastifyPluginAsync;
+  /** Newsletters (DESIGN.md §9.3): apiRoutes with { prefix: '/api' }, formRoutes without one. */
+  newsletters: Newsletters;
 }
 
 /**
@@ -51,6 +55,8 @@ export function createServices(deps: {
   config: Config;
   database: Database;
   mailer: Mailer;
+  /** The pooled mailer newsletters go through (MAIL_POOL_SIZE); `mailer` when not given. */
+  newsletterMailer?: Mailer | undefined;
   clock?: (() => number) | undefined;
   /** How often a provider's keys may be fetched again for an unknown `kid` (tests shorten it). */
   providerKeyRefreshCooldownMs?: number | undefined;
@@ -147,9 +153,32 @@ export function createServices(deps: {
     publicUrl: config.publicUrl,
     siteTitle: config.site.title,
     clock,
-    listNames: NOTIFICATION_LIST_NAMES,
+    listNames: { ...NOTIFICATION_LIST_NAMES, [NEWSLETTER_LIST]: 'new articles (the newsletter)' },
   });
   identity.onUserDeleting((uid, trx) => unsubscribe.forget(uid, trx));
+  // Newsletters (DESIGN.md §9.3): a send is made in the transaction of each first publication;
+  // unsubscribing is the unsubscribe feature's list `newsletter`; an account's address goes with it.
+  const newsletters = createNewsletters({
+    database,
+    enabled: config.newsletter === 'on',
+    site: { title: config.site.title, publicUrl: config.publicUrl },
+    mailFrom: config.mailFrom,
+    mailer,
+    newsletterMailer: deps.newsletterMailer ?? mailer,
+    poolSize: config.mailPoolSize,
+    ratePerSecond: config.mailRatePerSecond,
+    rateLimiter,
+    unsubscribe,
+    verifyIdToken,
+    accountAddress: async (uid) => {
+      const member = await identity.members.find(uid);
+      return member?.email ? { email: member.email, verified: member.emailVerified } : undefined;
+    },
+    findArticle: (id) => articles.reader.find(id),
+    clock,
+  });
+  articles.onFirstPublished((article, trx) => newsletters.onFirstPublished(article, trx));
+  identity.onUserDeleting((uid, trx) => newsletters.subscribers.forgetAccount(uid, trx));
   // Comments (DESIGN.md §9.2): on articles as their reader sees them (through the articles' read
   // cache, which comments empty as articles do); a deleted account's comments go with it (kept as
   // "This comment was deleted." where replied to); lists and articles carry their counts.
@@ -218,6 +247,7 @@ export function createServices(deps: {
     comments,
     commentsRoutes,
     unsubscribeRoutes: unsubscribe.routes,
+    newsletters,
   };
 }
 

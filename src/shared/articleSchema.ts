@@ -12,7 +12,7 @@ export const TITLE_MAX_LENGTH = 200;
 export const DESCRIPTION_MAX_LENGTH = 20000;
 
 /** The fields of an article body; anything else in a body is an error. */
-export const articleInputFields = ['image', 'title', 'description', 'tags', 'status'] as const;
+export const articleInputFields = ['image', 'title', 'description', 'tags', 'status', 'newsletter'] as const;
 
 /**
  * Who may see an article (DESIGN.md §8.2): `published` is public; `draft` and `submitted` (a
@@ -92,6 +92,11 @@ export const articleInputSchema = z.strictObject(
       .optional(),
     /** Optional: the default on create depends on the role; a PUT without it keeps the status. */
     status: z.enum(WRITABLE_ARTICLE_STATUSES, { error: 'status must be draft, submitted or published.' }).optional(),
+    /**
+     * Optional: `false` sends no newsletter when this write is the article's first publication
+     * (DESIGN.md §9.3); anything else lets it go to the subscribers. Not stored.
+     */
+    newsletter: z.boolean().optional(),
   },
   { error: 'The article must be an object with image, title and description.' },
 );

@@ -11,6 +11,8 @@ export interface SiteIdentity {
   description: string;
   /** Who may sign up (SIGNUP): the sign-up and sign-in screens say so before anyone tries. */
   signup: SignupPolicy;
+  /** NEWSLETTER=on: the subscribe forms are shown (DESIGN.md §9.3). Absent when off. */
+  newsletter?: boolean | undefined;
 }
 
 /** The id of the shell's JSON data block. */
@@ -30,7 +32,7 @@ export function readSiteIdentity(text: string | null | undefined): SiteIdentity 
     if (typeof value?.title === 'string' && typeof value.description === 'string') {
       // Spelled out rather than looked up in roles.ts: this runs in the home page's code.
       const signup = value.signup === 'invite' || value.signup === 'closed' ? value.signup : 'open';
-      return { title: value.title, description: value.description, signup };
+      return { title: value.title, description: value.description, signup, newsletter: value.newsletter };
     }
   } catch {
     // fall through: a shell without the block (dev server) or a hand-edited one

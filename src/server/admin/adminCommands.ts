@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { csvField, subscriberAddresses } from '../newsletters/subscriberCsv.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
@@ -315,6 +317,30 @@ export const commands: Record<CommandName, Command> = {
             ]),
           ]) + `\n${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, newest first.`;
     return { text, json: entries, jsonLines: true };
+  },
+  'subscribers import': async (context, file) => {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      throw new CommandFailure(`Cannot read ${file}.`);
+    }
+    const found = subscriberAddresses(text);
+    if (!found) throw new CommandFailure(`${file} has no column named email.`);
+    const { added, known } = await (await services(context)).newsletters.subscribers.importConfirmed(found.emails);
+    return {
+      text: `Subscribers: ${added} added, ${known} already here, ${found.invalid} rows without a valid address.`,
+      json: { added, known, invalid: found.invalid },
+    };
+  },
+  'subscribers export': async (context) => {
+    const lines = ['email,status,created_at'];
+    const all = [];
+    for await (const subscriber of (await services(context)).newsletters.subscribers.all()) {
+      all.push(subscriber);
+      lines.push([subscriber.email, subscriber.status, subscriber.createdAt].map(csvField).join(','));
+    }
+    return { text: lines.join('\n'), json: all, jsonLines: true };
   },
   migrate: async (context) => {
     const result = await migrateToLatest(context.database);

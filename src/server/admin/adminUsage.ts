@@ -27,6 +27,8 @@ export const COMMAND_NAMES = {
   migrate: undefined,
   'import-firebase': undefined,
   audit: undefined,
+  'subscribers import': 'FILE',
+  'subscribers export': undefined,
 } as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'ROLE' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
@@ -73,6 +75,10 @@ Commands:
                           sign-in, then re-hashed), articles keep their id and date.
                           A re-run skips what is there. Accounts get NEW_ACCOUNT_ROLE
                           (author by default) or --role. See docs/migrating-from-firebase.md.
+  subscribers import FILE Add the newsletter subscribers of a CSV export (Ghost, Substack,
+                          Mailchimp: a column named email). They count as confirmed; an
+                          address already here keeps its state.
+  subscribers export      Every newsletter subscriber as CSV: email,status,created_at.
 
 Options:
   --json                  Print the result as JSON (for scripts).

@@ -49,6 +49,8 @@ export interface ArticleFields {
   description: string;
   /** Tag names, one per slug (articleSchema.ts merges them). Absent on an update: the tags stay. */
   tags?: string[] | undefined;
+  /** false: no newsletter for this write's first publication (never stored). */
+  newsletter?: boolean | undefined;
 }
 
 /** The author's account no longer exists (deleted after the caller's token was checked). */
@@ -83,6 +85,12 @@ export type InTransaction = (trx: Transaction<DatabaseSchema>, before: CurrentAr
  * Told of every article written through the API (created or changed), inside the writing
  * transaction: a failing listener undoes the write. `trx` is for the listener's own tables.
  */
+/** Told inside the transaction of an article's first publication (DESIGN.md §9.3's sends). */
+export type FirstPublishedListener = (
+  article: { id: string; title: string; newsletter: boolean },
+  trx: Transaction<DatabaseSchema>,
+) => Promise<void>;
+
 export type ArticleWrittenListener = (
   article: { id: string } & ArticleFields,
   trx: Transaction<DatabaseSchema>,
@@ -255,7 +263,15 @@ export function createArticlesRepository(
   db: Kysely<DatabaseSchema>,
   onWritten: ArticleWrittenListener[] = [],
   images: ImageOrigin = unchangedImageOrigin,
+  onFirstPublished: FirstPublishedListener[] = [],
 ) {
+  const tellFirstPublished = async (
+    article: { id: string; title: string; newsletter?: boolean | undefined },
+    trx: Transaction<DatabaseSchema>,
+  ) => {
+    const told = { id: article.id, title: article.title, newsletter: article.newsletter !== false };
+    for (const listener of onFirstPublished) await listener(told, trx);
+  };
   const withAuthors = () => selectWithAuthors(db);
   const tellWritten = async (article: { id: string } & ArticleFields, trx: Transaction<DatabaseSchema>) => {
     for (const listener of onWritten) await listener(article, trx);
@@ -270,6 +286,7 @@ export function createArticlesRepository(
           await trx.insertInto('articles').values(record).execute();
           await writeTagsAndIndex(trx, article, text);
           await tellWritten(article, trx);
+          if (record.status === 'published') await tellFirstPublished(article, trx);
         });
       } catch (error) {
         // author_id is the table's only foreign key.
@@ -424,6 +441,10 @@ export function createArticlesRepository(
         const text = rendered?.text ?? (await storedText(trx, id));
         await indexArticle(trx, id, text);
         if (options.fields) await tellWritten({ id, ...options.fields }, trx);
+        if (firstPublication) {
+          const title = options.fields?.title ?? before.title;
+          await tellFirstPublished({ id, title, newsletter: options.fields?.newsletter }, trx);
+        }
         await options.inTransaction?.(trx, before);
         return { before };
       });

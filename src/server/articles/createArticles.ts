@@ -17,7 +17,12 @@ import {
   type ArticleReads,
   type CountComments,
 } from './articleReads.ts';
-import { createArticlesRepository, deleteArticlesByAuthor, type ArticleWrittenListener } from './articlesRepository.ts';
+import {
+  createArticlesRepository,
+  deleteArticlesByAuthor,
+  type ArticleWrittenListener,
+  type FirstPublishedListener,
+} from './articlesRepository.ts';
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { mostUsedTags, publishedTagName, publishedTagSlugs } from './articleTags.ts';
 import { isTagSlug } from '../../shared/tags.ts';
@@ -49,6 +54,8 @@ export interface Articles {
   summary(id: string): Promise<{ id: string; title: string; authorId: string; status: ArticleStatus } | undefined>;
   /** Lists and articles carry their published comments' count from `count` (the comments feature). */
   onCountingComments(count: CountComments): void;
+  /** Calls `listener` inside the transaction of an article's first publication (a newsletter send). */
+  onFirstPublished(listener: FirstPublishedListener): void;
 }
 
 /** A link to one article: its id and creation time (ISO 8601). */
@@ -105,7 +112,13 @@ const CREATE_WINDOW_MS = 10 * 60 * 1000;
 
 export function createArticles(deps: ArticlesDeps): Articles {
   const writtenListeners: ArticleWrittenListener[] = [];
-  const repository = createArticlesRepository(deps.database.db, writtenListeners, imageOrigin(deps.config.publicUrl));
+  const firstPublishedListeners: FirstPublishedListener[] = [];
+  const repository = createArticlesRepository(
+    deps.database.db,
+    writtenListeners,
+    imageOrigin(deps.config.publicUrl),
+    firstPublishedListeners,
+  );
   let countComments: CountComments | undefined;
   const reads = createArticleReads(repository, deps.database, {
     cacheMaxBytes: deps.config.readCacheMaxBytes,
@@ -161,6 +174,9 @@ export function createArticles(deps: ArticlesDeps): Articles {
     },
     onWritten: (listener) => {
       writtenListeners.push(listener);
+    },
+    onFirstPublished: (listener) => {
+      firstPublishedListeners.push(listener);
     },
     async pageStatus(_request, pathname) {
       // A tag page exists while a published article has the tag.

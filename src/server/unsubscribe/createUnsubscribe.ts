@@ -65,6 +65,36 @@ export function createUnsubscribe(deps: UnsubscribeDeps) {
         headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       };
     },
+    /**
+     * link() for many recipients of one list in one statement (a newsletter's batch of
+     * messages), by recipient.
+     */
+    async linksFor(list: string, recipients: readonly string[]): Promise<Map<string, UnsubscribeLink>> {
+      const links = new Map<string, UnsubscribeLink>();
+      if (recipients.length === 0) return links;
+      const rows = recipients.map((recipient) => {
+        const token = randomBytes(32).toString('base64url');
+        const url = `${deps.publicUrl}/unsubscribe?token=${token}`;
+        links.set(recipient, {
+          url,
+          headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        });
+        return { token_hash: hashOf(token), list, recipient, created_at: now() };
+      });
+      await db.insertInto('unsubscribe_tokens').values(rows).execute();
+      return links;
+    },
+    /** The recipients among `recipients` who opted out of `list`. */
+    async optedOutAmong(list: string, recipients: readonly string[]): Promise<Set<string>> {
+      if (recipients.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('mail_opt_outs')
+        .select('recipient')
+        .where('list', '=', list)
+        .where('recipient', 'in', recipients)
+        .execute();
+      return new Set(rows.map((row) => row.recipient));
+    },
     /** Whether `recipient` wants mail of `list` (nobody is opted out until they say so). */
     async wants(list: string, recipient: string): Promise<boolean> {
       const row = await db

@@ -22,6 +22,11 @@ export interface WebOptions {
   /** Markup every shell carries in its <head> (the site's name and identity). */
   shellTags?: string;
   /**
+   * Markup every shell carries at the end of its <body>, outside the app's root: no script
+   * renders or needs it (the newsletter's footer form, a plain form post).
+   */
+  bodyEnd?: string | undefined;
+  /**
    * SITE_TITLE: written into the shell's static frame (the wordmark and footer painted before
    * any script runs, `data-site-title` in index.html), so the name does not change under the
    * reader when the app takes over.
@@ -138,7 +143,10 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
   if (!fs.existsSync(shellFile)) {
     throw new Error(`The web app is not built (${shellFile} is missing): run npm run build`);
   }
-  const builtShell = shellWithSiteTitle(fs.readFileSync(shellFile, 'utf8'), options.siteTitle);
+  const builtShell = shellWithSiteTitle(fs.readFileSync(shellFile, 'utf8'), options.siteTitle).replace(
+    '</body>',
+    `${options.bodyEnd ?? ''}</body>`,
+  );
   const shellTags = options.shellTags ?? '';
   const shellParts = splitShell(builtShell);
   shellParts.before += shellTags;

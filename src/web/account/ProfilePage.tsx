@@ -22,6 +22,7 @@ import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from './f
 import { PasskeysSection } from './PasskeysSection.tsx';
 import { TwoStepSection } from './TwoStepSection.tsx';
 import { CommentNotificationsSection } from '../comments/CommentNotificationsSection.tsx';
+import { NewsletterSwitch } from './NewsletterSwitch.tsx';
 import { SignInMethodsSection } from './SignInMethodsSection.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { ProfileArticles } from './ProfileArticles.tsx';
@@ -230,6 +231,7 @@ export function ProfilePage() {
           <PasskeysSection />
           <TwoStepSection />
           <CommentNotificationsSection />
+          <NewsletterSwitch />
           <button
             type="button"
             className={`${dangerButtonClass} mt-4`}

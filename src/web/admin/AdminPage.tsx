@@ -12,6 +12,8 @@ import { ReportsSection } from '../moderation/ReportsSection.tsx';
 import { ReviewSection } from '../moderation/ReviewSection.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { InvitationsSection } from './InvitationsSection.tsx';
+import { NewsletterSection } from './NewsletterSection.tsx';
+import { siteInfo } from '../components/siteInfo.ts';
 import { MembersSection } from './MembersSection.tsx';
 import { useRole } from './useRole.ts';
 
@@ -28,7 +30,7 @@ export function AdminPage() {
   return <Administration actor={role} />;
 }
 
-type Tab = 'members' | 'review' | 'reports' | 'comments' | 'log';
+type Tab = 'members' | 'review' | 'reports' | 'comments' | 'log' | 'newsletter';
 
 /** The tabs a role can use, in order: the others are not offered (the server refuses them anyway). */
 function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode }[] {
@@ -51,6 +53,10 @@ function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode 
       : []),
     ...(can(actor, 'comment:moderate')
       ? [{ id: 'comments' as const, label: commentTexts.heading, panel: () => <CommentsQueueSection /> }]
+      : []),
+    // Newsletter (DESIGN.md §9.3): editors and owners, when the site has one.
+    ...(siteInfo().newsletter === true
+      ? [{ id: 'newsletter' as const, label: 'Newsletter', panel: () => <NewsletterSection /> }]
       : []),
     ...(mayReadAudit(actor)
       ? [{ id: 'log' as const, label: moderationTexts.log, panel: () => <AuditLogSection /> }]

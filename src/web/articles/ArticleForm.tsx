@@ -17,6 +17,7 @@ import { ArticlesApiError } from './articlesApiError.ts';
 import { LeaveEditorDialog } from './LeaveEditorDialog.tsx';
 import { RestoredDraftNotice } from './RestoredDraftNotice.tsx';
 import { TagsField } from './TagsField.tsx';
+import { NewsletterChoice } from './NewsletterChoice.tsx';
 import { moderationTexts } from '../moderation/moderationTexts.ts';
 import { useArticleDraft } from './useArticleDraft.ts';
 import { useLeaveGuard } from './useLeaveGuard.ts';
@@ -60,6 +61,9 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // "Email to N subscribers": on unless the writer says not to (the first publication only).
+  const [mailIt, setMailIt] = useState(true);
+  const firstPublication = article === undefined || article.status === 'draft' || article.status === 'submitted';
   const alertRef = useRef<HTMLParagraphElement>(null);
   // Unsaved typing is never dropped without asking: a save in flight is not "leaving".
   const leave = useLeaveGuard(draft.changed && !busy);
@@ -97,7 +101,8 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
     }
     setBusy(true);
     try {
-      const body = status === undefined ? checked.data : { ...checked.data, status };
+      const chosen = status === undefined ? checked.data : { ...checked.data, status };
+      const body = status === 'published' && firstPublication && !mailIt ? { ...chosen, newsletter: false } : chosen;
       const saved = article
         ? await articlesApi.update(article.id, body, getIdToken)
         : await articlesApi.create(body, getIdToken);
@@ -164,6 +169,9 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
           if (fieldErrors.tags) setFieldErrors((current) => ({ ...current, tags: undefined }));
         }}
       />
+      {firstPublication && mainStatus(role, article) === 'published' && !signedOut && (
+        <NewsletterChoice checked={mailIt} onChange={setMailIt} token={getIdToken} />
+      )}
       <div className="flex flex-wrap items-center gap-4">
         <button
           type="submit"

@@ -16,6 +16,7 @@ import { ConfirmDeleteDialog } from './ConfirmDeleteDialog.tsx';
 import { CommentsSlot } from '../comments/CommentsSlot.tsx';
 import { LoadFailure } from './LoadFailure.tsx';
 import { MoreArticles } from './MoreArticles.tsx';
+import { SubscribeForm } from '../components/SubscribeForm.tsx';
 import { TagLinks } from './TagLinks.tsx';
 import { readingMinutes } from './readingMinutes.ts';
 import { settle, useSettled } from './settled.ts';
@@ -114,6 +115,7 @@ function ArticleView({ article, onChanged }: { article: ArticleDetail; onChanged
           className="mt-8 rounded-lg sm:mt-10"
         />
         <ArticleBody html={article.descriptionHtml} className={`${column} mt-8 sm:mt-10`} />
+        <SubscribeForm place="subscribe-article" className={`${column} mt-10`} />
       </article>
       <CommentsSlot articleId={article.id} articleAuthorId={article.authorId} />
       <MoreArticles currentId={article.id} />

@@ -24,6 +24,7 @@ import { addressClaimsMigration } from './0550_address_claims.ts';
 import { profileReadVersionMigration } from './0553_profile_read_version.ts';
 import { sessionParityMigration } from './0560_session_parity.ts';
 import { commentsMigration } from './0600_comments.ts';
+import { newslettersMigration } from './0650_newsletters.ts';
 import { unsubscribeMigration } from './0601_unsubscribe.ts';
 
 /**
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '0560_session_parity': sessionParityMigration,
   '0600_comments': commentsMigration,
   '0601_unsubscribe': unsubscribeMigration,
+  '0650_newsletters': newslettersMigration,
 };

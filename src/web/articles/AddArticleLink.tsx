@@ -5,10 +5,7 @@ import { paths } from '../../shared/routes.ts';
 /** The floating "Add an article" button signed-in readers see on the home page. */
 export function AddArticleLink() {
   return (
-    <Link
-      to={paths.newArticle}
-      className="fixed right-4 bottom-4 z-20 inline-flex items-center gap-2 rounded-full bg-blue-700 px-5 py-3 font-medium text-white shadow-lg hover:bg-blue-800 sm:right-6 sm:bottom-6"
-    >
+    <Link to={paths.newArticle} className="add-article-button">
       <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5">
         <path fill="currentColor" d="M9 4h2v5h5v2h-5v5H9v-5H4V9h5z" />
       </svg>

@@ -9,7 +9,7 @@ import { siteInfo } from './siteInfo.ts';
 export function Footer() {
   return (
     <footer className="border-t border-slate-200 dark:border-slate-800">
-      <div className="mx-auto flex max-w-5xl flex-col items-start gap-x-6 gap-y-2 px-4 py-8 sm:flex-row sm:items-baseline text-sm text-slate-600 sm:px-6 dark:text-slate-400">
+      <div className="footer-row">
         <p className="flex items-center gap-1.5 font-serif text-base font-bold text-slate-800 dark:text-slate-200">
           <InkMark className="h-4 w-4 text-blue-700 dark:text-blue-400" />
           <span dir="auto" data-site-title="">

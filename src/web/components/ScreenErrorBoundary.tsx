@@ -43,11 +43,7 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode }, Stat
                 ? `${siteInfo().title} may have been updated since this tab opened.`
                 : 'The server could not be reached. Check your connection, then try again.'}
             </p>
-            <button
-              type="button"
-              onClick={() => window.location.reload()}
-              className="mt-6 rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800"
-            >
+            <button type="button" onClick={() => window.location.reload()} className="screen-error-retry">
               {serverReachable ? 'Reload the page' : 'Try again'}
             </button>
           </>

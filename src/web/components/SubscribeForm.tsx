@@ -8,19 +8,10 @@ import { siteInfo } from './siteInfo.ts';
 export function SubscribeForm({ place, className }: { place: string; className: string }) {
   if (!siteInfo().newsletter) return null;
   return (
-    <form method="post" action="/subscribe" className={className}>
-      <label htmlFor={place} className="text-sm font-semibold">
-        Get new articles by email
-      </label>
-      <div className="mt-2 flex gap-2">
-        <input
-          id={place}
-          name="email"
-          type="email"
-          required
-          autoComplete="email"
-          className="min-w-0 flex-1 rounded-md border px-3 dark:bg-slate-900"
-        />
+    <form method="post" action="/subscribe" className={`subscribe-form ${className}`}>
+      <label htmlFor={place}>Get new articles by email</label>
+      <div>
+        <input id={place} name="email" type="email" required autoComplete="email" />
         <button className="pill-primary">Subscribe</button>
       </div>
     </form>

@@ -104,8 +104,10 @@ describe.each(dialectCases())('comments on $dialect', (dialectCase) => {
     await refused({ body: '   \n ' }, 'Write a comment first.');
     await refused({ body: 7 }, 'A comment must be text.');
     await refused({ body: 'x'.repeat(5001) }, 'A comment has at most 5,000 characters.');
-    await refused({ body: 'a\u0000b' }, 'The comment contains a character that cannot be stored.');
-    await refused({ body: 'bad \ud800 half' }, 'The comment contains a character that cannot be stored.');
+    // Refused at the edge for every route (decision 0561), with the field named.
+    const unstorable = 'body contains a character that cannot be stored (NUL or a lone surrogate).';
+    await refused({ body: 'a\u0000b' }, unstorable);
+    await refused({ body: 'bad \ud800 half' }, unstorable);
     await refused({ body: 'Hi', extra: 1 }, 'extra is not a field of this request.', 'extra');
     await refused({ body: 'Hi', parentId: 5 }, 'parentId must be a comment id.', 'parentId');
     for (const raw of ['{"body":', '', '["Hi"]', 'null']) {

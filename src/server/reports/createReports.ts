@@ -61,7 +61,10 @@ export function createReports(deps: ReportsDeps) {
         commentId = target.commentId;
       } else {
         articleId = target.articleId;
-        if (!(await deps.findVisibleArticle(reporter, articleId))) return { ok: false, reason: 'article_not_found' };
+        const article = await deps.findVisibleArticle(reporter, articleId);
+        if (!article) return { ok: false, reason: 'article_not_found' };
+        // Reports are for other people's articles: the author edits or deletes their own (issue 35, finding 7).
+        if (article.authorId === reporter.uid) return { ok: false, reason: 'own_article' };
       }
       // Counted up front, so that 20 at once cannot all pass; refunded when nothing is made.
       const limited = await deps.rateLimiter.consume(perPersonRule, reporter.uid);

@@ -283,8 +283,9 @@ describe.each(dialectCases())('hostile values through every route on $dialect', 
           const url = fill(route.url, 'x', -2);
           await send(what('query'), { method: route.method, url: `${url}?${query}`, token });
           await send(what('query name'), { method: route.method, url: `${url}?${hostile.encoded}=1`, token });
-          // One parameter alone, where a strict query would refuse the others first.
-          if (route.method === 'GET' && (hostile.label === 'NUL' || hostile.value === LONG)) {
+          // One parameter alone, where a strict query would refuse the others first (NUL: the
+          // value PostgreSQL faulted on; length is the same rule for every name).
+          if (route.method === 'GET' && hostile.label === 'NUL') {
             for (const name of QUERY_NAMES) {
               await send(what(`query ${name}`), {
                 method: route.method,
@@ -315,7 +316,8 @@ describe.each(dialectCases())('hostile values through every route on $dialect', 
       }
     }
     expect(failures.join('\n')).toBe('');
-  });
+    // About 4 s alone; several thousand requests, so room for a machine busy with the whole suite.
+  }, 240_000);
 
   it('answers a hostile value in each field of an otherwise valid write with 4xx (or stores it)', async () => {
     failures.length = 0;
@@ -342,7 +344,7 @@ describe.each(dialectCases())('hostile values through every route on $dialect', 
       }
     }
     expect(failures.join('\n')).toBe('');
-  });
+  }, 120_000);
 
   it('keeps legitimate long text: a description of 15,000 characters is stored', async () => {
     articleId = await newArticle();

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -137,12 +137,15 @@ export function createUnsubscribe(deps: UnsubscribeDeps) {
         'This link is not valid',
         '<p>This unsubscribe link is not one we sent. Use the link in the mail itself, or change your mail settings on your profile.</p>',
       );
-      const listName = (list: string) => deps.listNames[list] ?? 'these mails';
-      app.get<{ Querystring: { token?: unknown } }>('/unsubscribe', async (request, reply) => {
+      // The pages carry the token in their address: never cached, never sent on as a referrer.
+      const htmlPage = (reply: FastifyReply) =>
         reply
           .header('cache-control', 'no-store')
           .header('referrer-policy', 'no-referrer')
           .type('text/html; charset=utf-8');
+      const listName = (list: string) => deps.listNames[list] ?? 'these mails';
+      app.get<{ Querystring: { token?: unknown } }>('/unsubscribe', async (request, reply) => {
+        htmlPage(reply);
         const found = await findToken(request.query.token);
         if (!found) return reply.code(404).send(invalid);
         const token = request.query.token as string;
@@ -155,10 +158,7 @@ export function createUnsubscribe(deps: UnsubscribeDeps) {
         );
       });
       app.post<{ Querystring: { token?: unknown } }>('/unsubscribe', async (request, reply) => {
-        reply
-          .header('cache-control', 'no-store')
-          .header('referrer-policy', 'no-referrer')
-          .type('text/html; charset=utf-8');
+        htmlPage(reply);
         const found = await findToken(request.query.token);
         if (!found) return reply.code(404).send(invalid);
         await optOut(found.list, found.recipient);

@@ -10,7 +10,7 @@ import { consumeOrThrow, emailKey, type IdentityRateLimitRules } from './identit
 import { claimChanges } from './addressClaims.ts';
 import type { AccountTakeoverListener } from './federatedSignIn.ts';
 import type { OobCodeRow, UserRow } from './identityTables.ts';
-import { tellOwnerEmailPromotion, type MemberChangedListener } from './memberOperations.ts';
+import { tellRoleGranted, type MemberChangedListener } from './memberOperations.ts';
 import { PASSWORD_RESET_CODE_LIFETIME_MS } from './lifetimes.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import { isOpaqueSecretShaped } from './opaqueSecrets.ts';
@@ -149,7 +149,7 @@ export function createActionCodes(deps: {
         // A new password ends the other codes too (a recovery link keeps its job).
         await oobCodes.revokeAllOfUser(user.id, trx, ['RECOVER_EMAIL']);
         if (user.address_claimed === 0) for (const listener of deps.takeoverListeners) await listener(user.id, trx);
-        await tellOwnerEmailPromotion(deps.memberChangedListeners, user, { ...user, ...changes }, trx);
+        await tellRoleGranted(deps.memberChangedListeners, user, { ...user, ...changes }, trx);
       });
       return { requestType: 'PASSWORD_RESET', email: user.email };
     },

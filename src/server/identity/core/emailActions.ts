@@ -10,7 +10,7 @@ import { emailChangedNotice, verifyAndChangeEmailMessage, verifyEmailMessage } f
 import { emailDeliveryFailed, IdentityError } from './identityErrors.ts';
 import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { UserRow } from './identityTables.ts';
-import { tellOwnerEmailPromotion, type MemberChangedListener } from './memberOperations.ts';
+import { tellRoleGranted, type MemberChangedListener } from './memberOperations.ts';
 import { addressChanged, claimChanges, verifiedOnly } from './addressClaims.ts';
 import { RECOVER_EMAIL_CODE_LIFETIME_MS, VERIFY_EMAIL_CODE_LIFETIME_MS } from './lifetimes.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
@@ -46,7 +46,7 @@ export function createEmailActions(deps: {
 }) {
   const { config, users, sessions, oobCodes, rateLimiter, rules } = deps;
   const tellPromotion = (before: UserRow, after: UserRow, trx: Trx) =>
-    tellOwnerEmailPromotion(deps.memberChangedListeners, before, after, trx);
+    tellRoleGranted(deps.memberChangedListeners, before, after, trx);
   const { publicUrl } = config;
   const siteTitle = config.site.title;
 
@@ -198,9 +198,10 @@ export function createEmailActions(deps: {
     if (!user || user.email !== row.email || user.email_verified !== 1) return undefined;
     if (user.address_claimed === 1 || !claims(claimant, user, row.created_at) || row.expires_at <= deps.now())
       return user;
+    const changes = claimChanges(user, config.ownerEmail);
     return deps.database.db.transaction().execute(async (trx) => {
-      const claimed = { ...user, ...claimChanges(user, config.ownerEmail) };
-      await users.update(user.id, claimChanges(user, config.ownerEmail), trx);
+      const claimed = { ...user, ...changes };
+      await users.update(user.id, changes, trx);
       await tellPromotion(user, claimed, trx);
       return claimed;
     });

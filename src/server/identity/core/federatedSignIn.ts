@@ -5,7 +5,7 @@ import { LinkTakenError, type FederatedIdentitiesStore } from './federatedIdenti
 import { IdentityError } from './identityErrors.ts';
 import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
 import type { FederatedIdentityRow, UserRow } from './identityTables.ts';
-import { tellOwnerEmailPromotion, type MemberChangedListener } from './memberOperations.ts';
+import { tellRoleGranted, type MemberChangedListener } from './memberOperations.ts';
 import type { OobCodesStore } from './oobCodesStore.ts';
 import { newId } from './opaqueSecrets.ts';
 import type { Origin } from './origin.ts';
@@ -142,7 +142,7 @@ export function createFederatedSignIn(deps: {
       user: { ...user, ...changes },
       writes: async (trx) => {
         await users.update(user.id, changes, trx);
-        await tellOwnerEmailPromotion(deps.memberChangedListeners, user, { ...user, ...changes }, trx);
+        await tellRoleGranted(deps.memberChangedListeners, user, { ...user, ...changes }, trx);
         await sessions.revokeAllOfUser(user.id, trx);
         await deps.oobCodes.revokeAllOfUser(user.id, trx);
         for (const listener of deps.takeoverListeners) await listener(user.id, trx);
@@ -168,7 +168,7 @@ export function createFederatedSignIn(deps: {
       writes: async (trx) => {
         if (changes) {
           await users.update(target.id, changes, trx);
-          await tellOwnerEmailPromotion(deps.memberChangedListeners, target, { ...target, ...changes }, trx);
+          await tellRoleGranted(deps.memberChangedListeners, target, { ...target, ...changes }, trx);
         }
         await federated.insert(row, trx);
       },

@@ -42,10 +42,11 @@ export interface MemberChanged {
 export type MemberChangedListener = (event: MemberChanged, trx: Transaction<DatabaseSchema>) => Promise<void>;
 
 /**
- * Tells the member-change listeners, inside `trx`, that OWNER_EMAIL's verified address made
- * `before` an owner (the operator's rule, so no actor); nothing when the role did not change.
+ * Tells the member-change listeners, inside `trx`, that claiming an address granted the role
+ * bound to it (OWNER_EMAIL or an invitation: addressClaims.ts), so no actor; nothing when the
+ * role did not change.
  */
-export async function tellOwnerEmailPromotion(
+export async function tellRoleGranted(
   listeners: readonly MemberChangedListener[],
   before: UserRow,
   after: UserRow,

@@ -240,6 +240,16 @@ describe.each(dialectCases())('hostile values through every route on $dialect', 
     return answer;
   }
 
+  it('names a field called like an Object.prototype member with a protocol code (found by the reliability property)', async () => {
+    const answer = await send('toString field', {
+      method: 'POST',
+      url: '/identity/v1/token?key=k',
+      payload: { toString: '\u0000' },
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json<{ error: { message: string } }>().error.message).toMatch(/^[A-Z_]+( : .+)?$/);
+  });
+
   it('finds the route families in the route table', () => {
     const urls = new Set(routes.map((route) => route.url));
     for (const family of [

@@ -118,7 +118,9 @@ function refuse(
   const field = verdict.field.join('.') || (where === 'url' ? '' : where);
   if (request.url.startsWith('/identity/')) {
     // A field's own code says what is wrong, as the route's would; any other refusal says why.
-    const code = where === 'body' ? PROTOCOL_CODES[verdict.field[0] ?? ''] : undefined;
+    // Own keys only: a field named `toString` must not find Object.prototype's.
+    const field = verdict.field[0] ?? '';
+    const code = where === 'body' && Object.hasOwn(PROTOCOL_CODES, field) ? PROTOCOL_CODES[field] : undefined;
     if (code) return sendProtocolError(reply, new ProtocolError(code));
     const detail = field === '' ? URL_MESSAGES[verdict.fault] : FIELD_MESSAGES[verdict.fault](field);
     return sendProtocolError(reply, new ProtocolError('INVALID_REQUEST', { detail }));

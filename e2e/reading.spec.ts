@@ -57,6 +57,14 @@ test('the home page opens with the masthead and ends with a footer naming the si
 
 test('the newest article is featured larger, and the cards after it are of even height', async ({ page, request }) => {
   const author = await apiSignUp(request, 'Card Writer');
+  // The oldest two share the last row: a long title beside a short one whose long excerpt must
+  // still stop at its third line, the "…" on it (issue 39.2: it ran on below, its last line cut).
+  await apiPublish(request, author, {
+    image: `${PICTURE_ORIGIN}/short.svg`,
+    title: `Short with a long excerpt ${author.uid}`,
+    description: paragraph.repeat(4),
+  });
+  await publishSome(request, author, 1);
   const made = await publishSome(request, author, 7);
   const newest = made.at(-1)!;
   await page.setViewportSize(DESKTOP);
@@ -78,6 +86,19 @@ test('the newest article is featured larger, and the cards after it are of even 
   }));
   expect(Math.round(shape.lines)).toBeGreaterThan(2);
   expect(shape.hidden).toBeLessThanOrEqual(1);
+  // Every excerpt in the grid shows whole lines, three at most: nothing shows past its "…".
+  const excerpts = await page
+    .locator('main article:not(.card-featured) .card-excerpt')
+    .evaluateAll((elements) =>
+      elements.map(
+        (element) => element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight),
+      ),
+    );
+  expect(excerpts).toHaveLength(8);
+  for (const lines of excerpts) {
+    expect(lines, `excerpt lines ${excerpts.join(', ')}`).toBeLessThanOrEqual(3.02);
+    expect(Math.abs(lines - Math.round(lines))).toBeLessThan(0.05);
+  }
 });
 
 test('cards show hover and keyboard focus on the whole card', async ({ page, request }) => {
@@ -190,6 +211,37 @@ test('the article body is set for reading: 17 px or more, line height 1.5 or mor
       expect(measured.longest).toBeLessThanOrEqual(75);
     }
   }
+});
+
+test('a table in an article is a table that scrolls inside the column on a phone; a link to the site works (issue 39.3)', async ({
+  page,
+  request,
+}) => {
+  const author = await apiSignUp(request, 'Table Writer');
+  const rows = ['| Time | Step | Notes |', '| ---: | --- | --- |'];
+  for (const minutes of [5, 10, 20])
+    rows.push(`| ${minutes} min | Soak the coarse stone in water | Until no more bubbles rise from it at all |`);
+  const article = await apiPublish(request, author, {
+    image: `${PICTURE_ORIGIN}/4.svg`,
+    title: `Sharpening ${author.uid}`,
+    description: `## What you need\n\n${rows.join('\n')}\n\nSee the [Atom feed](/feed.xml).`,
+  });
+  for (const viewport of [PHONE, DESKTOP]) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+      await page.goto(`/article/${article.id}`);
+      const table = page.getByRole('main').getByRole('table');
+      await expect(table.getByRole('columnheader', { name: 'Step' })).toBeVisible();
+      await expect(table.getByRole('row')).toHaveCount(4);
+      // The page itself never scrolls sideways; the table does, inside the column, when it must.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await table.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/screens/article-table-${viewport.width}-${colorScheme}.png` });
+    }
+  }
+  await page.getByRole('link', { name: 'Atom feed' }).click();
+  await expect(page).toHaveURL(/\/feed\.xml$/);
 });
 
 test('the cover is shown whole at its own shape, its height bounded', async ({ page, request }) => {

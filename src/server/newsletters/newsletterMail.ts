@@ -1,5 +1,5 @@
 import type { ArticleDetail } from '../../shared/articleSchema.ts';
-import { escapeHtml } from '../publishing/markupText.ts';
+import { absoluteUrls, escapeHtml } from '../publishing/markupText.ts';
 
 /** Where the unsubscribe link of each message goes in a send's prepared message. */
 const UNSUBSCRIBE_SLOT = '\u0000UNSUBSCRIBE\u0000';
@@ -25,7 +25,7 @@ export interface NewsletterSite {
 export function prepareNewsletter(site: NewsletterSite, article: ArticleDetail): PreparedNewsletter {
   const articleUrl = `${site.publicUrl}/article/${article.id}`;
   const byline = [article.authorName ?? undefined, formatDate(article.date)].filter(Boolean).join(' · ');
-  const body = styleBody(absoluteUrls(article.descriptionHtml, site.publicUrl));
+  const body = styleBody(absoluteUrls(article.descriptionHtml, site.publicUrl, articleUrl));
   const image = absoluteUrl(article.image, site.publicUrl);
   const title = escapeHtml(article.title);
   const siteTitle = escapeHtml(site.title);
@@ -117,11 +117,6 @@ function formatDate(iso: string): string {
 
 function absoluteUrl(url: string, publicUrl: string): string {
   return url.startsWith('/') && !url.startsWith('//') ? publicUrl + url : url;
-}
-
-/** href and src attributes that start with one slash get the site's origin (mail has no base URL). */
-export function absoluteUrls(html: string, publicUrl: string): string {
-  return html.replace(/\b(href|src)="\/(?!\/)/g, (_, attribute: string) => `${attribute}="${escapeHtml(publicUrl)}/`);
 }
 
 /** Markdown links and images to a path of this site, made absolute for the text part. */

@@ -1,5 +1,5 @@
 import type { ArticleDetail } from '../../shared/articleSchema.ts';
-import { escapeXml } from './markupText.ts';
+import { absoluteUrls, escapeXml } from './markupText.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import { paths } from '../../shared/routes.ts';
 
@@ -18,8 +18,8 @@ export function rfc3339(isoDate: string): string {
 /**
  * An Atom 1.0 feed of the given articles (newest first). `publicUrl` is the origin without a
  * trailing slash. Each entry carries the article as readers see it: the HTML the server rendered
- * from its Markdown (sanitised there: no raw HTML, only http(s) links and images, every URL
- * absolute), escaped as Atom's `type="html"` content.
+ * from its Markdown (sanitised there: no raw HTML, only http(s) links and images and paths of
+ * this site, the paths made absolute here), escaped as Atom's `type="html"` content.
  */
 export function atomFeed(
   publicUrl: string,
@@ -43,7 +43,7 @@ export function atomFeed(
     <updated>${rfc3339(article.date)}</updated>
     <author><name>${escapeXml(article.authorName ?? site.title)}</name></author>
     <summary type="text">${escapeXml(article.excerpt)}</summary>
-    <content type="html">${escapeXml(article.descriptionHtml)}</content>
+    <content type="html">${escapeXml(absoluteUrls(article.descriptionHtml, publicUrl, url))}</content>
     <link rel="enclosure" href="${escapeXml(article.image)}"/>
   </entry>
 `;

@@ -47,3 +47,15 @@ export function summarise(text: string, maxLength = 160): string {
   const shortened = lastSpace > maxLength / 2 ? cut.slice(0, lastSpace) : cut;
   return `${shortened.replace(/[\s.,;:!?-]+$/, '')}…`;
 }
+
+/**
+ * An article's HTML for a reader with no base URL (a feed reader, a mail client): `href` and
+ * `src` that start with one slash get the site's origin, and `#fragment` links the article's
+ * own address. The HTML is the server's own rendering (src/shared/markdown), whose attributes
+ * are always double-quoted.
+ */
+export function absoluteUrls(html: string, publicUrl: string, pageUrl: string): string {
+  return html
+    .replace(/\b(href|src)="\/(?!\/)/g, (_, attribute: string) => `${attribute}="${escapeHtml(publicUrl)}/`)
+    .replace(/\bhref="#/g, () => `href="${escapeHtml(pageUrl)}#`);
+}

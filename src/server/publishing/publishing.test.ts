@@ -252,4 +252,25 @@ describe.each(dialectCases())('publishing a small blog on $dialect', (dialectCas
     expect(page.meta('description')).toEqual(['Short.']);
     expect(page.titles).toEqual(['Only one – Inkwell']);
   });
+
+  it("carries tables and links to the site's own paths in the feed, made absolute (issue 39.3)", async () => {
+    const author = await signUp(server.url, 'Tabular');
+    const answer = await articlesApi(server.url).create(author.idToken, {
+      image: 'https://img.example.org/t.png',
+      title: 'With a table',
+      description:
+        '| Time | Step |\n| --- | --- |\n| 5 min | Soak |\n\nThe [Atom feed](/feed.xml) and [step two](#two).',
+    });
+    expect(answer.status).toBe(201);
+    const entries = [parser.parse((await get(`${server.url}/feed.xml`)).text).feed.entry].flat() as {
+      title: { '#text': string };
+      summary: { '#text': string };
+      content: { '#text': string };
+    }[];
+    const entry = entries.find((candidate) => candidate.title['#text'] === 'With a table')!;
+    expect(entry.content['#text']).toContain('<th>Time</th>');
+    expect(entry.content['#text']).toContain(`<a href="${PUBLIC_URL}/feed.xml">Atom feed</a>`);
+    expect(entry.content['#text']).toContain(`<a href="${PUBLIC_URL}/article/${answer.body.id}#two">step two</a>`);
+    expect(entry.summary['#text']).toBe('Time · Step · 5 min · Soak · The Atom feed and step two.');
+  });
 });

@@ -34,8 +34,8 @@ function collapsed(text: string): string {
   return text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
 }
 
-/** The whole rendered text of a parsed article without markup, whitespace collapsed: what search reads. */
-export function plainTextOf(tokens: Token[]): string {
+/** The rendered text of these tokens without markup, whitespace collapsed. */
+function plainTextOf(tokens: Token[]): string {
   const out: string[] = [];
   visibleText(tokens, out);
   return collapsed(out.join(''));
@@ -61,16 +61,24 @@ function blockTexts(tokens: Token[]): string[] {
 }
 
 /**
- * The rendered text of a parsed article without markup, blocks kept apart by
- * EXCERPT_BLOCK_SEPARATOR, cut at a word boundary with an ellipsis when longer than
- * EXCERPT_MAX_LENGTH characters.
+ * The whole rendered text of a parsed article without markup, blocks kept apart by
+ * EXCERPT_BLOCK_SEPARATOR: what search indexes and cuts its snippets from, so a snippet reads
+ * "What you need · A coarse stone" as a card does, never "What you need A coarse stone".
  */
-export function excerptOf(tokens: Token[]): string {
-  const flat = blockTexts(tokens).reduce(
+export function readableTextOf(tokens: Token[]): string {
+  return blockTexts(tokens).reduce(
     (joined, block) =>
       joined === '' ? block : `${joined}${ENDS_A_SENTENCE.test(joined) ? ' ' : EXCERPT_BLOCK_SEPARATOR}${block}`,
     '',
   );
+}
+
+/**
+ * readableTextOf, cut at a word boundary with an ellipsis when longer than EXCERPT_MAX_LENGTH
+ * characters.
+ */
+export function excerptOf(tokens: Token[]): string {
+  const flat = readableTextOf(tokens);
   const chars = [...flat];
   if (chars.length <= EXCERPT_MAX_LENGTH) return flat;
   const cut = chars.slice(0, EXCERPT_MAX_LENGTH - 1).join('');

@@ -65,11 +65,37 @@ describe('article Markdown', () => {
     '![x](javascript:alert(1))',
     '![x](file:///etc/passwd)',
     '[mail](mailto:someone@example.com) someone@example.com',
-    '[rel](/relative/path) [proto](//evil.example/x)',
-  ])('lets no URL but http(s) through: %s', (source) => {
+    '[proto](//evil.example/x) [up](../up) [here](page.html)',
+  ])('lets no URL but http(s) and paths of this site through: %s', (source) => {
     const out = html(source);
     expect(urlsIn(out)).toEqual([]);
     expect(out).not.toMatch(/<a |<img /);
+  });
+
+  it("keeps links to paths of this site as written, as the site's own links (no nofollow)", () => {
+    expect(html('The [Atom feed](/feed.xml), [bread](/tag/bread?x=1) and [part two](#two).')).toBe(
+      '<p>The <a href="/feed.xml">Atom feed</a>, <a href="/tag/bread?x=1">bread</a> and <a href="#two">part two</a>.</p>\n',
+    );
+    expect(html('[feed][f]\n\n[f]: /feed.xml')).toBe('<p><a href="/feed.xml">feed</a></p>\n');
+    // A backslash, which a browser would read as a slash (`/\\host` = `//host`), is percent-encoded: it stays a path here.
+    expect(urlsIn(html('[back](/\\evil.example/x)'))).toEqual(['/%5Cevil.example/x']);
+  });
+
+  it('renders GFM tables, their cells kept apart in the excerpt and the search text', () => {
+    const out = renderMarkdown('| Time | Step |\n| ---: | --- |\n| 5 min | Soak **the** stone |\n\nThen rest.');
+    expect(out.html).toBe(
+      '<table>\n<thead>\n<tr>\n<th class="align-right">Time</th>\n<th>Step</th>\n</tr>\n</thead>\n' +
+        '<tbody>\n<tr>\n<td class="align-right">5 min</td>\n<td>Soak <strong>the</strong> stone</td>\n</tr>\n</tbody>\n</table>\n' +
+        '<p>Then rest.</p>\n',
+    );
+    expect(out.excerpt).toBe('Time · Step · 5 min · Soak the stone · Then rest.');
+    expect(out.text).toBe('Time · Step · 5 min · Soak the stone · Then rest.');
+  });
+
+  it('keeps block breaks in the search text, as in the excerpt, but never cuts it', () => {
+    const { text } = renderMarkdown(`## What you need\n\n- A coarse stone\n- Water\n\n${'word '.repeat(100)}`);
+    expect(text.startsWith('What you need · A coarse stone · Water · word word')).toBe(true);
+    expect(text.length).toBeGreaterThan(500);
   });
 
   it('renders images with http(s) addresses, lazily and without a referrer', () => {

@@ -1,21 +1,21 @@
 import MarkdownIt from 'markdown-it';
 import { parseUploadedImageUrl, uploadedImageSrcset } from '../imageUrls.ts';
-import { excerptOf, plainTextOf } from './markdownExcerpt.ts';
+import { excerptOf, readableTextOf } from './markdownExcerpt.ts';
 
 /**
- * Article bodies as docs/product.md (Rules) describes them: CommonMark plus autolinks and strikethrough,
- * rendered by markdown-it (docs/decisions/0040). The server renders on every write and stores
+ * Article bodies as docs/product.md (Rules) describes them: CommonMark plus autolinks,
+ * strikethrough and GFM tables, rendered by markdown-it (docs/decisions/0040, 0660). The server renders on every write and stores
  * the result; the editor's preview loads this same module lazily, so what a writer previews is
  * byte for byte what readers get.
  */
 
 /** What an article's description renders to. */
 export interface RenderedMarkdown {
-  /** Safe HTML: no raw HTML from the source, only http(s) links and images. */
+  /** Safe HTML: no raw HTML from the source, only http(s) links and images and paths of this site. */
   html: string;
   /** The rendered text without markup, at most EXCERPT_MAX_LENGTH characters. */
   excerpt: string;
-  /** The whole rendered text without markup, whitespace collapsed (the search index holds it). */
+  /** The whole rendered text without markup, blocks kept apart as in the excerpt (the search index holds it). */
   text: string;
 }
 
@@ -36,8 +36,23 @@ export interface RenderOptions {
   ownImageOrigin?: string | undefined;
 }
 
+// A stand-in origin to resolve a relative URL against: what it resolves to must stay on it.
+const THIS_SITE = 'https://this-site.invalid';
+
+/**
+ * A path of this site (`/feed.xml`, `/tag/bread`, `#part-2`): kept as written, so a writer can
+ * link to their own pages (decision 0660). Protocol-relative (`//host`), backslashed (`/\host`,
+ * which browsers read as `//host`) and path-relative (`../x`, whose meaning depends on the page
+ * it is read on) are not.
+ */
+function isSitePath(url: string): boolean {
+  if (!(url.startsWith('/') || url.startsWith('#')) || url.startsWith('//') || url.includes('\\')) return false;
+  return URL.canParse(url, THIS_SITE) && new URL(url, THIS_SITE).origin === THIS_SITE;
+}
+
 function isWebUrl(url: string): boolean {
-  // Relative and protocol-relative URLs fail to parse without a base: only absolute http(s) survive.
+  if (isSitePath(url)) return true;
+  // Other relative URLs fail to parse without a base: only absolute http(s) survive.
   if (!URL.canParse(url)) return false;
   const { protocol, hostname } = new URL(url);
   return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
@@ -48,7 +63,7 @@ function createRenderer() {
   // breaks: true keeps a single newline a line break, as it was in the plain-text articles
   // written before Markdown and as people expect from a text box (decision 0040).
   const markdown = new MarkdownIt('commonmark', { html: false, linkify: true, breaks: true, xhtmlOut: false });
-  markdown.enable(['linkify', 'strikethrough']);
+  markdown.enable(['linkify', 'strikethrough', 'table']);
   // Replaces markdown-it's own blocklist (javascript:, vbscript:, file:, most data:) with an
   // allowlist: a link or image whose URL fails this is left as the text it was written as.
   markdown.validateLink = isWebUrl;
@@ -62,11 +77,24 @@ function createRenderer() {
     }
   });
 
+  // GFM writes a column's alignment as a style attribute, which the pages' Content-Security-Policy
+  // (style-src 'self') refuses, logging an error: a class of styles.css says it instead.
+  markdown.core.ruler.push('table_alignment_classes', (state) => {
+    for (const token of state.tokens) {
+      if (token.type !== 'th_open' && token.type !== 'td_open') continue;
+      const align = /^text-align:(left|center|right)$/.exec(String(token.attrGet('style') ?? ''))?.[1];
+      token.attrs = null;
+      if (align) token.attrSet('class', `align-${align}`);
+    }
+  });
+
   const rules = markdown.renderer.rules;
   // Links people write in articles are theirs, not the site's endorsement; noopener in case a
   // reader opens one in a new tab.
   rules.link_open = (tokens, index, options, _env, self) => {
-    tokens[index]!.attrSet('rel', LINK_REL);
+    const token = tokens[index]!;
+    // A path of this site is the site's own link, not someone else's.
+    if (!isSitePath(String(token.attrGet('href') ?? ''))) token.attrSet('rel', LINK_REL);
     return self.renderToken(tokens, index, options);
   };
 
@@ -98,6 +126,6 @@ export function renderMarkdown(source: string, options: RenderOptions = {}): Ren
   // markdown-it hands `env` to every rule: the image rule reads the origin from it.
   const env: Record<PropertyKey, unknown> = { ownImageOrigin: options.ownImageOrigin };
   const tokens = renderer.parse(source, env);
-  const text = plainTextOf(tokens);
+  const text = readableTextOf(tokens);
   return { html: renderer.renderer.render(tokens, renderer.options, env), excerpt: excerptOf(tokens), text };
 }

@@ -82,6 +82,10 @@ test('an owner manages members and invites an editor, who signs up by the link; 
   await expect(page.getByTestId('invitation-link')).toHaveValue(/\/signup\?invite=/);
   const link = await page.getByTestId('invitation-link').inputValue();
   expect(link).toMatch(/\/signup\?invite=[A-Za-z0-9_-]{43}$/);
+  // It was mailed to that address too (issue 39.7), and the screen says so.
+  await expect(
+    form.getByText(`New invitation: we emailed this link to ${invited.email}. It is shown only once.`),
+  ).toBeVisible();
   await expect(page.getByTestId('invitation').filter({ hasText: invited.email })).toContainText('Editor');
   await page.getByRole('searchbox', { name: 'Search members' }).fill('');
   await screenshots(page, 'admin');

@@ -67,7 +67,14 @@ export function createServices(deps: {
   const audit = createAudit({ database, clock });
   // Roles: the sign-up policy (SIGNUP, invitations) is the gate identity asks before it creates an account.
   // Invitations made, used and revoked are audited in the transaction that writes them.
-  const roles = createRoles({ config, database, rateLimiter, clock, recordEvent: audit.record });
+  const roles = createRoles({
+    config,
+    database,
+    rateLimiter,
+    clock,
+    recordEvent: audit.record,
+    sendMail: (message) => mailer.send(message),
+  });
   // Uploaded pictures are stored without the origin (decision 0300), profile pictures too.
   const origin = imageOrigin(config.publicUrl);
   // Accounts. Other features check ID tokens with identity.verifyIdToken (which reads the role too).

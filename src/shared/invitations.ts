@@ -43,6 +43,8 @@ export interface CreatedInvitationJson {
   role: Role;
   email: string | null;
   expiresAt: string;
+  /** It was emailed to `email` (false: no address, or the mail could not be sent). */
+  mailed: boolean;
 }
 
 /**
@@ -93,6 +95,9 @@ export const rolesMessages = {
   revoke: 'Revoke',
   noInvitations: 'No pending invitations.',
   newInvitation: 'New invitation: send this link. It is shown only once.',
+  invitationMailed: (email: string) => `New invitation: we emailed this link to ${email}. It is shown only once.`,
+  invitationNotMailed: (email: string) =>
+    `New invitation: the email to ${email} could not be sent, so send this link yourself. It is shown only once.`,
   expires: (date: string) => `Expires ${date}`,
   anyAddress: 'Anyone with the link',
   changeFailed: 'The change could not be saved.',

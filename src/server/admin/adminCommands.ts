@@ -238,13 +238,16 @@ export const commands: Record<CommandName, Command> = {
     const address = rawEmail === undefined ? undefined : emailField.safeParse(rawEmail);
     if (address && !address.success) throw new CommandFailure(`"${rawEmail}" is not an email address.`);
     const email = address?.data ?? null;
-    const { url, expiresAt } = await (await services(context)).invitations.create({ role, email });
+    const { url, expiresAt, mailed } = await (await services(context)).invitations.create({ role, email });
     return {
       text: [
         `An invitation for ${article(role)} ${roleLabels[role].toLowerCase()}${email ? `, for ${email} only` : ''}, valid until ${iso(expiresAt)} (once):`,
         url,
+        ...(email === null
+          ? []
+          : [mailed ? `Emailed to ${email}.` : `The email to ${email} could not be sent: give them the link.`]),
       ].join('\n'),
-      json: { url, role, email, expiresAt: iso(expiresAt) },
+      json: { url, role, email, expiresAt: iso(expiresAt), mailed },
     };
   },
   'keys rotate': async (context) => {

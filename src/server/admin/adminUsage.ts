@@ -58,7 +58,8 @@ Commands:
                           and the recovery codes); the account is signed out everywhere.
   invite ROLE [--email EMAIL]
                           Print an invitation link for ROLE, as /admin makes one (valid
-                          7 days, once; with --email, for that address only).
+                          7 days, once; with --email, for that address only, and
+                          mailed to it).
   keys rotate             Sign new ID tokens with a new key; tokens signed with the
                           previous key stay valid until they expire. Running servers
                           switch within 30 seconds.

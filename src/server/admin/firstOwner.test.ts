@@ -68,11 +68,18 @@ describe.each(dialectCases())('accounts and invitations from the terminal on $di
     expect(wrong.stderr).toBe('"not-an-address" is not an email address.\n');
   });
 
-  it('invite prints an invitation link as /admin makes one', async () => {
+  it('invite prints an invitation link as /admin makes one, and mails it to the address it names', async () => {
+    const before = sink.messages.length;
     const made = await admin('invite', 'editor', '--email', 'Ed@Example.com', '--json');
     expect(made.code).toBe(0);
     const answer = JSON.parse(made.stdout) as { url: string; role: string; email: string; expiresAt: string };
-    expect(answer).toMatchObject({ role: 'editor', email: 'ed@example.com' });
+    expect(answer).toMatchObject({ role: 'editor', email: 'ed@example.com', mailed: true });
+    const mail = await sink.waitForMail('ed@example.com', { after: before, subject: /^You are invited to Inkwell$/ });
+    expect(mail.text).toContain(answer.url);
+    const text = await admin('invite', 'author', '--email', 'al@example.com');
+    expect(text.stdout).toMatch(
+      /\(once\):\nhttps:\/\/blog\.example\/signup\?invite=\S+\nEmailed to al@example\.com\.\n$/,
+    );
     expect(answer.url).toMatch(new RegExp(`^${PUBLIC_URL}/signup\\?invite=[A-Za-z0-9_-]{43}$`));
     const code = new URL(answer.url).searchParams.get('invite')!;
     const check = await articlesApi(server.url).request('POST', '/invitations/check', { json: { code } });

@@ -22,9 +22,16 @@ export function createInvitations(deps: { database: Database; now: () => number;
   return {
     store,
 
-    /** A new invitation and the code for its link (returned once, never stored). */
-    /** `createdBy`: null for the operator (the admin command). */
-    async create(input: { role: Role; email: string | null; createdBy: string | null }) {
+    /**
+     * A new invitation and the code for its link (returned once, never stored); `createdBy`:
+     * null for the operator (the admin command). `mailed`: it went to its address (createRoles
+     * sends it; false here).
+     */
+    async create(input: {
+      role: Role;
+      email: string | null;
+      createdBy: string | null;
+    }): Promise<{ invitation: InvitationRow; code: string; mailed: boolean }> {
       const code = newInvitationCode();
       const now = deps.now();
       const row: InvitationRow = {
@@ -50,7 +57,7 @@ export function createInvitations(deps: { database: Database; now: () => number;
           detail: { role: row.role, email: row.email },
         });
       });
-      return { invitation: row, code };
+      return { invitation: row, code, mailed: false };
     },
 
     listPending: () => store.listPending(deps.now()),

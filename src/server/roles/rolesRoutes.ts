@@ -71,7 +71,7 @@ export function rolesRoutes(deps: {
       const body = parseBody(createInvitationBody, request.body);
       if (!body.success) return sendProblem(reply, 400, 'The invitation is not valid.', body.errors);
       if (!mayGrant(caller.role, body.data.role)) return sendProblem(reply, 403, NOT_ALLOWED);
-      const { invitation, code } = await invitations.create({
+      const { invitation, code, mailed } = await invitations.create({
         role: body.data.role,
         email: body.data.email ?? null,
         createdBy: caller.uid,
@@ -82,6 +82,7 @@ export function rolesRoutes(deps: {
         role: invitation.role,
         email: invitation.email,
         expiresAt: iso(invitation.expires_at),
+        mailed,
       };
       return reply.code(201).header('cache-control', 'no-store').send(created);
     });

@@ -110,7 +110,13 @@ export function InvitationsSection({ actor }: { actor: Role }) {
       <AdminAlert message={error} />
       {created && (
         <div className="flex flex-col gap-2 rounded-md border border-green-300 bg-green-50 p-3 dark:border-green-800 dark:bg-green-950">
-          <p className="text-sm">{rolesMessages.newInvitation}</p>
+          <p className="text-sm">
+            {created.email === null
+              ? rolesMessages.newInvitation
+              : created.mailed
+                ? rolesMessages.invitationMailed(created.email)
+                : rolesMessages.invitationNotMailed(created.email)}
+          </p>
           <div className="flex flex-col gap-2 sm:flex-row">
             <input
               id="invitation-link"

@@ -104,7 +104,7 @@ test('an author without a picture is shown by their initial; a renamed author’
   await expect(page.getByRole('heading', { level: 1, name: 'Eirik Vikane' })).toBeVisible();
 });
 
-test('an image uploaded into the body asks for its alt text and is served with its resized copies', async ({
+test('an image uploaded into the body asks for its alt text and caption and is served with its resized copies', async ({
   page,
   request,
 }) => {
@@ -129,8 +129,11 @@ test('an image uploaded into the body asks for its alt text and is served with i
   const altField = page.getByLabel('Describe this image for people who cannot see it (alt text)');
   await expect(altField).toBeFocused();
   await altField.fill('Three fishing boats moored in a grey harbour');
+  await page.getByLabel('Caption (optional: shown under the image)').fill('The harbour at six, from the pier');
   await altField.press('Enter');
-  await expect(body).toHaveValue(/!\[Three fishing boats moored in a grey harbour\]\(http[^)]+\/1800x1200\.jpg\)$/);
+  await expect(body).toHaveValue(
+    /!\[Three fishing boats moored in a grey harbour\]\(http[^)]+\/1800x1200\.jpg "The harbour at six, from the pier"\)$/,
+  );
   await expect(body).not.toHaveValue(/IMG_2041/);
   await page.getByRole('button', { name: 'Add Article' }).click();
   await expect(page).toHaveURL(/\/article\/[A-Za-z0-9]{20}$/);
@@ -146,6 +149,10 @@ test('an image uploaded into the body asks for its alt text and is served with i
   await expect(inline).toHaveAttribute('sizes', '(min-width: 45rem) 42rem, 100vw');
   await expect(inline).toHaveAttribute('width', '1800');
   await expect(inline).toHaveAttribute('height', '1200');
+  // The caption is shown under the picture, as its figure's caption.
+  await expect(page.getByRole('main').getByRole('figure', { name: 'The harbour at six, from the pier' })).toContainText(
+    'The harbour at six, from the pier',
+  );
   // The browser takes a resized copy, not the 1800 px original, for a column this wide.
   await expect.poll(() => inline.evaluate((image: HTMLImageElement) => image.currentSrc)).toMatch(/\/(960|1600)w$/);
 });

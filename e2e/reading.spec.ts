@@ -213,7 +213,7 @@ test('the article body is set for reading: 17 px or more, line height 1.5 or mor
   }
 });
 
-test('a table in an article is a table that scrolls inside the column on a phone; a link to the site works (issue 39.3)', async ({
+test('a table in an article is a table that scrolls inside the column on a phone, a caption shows under its picture, a link to the site works (issue 39)', async ({
   page,
   request,
 }) => {
@@ -224,7 +224,7 @@ test('a table in an article is a table that scrolls inside the column on a phone
   const article = await apiPublish(request, author, {
     image: `${PICTURE_ORIGIN}/4.svg`,
     title: `Sharpening ${author.uid}`,
-    description: `## What you need\n\n${rows.join('\n')}\n\nSee the [Atom feed](/feed.xml).`,
+    description: `## What you need\n\n${rows.join('\n')}\n\n![A whetstone](${PICTURE_ORIGIN}/5.svg "The coarse side first")\n\nSee the [Atom feed](/feed.xml).`,
   });
   for (const viewport of [PHONE, DESKTOP]) {
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -234,9 +234,10 @@ test('a table in an article is a table that scrolls inside the column on a phone
       const table = page.getByRole('main').getByRole('table');
       await expect(table.getByRole('columnheader', { name: 'Step' })).toBeVisible();
       await expect(table.getByRole('row')).toHaveCount(4);
+      await expect(page.getByRole('figure', { name: 'The coarse side first' })).toBeVisible();
       // The page itself never scrolls sideways; the table does, inside the column, when it must.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-      await table.scrollIntoViewIfNeeded();
+      await page.getByRole('figure').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `test-results/screens/article-table-${viewport.width}-${colorScheme}.png` });
     }
   }

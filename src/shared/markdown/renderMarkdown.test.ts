@@ -98,9 +98,20 @@ describe('article Markdown', () => {
     expect(text.length).toBeGreaterThan(500);
   });
 
+  it('shows a picture alone in its paragraph with a title as a figure with that caption; elsewhere the title stays a title', () => {
+    expect(html('![Boats](https://x.example/b.jpg "Dawn, from the <pier>")')).toBe(
+      '<figure><img src="https://x.example/b.jpg" alt="Boats" loading="lazy" decoding="async" referrerpolicy="no-referrer">' +
+        '<figcaption>Dawn, from the &lt;pier&gt;</figcaption></figure>\n',
+    );
+    expect(html('Text ![a](https://x.example/a.jpg "inline") more')).toContain('title="inline"');
+    expect(html('![Boats](https://x.example/b.jpg)')).toBe(
+      '<p><img src="https://x.example/b.jpg" alt="Boats" loading="lazy" decoding="async" referrerpolicy="no-referrer"></p>\n',
+    );
+  });
+
   it('renders images with http(s) addresses, lazily and without a referrer', () => {
-    expect(html('![A cat](https://pictures.example/cat.jpg "Cat")')).toBe(
-      '<p><img src="https://pictures.example/cat.jpg" alt="A cat" title="Cat" loading="lazy" decoding="async" referrerpolicy="no-referrer"></p>\n',
+    expect(html('See ![A cat](https://pictures.example/cat.jpg "Cat")')).toBe(
+      '<p>See <img src="https://pictures.example/cat.jpg" alt="A cat" title="Cat" loading="lazy" decoding="async" referrerpolicy="no-referrer"></p>\n',
     );
   });
 

@@ -4,7 +4,8 @@ import { excerptOf, readableTextOf } from './markdownExcerpt.ts';
 
 /**
  * Article bodies as docs/product.md (Rules) describes them: CommonMark plus autolinks,
- * strikethrough and GFM tables, rendered by markdown-it (docs/decisions/0040, 0660). The server renders on every write and stores
+ * strikethrough and GFM tables, a picture alone in its paragraph with a title shown as a
+ * figure with that caption, rendered by markdown-it (docs/decisions/0040, 0660). The server renders on every write and stores
  * the result; the editor's preview loads this same module lazily, so what a writer previews is
  * byte for byte what readers get.
  */
@@ -88,6 +89,24 @@ function createRenderer() {
     }
   });
 
+  // `![Boats](url "Dawn, from the pier")` alone in its paragraph is a figure: the title is its
+  // caption, shown under it, rather than a tooltip nobody on a phone can see.
+  markdown.core.ruler.push('figure_captions', (state) => {
+    const tokens = state.tokens;
+    for (let index = 0; index + 2 < tokens.length; index += 1) {
+      const [open, inline, close] = [tokens[index]!, tokens[index + 1]!, tokens[index + 2]!];
+      if (open.type !== 'paragraph_open' || inline.type !== 'inline' || close.type !== 'paragraph_close') continue;
+      const images = (inline.children ?? []).filter((child) => !(child.type === 'text' && child.content.trim() === ''));
+      const image = images.length === 1 && images[0]!.type === 'image' ? images[0]! : undefined;
+      const caption = String(image?.attrGet('title') ?? '').trim();
+      if (!image || !caption) continue;
+      image.attrs = (image.attrs ?? []).filter(([name]) => name !== 'title');
+      image.meta = { caption };
+      open.tag = 'figure';
+      close.tag = 'figure';
+    }
+  });
+
   const rules = markdown.renderer.rules;
   // Links people write in articles are theirs, not the site's endorsement; noopener in case a
   // reader opens one in a new tab.
@@ -114,7 +133,9 @@ function createRenderer() {
       token.attrSet('width', String(uploaded.width));
       token.attrSet('height', String(uploaded.height));
     }
-    return renderImage(tokens, index, options, env, self);
+    const caption = (token.meta as { caption?: string } | null)?.caption;
+    const img = renderImage(tokens, index, options, env, self);
+    return caption === undefined ? img : `${img}<figcaption>${markdown.utils.escapeHtml(caption)}</figcaption>`;
   };
   return markdown;
 }

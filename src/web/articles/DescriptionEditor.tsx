@@ -138,9 +138,9 @@ export function DescriptionEditor({ id, label, value, error, note, onChange }: D
     }
   }
 
-  function describeImage(url: string, alt: string | null) {
+  function describeImage(url: string, alt: string | null, caption = '') {
     setNeedAlt((waiting) => waiting.filter((other) => other !== url));
-    const edit = alt === null ? null : setImageAlt(latestValue.current, url, alt);
+    const edit = alt === null ? null : setImageAlt(latestValue.current, url, alt, caption);
     if (edit) apply(edit);
     else textarea.current?.focus();
   }
@@ -263,7 +263,7 @@ export function DescriptionEditor({ id, label, value, error, note, onChange }: D
       {needAlt[0] !== undefined && (
         <AltTextPrompt
           key={needAlt[0]}
-          onSave={(alt) => describeImage(needAlt[0]!, alt)}
+          onSave={(alt, caption) => describeImage(needAlt[0]!, alt, caption)}
           onSkip={() => describeImage(needAlt[0]!, null)}
         />
       )}

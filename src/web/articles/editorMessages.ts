@@ -20,6 +20,7 @@ export const editorMessages = {
   upload: 'Upload',
   altTextLabel: 'Describe this image for people who cannot see it (alt text)',
   altTextSave: 'Add description',
+  captionLabel: 'Caption (optional: shown under the image)',
   altTextSkip: 'Leave it without',
   uploading: 'Uploading…',
   uploadingImage: 'Uploading the image…',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../shared/markdown/renderMarkdown.ts';
 import {
   insertImage,
   insertLink,
@@ -63,5 +64,15 @@ describe('toolbar edits', () => {
       'Intro\n\n![Boats \\[at\\] dawn](https://x/i.jpg)[]\n\nMore',
     );
     expect(setImageAlt('no image here', 'https://x/i.jpg', 'alt')).toBeNull();
+  });
+
+  it('gives an image its caption as the title the renderer shows under it, quotes escaped', () => {
+    const text = 'Intro\n\n![](https://x/i.jpg)\n\nMore';
+    const edited = apply(text, setImageAlt(text, 'https://x/i.jpg', 'Boats', ' Dawn, "from" the\npier ')!);
+    expect(edited).toBe('Intro\n\n![Boats](https://x/i.jpg "Dawn, \\"from\\" the pier")[]\n\nMore');
+    expect(renderMarkdown(edited.replace('[]', '')).html).toContain('<figure><img src="https://x/i.jpg" alt="Boats"');
+    expect(renderMarkdown(edited.replace('[]', '')).html).toContain(
+      '<figcaption>Dawn, &quot;from&quot; the pier</figcaption></figure>',
+    );
   });
 });

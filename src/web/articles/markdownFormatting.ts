@@ -104,18 +104,23 @@ export function insertImage(text: string, selection: Selection, alt: string, url
 }
 
 /**
- * Sets the alt text of the image at `url` (its first `![…](url)`), or null when the text no
- * longer has it (the writer deleted it meanwhile).
+ * Sets the alt text and the caption (its title: a picture alone in its paragraph shows it
+ * under it) of the image at `url` (its first `![…](url)`), or null when the text no longer has
+ * it (the writer deleted it meanwhile). An empty caption leaves the image without one.
  */
-export function setImageAlt(text: string, url: string, alt: string): TextEdit | null {
+export function setImageAlt(text: string, url: string, alt: string, caption = ''): TextEdit | null {
   const image = `](${url})`;
   const end = text.indexOf(image);
   if (end === -1) return null;
   const from = text.lastIndexOf('![', end);
   if (from === -1) return null;
-  const insert = `![${escapeAlt(alt.replace(/\s+/g, ' ').trim())}`;
-  return { from, to: end, insert, select: at(from + insert.length + image.length, 0) };
+  const title = oneLine(caption);
+  const destination = title === '' ? image : `](${url} "${title.replace(/["\\]/g, (char) => `\\${char}`)}")`;
+  const insert = `![${escapeAlt(oneLine(alt))}${destination}`;
+  return { from, to: end + image.length, insert, select: at(from + insert.length, 0) };
 }
+
+const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
 
 function escapeAlt(alt: string): string {
   return alt.replace(/[[\]\\]/g, (char) => `\\${char}`);

@@ -26,7 +26,7 @@ import { sessionParityMigration } from './0560_session_parity.ts';
 import { commentsMigration } from './0600_comments.ts';
 import { newslettersMigration } from './0650_newsletters.ts';
 import { unsubscribeMigration } from './0601_unsubscribe.ts';
-import { tablesAndSiteLinksMigration } from './0660_tables_and_site_links.ts';
+import { tablesLinksCaptionsMigration } from './0660_tables_links_captions.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -60,5 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0600_comments': commentsMigration,
   '0601_unsubscribe': unsubscribeMigration,
   '0650_newsletters': newslettersMigration,
-  '0660_tables_and_site_links': tablesAndSiteLinksMigration,
+  '0660_tables_links_captions': tablesLinksCaptionsMigration,
 };

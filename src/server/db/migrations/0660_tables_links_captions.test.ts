@@ -18,8 +18,8 @@ describe.each(dialectCases())('migration 0660 on $dialect', (dialectCase) => {
     await before?.close();
   });
 
-  it('renders the tables and site links of articles written before it, in page, excerpt and search, and leaves others alone', async () => {
-    before = await migratedJustBefore(dialectCase, '0660_tables_and_site_links');
+  it('renders the tables, site links and captions of articles written before it, in page, excerpt and search, and leaves others alone', async () => {
+    before = await migratedJustBefore(dialectCase, '0660_tables_links_captions');
     const { database, db } = before;
     const postgres = dialectCase.dialect === 'postgres';
     await before.addOldAuthor({ display_name: 'Old Author' });
@@ -44,6 +44,7 @@ describe.each(dialectCases())('migration 0660 on $dialect', (dialectCase) => {
         ),
         article('a2-picture', `| A | B |\n| - | - |\n| 1 | 2 |\n\n![Stone](${OWN_PICTURE})`, '<p>old</p>\n', 'old'),
         article('a3-plain', 'Just words.', '<p>kept as it is</p>\n', 'Just words.'),
+        article('a4-caption', '![Boats](https://pictures.example/b.jpg "Dawn, from the pier")', '<p>old</p>\n', ''),
       ])
       .execute();
     for (const id of ['a1-table', 'a3-plain']) {
@@ -68,7 +69,7 @@ describe.each(dialectCases())('migration 0660 on $dialect', (dialectCase) => {
       .select(['id', 'description', 'description_html', 'excerpt'])
       .orderBy('id')
       .execute();
-    const [table, picture, plain] = rows;
+    const [table, picture, plain, captioned] = rows;
     expect(table!.description_html).toContain('<table>\n<thead>\n<tr>\n<th>Time</th>');
     expect(table!.description_html).toContain('<td>Soak the stone</td>');
     expect(table!.description_html).toContain('<a href="/feed.xml">Atom feed</a>');
@@ -82,6 +83,7 @@ describe.each(dialectCases())('migration 0660 on $dialect', (dialectCase) => {
     );
     expect(picture!.description_html).not.toContain('invalid');
     expect(plain!.description_html).toBe('<p>kept as it is</p>\n');
+    expect(captioned!.description_html).toContain('<figcaption>Dawn, from the pier</figcaption></figure>');
 
     const bodies = postgres
       ? (

@@ -7,9 +7,10 @@ import { renderMarkdown0660 } from './frozen/0660_renderMarkdown.ts';
 const BATCH = 200;
 
 // What the renderer of 0660 reads differently from the one before it: a table row (a line with
-// a pipe), or a link or image to a path of this site (inline `](/…`, `](#…` or a reference
-// definition `[x]: /…`). Other articles render byte for byte as before and are left alone.
-const CHANGED_BY_0660 = /\||\]\(\s*<?[/#]|^\s{0,3}\[[^\]]+\]:\s*<?[/#]/m;
+// a pipe), a link or image to a path of this site (inline `](/…`, `](#…` or a reference
+// definition `[x]: /…`), or a picture with a title (a caption now). Other articles render byte
+// for byte as before and are left alone.
+const CHANGED_BY_0660 = /\||\]\(\s*<?[/#]|^\s{0,3}\[[^\]]+\]:\s*<?[/#]|!\[[^\]]*\]\([^)\n]*\s["'(]/m;
 
 // Stored Markdown names this server's pictures origin-free (decision 0300), but the renderer
 // gives srcsets only to absolute URLs of its own origin: they are rendered under a stand-in
@@ -18,14 +19,14 @@ const STAND_IN = 'https://inkwell-migration.invalid';
 const OWN_IMAGE_IN_MARKDOWN = /(\]\(\s*<?|^\s{0,3}\[[^\]]+\]:\s*<?)\/images\/([A-Za-z0-9_-]{22})\//gm;
 
 /**
- * GFM tables and links to the site's own paths (issue 39.3, decision 0660). Articles written
- * before showed a table as rows of pipes and dropped `[Atom feed](/feed.xml)` to its text, in
- * the page, the card's excerpt, the feed and search. This renders those articles again with
+ * GFM tables, links to the site's own paths and captions (issue 39.3 and 39's writer's desk,
+ * decision 0660). Articles written before showed a table as rows of pipes and dropped
+ * `[Atom feed](/feed.xml)` to its text, in the page, the card's excerpt, the feed and search. This renders those articles again with
  * the renderer frozen beside it: HTML, excerpt and, for published ones, the search text. Each
  * update is one statement, so a row is never half-written; the articles' triggers move the
  * read version, so every process drops its cached pages.
  */
-export const tablesAndSiteLinksMigration: Migration = {
+export const tablesLinksCaptionsMigration: Migration = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are frozen in time, not typed by the current schema
   async up(db: Kysely<any>) {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;

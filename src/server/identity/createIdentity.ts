@@ -14,9 +14,9 @@ import {
   type VerifiedUser,
   type SignUpGate,
 } from './core/identityCore.ts';
-import { passwordHasher } from './core/passwordHashing.ts';
-import type { PhotoUrls } from './core/photoUrls.ts';
-import { toVerifiedUser } from './core/verifyIdToken.ts';
+import { passwordHasher } from './core/passwords/passwordHashing.ts';
+import type { PhotoUrls } from './core/stores/photoUrls.ts';
+import { toVerifiedUser } from './core/sessions/verifyIdToken.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
 import { createSignInDoor, type SignInDoor } from './protocol/signInDoor.ts';
@@ -38,7 +38,7 @@ export {
   type MemberChangedListener,
 } from './core/identityCore.ts';
 export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SignInDoor };
-export type { PhotoUrls } from './core/photoUrls.ts';
+export type { PhotoUrls } from './core/stores/photoUrls.ts';
 export type {
   SecondStepPolicy,
   SecondFactorInfo,
@@ -76,7 +76,7 @@ export interface Identity {
   signInDoor: SignInDoor;
   /** Adds another feature's sign-in routes inside the `/identity` scope (before `routes` is registered). */
   addDoor(routes: FastifyPluginAsync): void;
-  /** Installs the second step's policy (two-step sign-in); see core/signInAttempt.ts. */
+  /** Installs the second step's policy (two-step sign-in); see core/signIn/signInAttempt.ts. */
   useSecondStep(policy: SecondStepPolicy): void;
   /** A provider taking over an unverified account: other features' credentials go (passkeys). */
   onAccountTakenOver: IdentityCore['onAccountTakenOver'];

@@ -6,29 +6,29 @@ import {
   createAccountOperations,
   type ProfileChangedListener,
   type UserDeletingListener,
-} from './accountOperations.ts';
-import type { PhotoUrls } from './photoUrls.ts';
-import { createActionCodes } from './actionCodes.ts';
-import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
-import { createEmailActions } from './emailActions.ts';
-import { createFederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
-import { createFederatedSignIn, type AccountTakeoverListener } from './federatedSignIn.ts';
+} from './accounts/accountOperations.ts';
+import type { PhotoUrls } from './stores/photoUrls.ts';
+import { createActionCodes } from './emailActions/actionCodes.ts';
+import { createDeliveryTimingMask } from './emailActions/deliveryTimingMask.ts';
+import { createEmailActions } from './emailActions/emailActions.ts';
+import { createFederatedIdentitiesStore } from './stores/federatedIdentitiesStore.ts';
+import { createFederatedSignIn, type AccountTakeoverListener } from './signIn/federatedSignIn.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
-import { tokenIssuer } from './idTokens.ts';
-import { createMemberOperations, type MemberChangedListener } from './memberOperations.ts';
-import { createOobCodesStore } from './oobCodesStore.ts';
-import { createOperatorOperations } from './operatorOperations.ts';
-import type { PasswordHasher } from './passwordHashing.ts';
-import { createPendingSecondStepsStore } from './pendingSecondSteps.ts';
-import { createSessionIssuer } from './sessionIssuer.ts';
-import { createSessionsStore } from './sessionsStore.ts';
-import { createSignInMethods, type SignInMethodCounter } from './signInMethods.ts';
-import { createSigningKeys } from './signingKeys.ts';
-import { openSignUp, type SignUpGate } from './signUpGate.ts';
-import { createSignInAttempts } from './signInAttempt.ts';
-import { createUsersStore } from './usersStore.ts';
+import { tokenIssuer } from './sessions/idTokens.ts';
+import { createMemberOperations, type MemberChangedListener } from './members/memberOperations.ts';
+import { createOobCodesStore } from './stores/oobCodesStore.ts';
+import { createOperatorOperations } from './accounts/operatorOperations.ts';
+import type { PasswordHasher } from './passwords/passwordHashing.ts';
+import { createPendingSecondStepsStore } from './stores/pendingSecondSteps.ts';
+import { createSessionIssuer } from './sessions/sessionIssuer.ts';
+import { createSessionsStore } from './stores/sessionsStore.ts';
+import { createSignInMethods, type SignInMethodCounter } from './signIn/signInMethods.ts';
+import { createSigningKeys } from './stores/signingKeys.ts';
+import { openSignUp, type SignUpGate } from './signIn/signUpGate.ts';
+import { createSignInAttempts } from './signIn/signInAttempt.ts';
+import { createUsersStore } from './stores/usersStore.ts';
 import { createTwoStep } from '../twoStep/twoStep.ts';
-import { createIdTokenVerifier } from './verifyIdToken.ts';
+import { createIdTokenVerifier } from './sessions/verifyIdToken.ts';
 
 /**
  * The identity core: every account operation, whichever door it comes through (the Identity
@@ -212,10 +212,10 @@ export function createIdentityCore(deps: {
 }
 
 export type IdentityCore = ReturnType<typeof createIdentityCore>;
-export type { IssuedSession } from './sessionIssuer.ts';
-export type { ProfileChangedListener, UserDeletingListener } from './accountOperations.ts';
-export type { SecondFactorInfo, SecondStepPolicy, SignInOutcome, SignInResult } from './signInAttempt.ts';
-export type { AdminUserView } from './operatorOperations.ts';
+export type { IssuedSession } from './sessions/sessionIssuer.ts';
+export type { ProfileChangedListener, UserDeletingListener } from './accounts/accountOperations.ts';
+export type { SecondFactorInfo, SecondStepPolicy, SignInOutcome, SignInResult } from './signIn/signInAttempt.ts';
+export type { AdminUserView } from './accounts/operatorOperations.ts';
 export {
   LastOwnerError,
   type MemberChange,
@@ -223,12 +223,12 @@ export {
   type MemberChangedListener,
   type MemberCursor,
   type MemberRow,
-} from './memberOperations.ts';
-export type { SignUpAdmission, SignUpGate } from './signUpGate.ts';
-export type { ImportedAccount, AccountImportCount } from './accountImport.ts';
-export { checkBounds as checkFirebaseHashBounds, type FirebaseHashParameters } from './firebaseScrypt.ts';
-export type { ProviderIdentity, FederatedSignInOutcome, AccountTakeoverListener } from './federatedSignIn.ts';
+} from './members/memberOperations.ts';
+export type { SignUpAdmission, SignUpGate } from './signIn/signUpGate.ts';
+export type { ImportedAccount, AccountImportCount } from './accounts/accountImport.ts';
+export { checkBounds as checkFirebaseHashBounds, type FirebaseHashParameters } from './passwords/firebaseScrypt.ts';
+export type { ProviderIdentity, FederatedSignInOutcome, AccountTakeoverListener } from './signIn/federatedSignIn.ts';
 export type { FederatedIdentityRow } from './identityTables.ts';
 export { IdentityError } from './identityErrors.ts';
-export { IdTokenError, type VerifiedToken, type VerifiedUser } from './verifyIdToken.ts';
-export { EmailTakenError } from './usersStore.ts';
+export { IdTokenError, type VerifiedToken, type VerifiedUser } from './sessions/verifyIdToken.ts';
+export { EmailTakenError } from './stores/usersStore.ts';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MfaEnrollment, PendingSecondStepResponse } from '../../../shared/identityProtocol.ts';
 import type { Config } from '../../config.ts';
-import type { SecondFactorInfo, SignInResult } from '../core/signInAttempt.ts';
-import type { IssuedSession } from '../core/sessionIssuer.ts';
+import type { SecondFactorInfo, SignInResult } from '../core/signIn/signInAttempt.ts';
+import type { IssuedSession } from '../core/sessions/sessionIssuer.ts';
 import type { Origin } from '../core/origin.ts';
 import { isCookieMode, readSessionCookie, setSessionCookie } from './sessionCookie.ts';
 

@@ -14,7 +14,7 @@ export interface DoorAccount {
   disabled: boolean;
 }
 
-/** A sign-in method a door outside identity checks itself (a passkey): see core/signInAttempt.ts. */
+/** A sign-in method a door outside identity checks itself (a passkey): see core/signIn/signInAttempt.ts. */
 export interface DoorFirstFactor {
   /** `firebase.sign_in_provider` of the session: 'passkey', 'google.com', 'oidc.x'. */
   provider: string;
@@ -56,7 +56,7 @@ export function createSignInDoor(deps: {
     findAccount: (uid: string): Promise<DoorAccount | undefined> => core.findAccount(uid),
 
     /**
-     * One sign-in attempt (core/signInAttempt.ts) with the door's factor, answered like
+     * One sign-in attempt (core/signIn/signInAttempt.ts) with the door's factor, answered like
      * signInWithPassword: tokens (browser session mode included) or a pending second step.
      */
     async signIn(request: FastifyRequest, reply: FastifyReply, factor: DoorFirstFactor) {

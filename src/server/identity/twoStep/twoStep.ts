@@ -4,23 +4,23 @@ import type { MfaInfo } from '../../../shared/twoStepProtocol.ts';
 import { isTotpCodeShaped } from '../../../shared/twoStepProtocol.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts';
-import { sendInBackground } from '../core/backgroundMail.ts';
-import { secondStepFailuresNotice } from '../core/identityEmails.ts';
+import { sendInBackground } from '../core/emailActions/backgroundMail.ts';
+import { secondStepFailuresNotice } from '../core/emailActions/identityEmails.ts';
 import { IdentityError } from '../core/identityErrors.ts';
 import type { Origin } from '../core/origin.ts';
 import type { UserRow } from '../core/identityTables.ts';
 import { newId, newOpaqueSecret } from '../core/opaqueSecrets.ts';
-import { requireRecentSignIn } from '../core/recentSignIn.ts';
-import type { IssuedSession, SessionIssuer } from '../core/sessionIssuer.ts';
-import type { SessionsStore } from '../core/sessionsStore.ts';
+import { requireRecentSignIn } from '../core/sessions/recentSignIn.ts';
+import type { IssuedSession, SessionIssuer } from '../core/sessions/sessionIssuer.ts';
+import type { SessionsStore } from '../core/stores/sessionsStore.ts';
 import {
   PENDING_SECOND_STEP_LIFETIME_MS,
   type AttemptContext,
   type SecondFactorInfo,
   type SecondStepPolicy,
   type SignInAttempts,
-} from '../core/signInAttempt.ts';
-import type { VerifiedToken } from '../core/verifyIdToken.ts';
+} from '../core/signIn/signInAttempt.ts';
+import type { VerifiedToken } from '../core/sessions/verifyIdToken.ts';
 import { isRecoveryCodeShaped, newRecoveryCodes } from './recoveryCodes.ts';
 import { matchingStep, newTotpSecret } from './totpCodes.ts';
 import { createTwoStepStore, type FactorRow } from './twoStepStore.ts';

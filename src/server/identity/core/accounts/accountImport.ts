@@ -1,8 +1,8 @@
-import type { Database } from '../../db/database.ts';
-import type { Role } from '../../../shared/roles.ts';
-import { encodeFirebaseHash, type FirebaseHashParameters } from './firebaseScrypt.ts';
-import type { FederatedIdentityRow, UserRow } from './identityTables.ts';
-import { initialValidSince } from './validSince.ts';
+import type { Database } from '../../../db/database.ts';
+import type { Role } from '../../../../shared/roles.ts';
+import { encodeFirebaseHash, type FirebaseHashParameters } from '../passwords/firebaseScrypt.ts';
+import type { FederatedIdentityRow, UserRow } from '../identityTables.ts';
+import { initialValidSince } from '../validSince.ts';
 
 /** An account brought from elsewhere (a Firebase export), keeping its uid and dates. */
 export interface ImportedAccount {

@@ -1,5 +1,5 @@
-import { paths } from '../../../shared/routes.ts';
-import type { MailMessage } from '../../mail/mailer.ts';
+import { paths } from '../../../../shared/routes.ts';
+import type { MailMessage } from '../../../mail/mailer.ts';
 
 /** The modes of the web app's `/action` page (docs/product.md, Screens), as the links name them. */
 export type ActionMode = 'verifyEmail' | 'verifyAndChangeEmail' | 'recoverEmail';

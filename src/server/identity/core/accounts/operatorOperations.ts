@@ -1,22 +1,22 @@
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
-import { MailDeliveryError, type Mailer } from '../../mail/mailer.ts';
-import { accountCreatedMessage, setPasswordLink } from './identityEmails.ts';
-import { ACCOUNT_SETUP_CODE_LIFETIME_MS } from './lifetimes.ts';
-import type { OobCodesStore } from './oobCodesStore.ts';
-import { newId } from './opaqueSecrets.ts';
-import { initialValidSince } from './validSince.ts';
-import type { Role } from '../../../shared/roles.ts';
+import type { Config } from '../../../config.ts';
+import type { Database } from '../../../db/database.ts';
+import { MailDeliveryError, type Mailer } from '../../../mail/mailer.ts';
+import { accountCreatedMessage, setPasswordLink } from '../emailActions/identityEmails.ts';
+import { ACCOUNT_SETUP_CODE_LIFETIME_MS } from '../lifetimes.ts';
+import type { OobCodesStore } from '../stores/oobCodesStore.ts';
+import { newId } from '../opaqueSecrets.ts';
+import { initialValidSince } from '../validSince.ts';
+import type { Role } from '../../../../shared/roles.ts';
 import type { AccountOperations } from './accountOperations.ts';
-import type { MemberChange, MemberOperations } from './memberOperations.ts';
+import type { MemberChange, MemberOperations } from '../members/memberOperations.ts';
 import { importAccounts, type ImportedAccount } from './accountImport.ts';
-import type { FirebaseHashParameters } from './firebaseScrypt.ts';
-import type { FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
-import type { UserRow } from './identityTables.ts';
-import type { PasswordHasher } from './passwordHashing.ts';
-import type { SessionsStore } from './sessionsStore.ts';
-import type { SigningKeys } from './signingKeys.ts';
-import type { UsersStore } from './usersStore.ts';
+import type { FirebaseHashParameters } from '../passwords/firebaseScrypt.ts';
+import type { FederatedIdentitiesStore } from '../stores/federatedIdentitiesStore.ts';
+import type { UserRow } from '../identityTables.ts';
+import type { PasswordHasher } from '../passwords/passwordHashing.ts';
+import type { SessionsStore } from '../stores/sessionsStore.ts';
+import type { SigningKeys } from '../stores/signingKeys.ts';
+import type { UsersStore } from '../stores/usersStore.ts';
 
 /** An account as an operator sees it: never the password hash. Times are epoch milliseconds. */
 export interface AdminUserView {

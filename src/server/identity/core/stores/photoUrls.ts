@@ -1,4 +1,4 @@
-import type { UserRow } from './identityTables.ts';
+import type { UserRow } from '../identityTables.ts';
 
 /**
  * How an account's `photoUrl` is stored: a picture uploaded to this server is kept without its

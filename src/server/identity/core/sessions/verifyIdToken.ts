@@ -1,8 +1,8 @@
 import { errors as joseErrors, jwtVerify } from 'jose';
-import type { Role } from '../../../shared/roles.ts';
-import type { UserRow } from './identityTables.ts';
-import type { SessionsStore } from './sessionsStore.ts';
-import type { SigningKeys } from './signingKeys.ts';
+import type { Role } from '../../../../shared/roles.ts';
+import type { UserRow } from '../identityTables.ts';
+import type { SessionsStore } from '../stores/sessionsStore.ts';
+import type { SigningKeys } from '../stores/signingKeys.ts';
 
 export type IdTokenErrorCode = 'INVALID_ID_TOKEN' | 'TOKEN_EXPIRED' | 'USER_NOT_FOUND' | 'USER_DISABLED';
 

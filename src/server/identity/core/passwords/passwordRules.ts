@@ -1,7 +1,7 @@
-import { MAX_PASSWORD_LENGTH } from '../../../shared/identityProtocol.ts';
-import { accountMessages } from '../../../shared/accountMessages.ts';
-import { isOnlySpaces } from '../../../shared/passwordRules.ts';
-import { IdentityError } from './identityErrors.ts';
+import { MAX_PASSWORD_LENGTH } from '../../../../shared/identityProtocol.ts';
+import { accountMessages } from '../../../../shared/accountMessages.ts';
+import { isOnlySpaces } from '../../../../shared/passwordRules.ts';
+import { IdentityError } from '../identityErrors.ts';
 
 /** The configured password rule, with the exact text clients show. */
 export function checkPasswordStrength(password: string, minLength: number): void {

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import type { Role } from '../../../shared/roles.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import type { Role } from '../../../../shared/roles.ts';
 
 /**
  * Who may sign up, and with which role: the sign-up policy (SIGNUP, invitations) is the roles

@@ -1,9 +1,9 @@
-import type { Database } from '../../db/database.ts';
-import type { FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
-import { IdentityError } from './identityErrors.ts';
-import type { FederatedIdentityRow, UserRow } from './identityTables.ts';
-import type { UsersStore } from './usersStore.ts';
-import type { VerifiedToken } from './verifyIdToken.ts';
+import type { Database } from '../../../db/database.ts';
+import type { FederatedIdentitiesStore } from '../stores/federatedIdentitiesStore.ts';
+import { IdentityError } from '../identityErrors.ts';
+import type { FederatedIdentityRow, UserRow } from '../identityTables.ts';
+import type { UsersStore } from '../stores/usersStore.ts';
+import type { VerifiedToken } from '../sessions/verifyIdToken.ts';
 
 /** How many ways into an account another feature holds (passkeys). */
 export type SignInMethodCounter = (uid: string) => Promise<number>;

@@ -1,15 +1,15 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import { IdentityError } from './identityErrors.ts';
-import type { FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
-import type { UserRow } from './identityTables.ts';
+import type { Database } from '../../../db/database.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import { IdentityError } from '../identityErrors.ts';
+import type { FederatedIdentitiesStore } from '../stores/federatedIdentitiesStore.ts';
+import type { UserRow } from '../identityTables.ts';
 import { signIdToken } from './idTokens.ts';
-import { ID_TOKEN_LIFETIME_SECONDS } from './lifetimes.ts';
-import { isOpaqueSecretShaped } from './opaqueSecrets.ts';
-import type { SessionsStore } from './sessionsStore.ts';
-import type { SigningKeys } from './signingKeys.ts';
-import type { UsersStore } from './usersStore.ts';
+import { ID_TOKEN_LIFETIME_SECONDS } from '../lifetimes.ts';
+import { isOpaqueSecretShaped } from '../opaqueSecrets.ts';
+import type { SessionsStore } from '../stores/sessionsStore.ts';
+import type { SigningKeys } from '../stores/signingKeys.ts';
+import type { UsersStore } from '../stores/usersStore.ts';
 
 /** A session just issued or refreshed: what a door hands to the client (it chooses how). */
 export interface IssuedSession {

@@ -4,15 +4,15 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.ts';
-import { openDatabase, type Database } from '../../db/database.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { createMailer } from '../../mail/mailer.ts';
-import { createRateLimiter } from '../../rateLimit/rateLimiter.ts';
-import { dialectCases, type TestDatabase } from '../../../../test/support/testDatabases.ts';
-import { createIdentity, IdTokenError, type Identity } from '../createIdentity.ts';
-import { identityClient, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
-import { createSigningKeys } from './signingKeys.ts';
+import { loadConfig } from '../../../config.ts';
+import { openDatabase, type Database } from '../../../db/database.ts';
+import { migrateToLatest } from '../../../db/migrate.ts';
+import { createMailer } from '../../../mail/mailer.ts';
+import { createRateLimiter } from '../../../rateLimit/rateLimiter.ts';
+import { dialectCases, type TestDatabase } from '../../../../../test/support/testDatabases.ts';
+import { createIdentity, IdTokenError, type Identity } from '../../createIdentity.ts';
+import { identityClient, protocolError, uniqueEmail } from '../../../../../test/support/identityTestClient.ts';
+import { createSigningKeys } from '../stores/signingKeys.ts';
 
 const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
 

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import { normalizeEmail } from '../../../shared/identityRequests.ts';
-import type { UserRow } from './identityTables.ts';
-import { isUniqueViolation } from './uniqueViolation.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import { normalizeEmail } from '../../../../shared/identityRequests.ts';
+import type { UserRow } from '../identityTables.ts';
+import { isUniqueViolation } from '../uniqueViolation.ts';
 import { servedUser, storedUser, unchangedPhotoUrls, type PhotoUrls } from './photoUrls.ts';
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;

@@ -1,10 +1,10 @@
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Kysely, Selectable } from 'kysely';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import { ID_TOKEN_LIFETIME_SECONDS } from './lifetimes.ts';
-import type { IdentitySigningKeysTable } from './identityTables.ts';
-import { newId } from './opaqueSecrets.ts';
-import { isUniqueViolation } from './uniqueViolation.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import { ID_TOKEN_LIFETIME_SECONDS } from '../lifetimes.ts';
+import type { IdentitySigningKeysTable } from '../identityTables.ts';
+import { newId } from '../opaqueSecrets.ts';
+import { isUniqueViolation } from '../uniqueViolation.ts';
 
 export interface SigningKey {
   kid: string;

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import type { SessionRow, UserRow } from './identityTables.ts';
-import { SESSION_IDLE_LIFETIME_MS } from './lifetimes.ts';
-import { hashSecret, newId, newOpaqueSecret } from './opaqueSecrets.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import type { SessionRow, UserRow } from '../identityTables.ts';
+import { SESSION_IDLE_LIFETIME_MS } from '../lifetimes.ts';
+import { hashSecret, newId, newOpaqueSecret } from '../opaqueSecrets.ts';
 import { servedUser, unchangedPhotoUrls, type PhotoUrls } from './photoUrls.ts';
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;

@@ -1,11 +1,11 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import type { Role } from '../../../shared/roles.ts';
-import type { UserRow } from './identityTables.ts';
-import type { SessionsStore } from './sessionsStore.ts';
-import type { UsersStore } from './usersStore.ts';
-import { validSinceAfterChange } from './validSince.ts';
+import type { Database } from '../../../db/database.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import type { Role } from '../../../../shared/roles.ts';
+import type { UserRow } from '../identityTables.ts';
+import type { SessionsStore } from '../stores/sessionsStore.ts';
+import type { UsersStore } from '../stores/usersStore.ts';
+import { validSinceAfterChange } from '../validSince.ts';
 
 /** The change would leave the site without an enabled owner. */
 export class LastOwnerError extends Error {

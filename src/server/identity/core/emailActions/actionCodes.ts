@@ -1,25 +1,25 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
-import { MailDeliveryError, type Mailer } from '../../mail/mailer.ts';
-import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
+import type { Config } from '../../../config.ts';
+import type { Database } from '../../../db/database.ts';
+import { MailDeliveryError, type Mailer } from '../../../mail/mailer.ts';
+import type { RateLimiter } from '../../../rateLimit/rateLimiter.ts';
 import type { DeliveryTimingMask } from './deliveryTimingMask.ts';
 import { passwordResetEmail } from './identityEmails.ts';
-import { emailDeliveryFailed, IdentityError } from './identityErrors.ts';
-import { consumeOrThrow, emailKey, type IdentityRateLimitRules } from './identityRateLimits.ts';
-import { claimChanges } from './addressClaims.ts';
-import type { AccountTakeoverListener } from './federatedSignIn.ts';
-import type { OobCodeRow, UserRow } from './identityTables.ts';
-import { tellRoleGranted, type MemberChangedListener } from './memberOperations.ts';
-import { PASSWORD_RESET_CODE_LIFETIME_MS } from './lifetimes.ts';
-import type { OobCodesStore } from './oobCodesStore.ts';
-import { isOpaqueSecretShaped } from './opaqueSecrets.ts';
-import type { Origin } from './origin.ts';
-import type { PasswordHasher } from './passwordHashing.ts';
-import { checkPasswordStrength } from './passwordRules.ts';
-import type { SessionsStore } from './sessionsStore.ts';
-import type { UsersStore } from './usersStore.ts';
-import { validSinceAfterChange } from './validSince.ts';
+import { emailDeliveryFailed, IdentityError } from '../identityErrors.ts';
+import { consumeOrThrow, emailKey, type IdentityRateLimitRules } from '../identityRateLimits.ts';
+import { claimChanges } from '../members/addressClaims.ts';
+import type { AccountTakeoverListener } from '../signIn/federatedSignIn.ts';
+import type { OobCodeRow, UserRow } from '../identityTables.ts';
+import { tellRoleGranted, type MemberChangedListener } from '../members/memberOperations.ts';
+import { PASSWORD_RESET_CODE_LIFETIME_MS } from '../lifetimes.ts';
+import type { OobCodesStore } from '../stores/oobCodesStore.ts';
+import { isOpaqueSecretShaped } from '../opaqueSecrets.ts';
+import type { Origin } from '../origin.ts';
+import type { PasswordHasher } from '../passwords/passwordHashing.ts';
+import { checkPasswordStrength } from '../passwords/passwordRules.ts';
+import type { SessionsStore } from '../stores/sessionsStore.ts';
+import type { UsersStore } from '../stores/usersStore.ts';
+import { validSinceAfterChange } from '../validSince.ts';
 
 /** What checking an action code tells (the SDK's checkActionCode). */
 export interface ActionCodeInfo {

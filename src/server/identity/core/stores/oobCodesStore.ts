@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import type { OobCodeRow } from './identityTables.ts';
-import { hashSecret, newOpaqueSecret } from './opaqueSecrets.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import type { OobCodeRow } from '../identityTables.ts';
+import { hashSecret, newOpaqueSecret } from '../opaqueSecrets.ts';
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 

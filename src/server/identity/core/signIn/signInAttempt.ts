@@ -46,17 +46,17 @@
  * credential up in the same transaction (so it works once).
  */
 import type { Transaction } from 'kysely';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts';
-import { IdentityError } from './identityErrors.ts';
-import { consumeOrThrow, emailKey, type IdentityRateLimitRules } from './identityRateLimits.ts';
-import type { UserRow } from './identityTables.ts';
-import type { Origin } from './origin.ts';
-import type { PendingSecondStepsStore } from './pendingSecondSteps.ts';
-export { PENDING_SECOND_STEP_LIFETIME_MS } from './pendingSecondSteps.ts';
-import type { IssuedSession, SessionIssuer } from './sessionIssuer.ts';
-import type { UsersStore } from './usersStore.ts';
-import { IdTokenError } from './verifyIdToken.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import type { RateLimiter, RateLimitRule } from '../../../rateLimit/rateLimiter.ts';
+import { IdentityError } from '../identityErrors.ts';
+import { consumeOrThrow, emailKey, type IdentityRateLimitRules } from '../identityRateLimits.ts';
+import type { UserRow } from '../identityTables.ts';
+import type { Origin } from '../origin.ts';
+import type { PendingSecondStepsStore } from '../stores/pendingSecondSteps.ts';
+export { PENDING_SECOND_STEP_LIFETIME_MS } from '../stores/pendingSecondSteps.ts';
+import type { IssuedSession, SessionIssuer } from '../sessions/sessionIssuer.ts';
+import type { UsersStore } from '../stores/usersStore.ts';
+import { IdTokenError } from '../sessions/verifyIdToken.ts';
 
 type Trx = Transaction<DatabaseSchema>;
 

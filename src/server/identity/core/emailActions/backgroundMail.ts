@@ -1,5 +1,5 @@
-import type { Mailer, MailMessage } from '../../mail/mailer.ts';
-import type { CoreLog } from './origin.ts';
+import type { Mailer, MailMessage } from '../../../mail/mailer.ts';
+import type { CoreLog } from '../origin.ts';
 
 /** Sends an email without holding up the answer; failures are logged without the message or address. */
 export function sendInBackground(mailer: Mailer, log: CoreLog, message: MailMessage, what: string): void {

@@ -1,4 +1,4 @@
-import { IdentityError } from './identityErrors.ts';
+import { IdentityError } from '../identityErrors.ts';
 import type { VerifiedToken } from './verifyIdToken.ts';
 
 /**

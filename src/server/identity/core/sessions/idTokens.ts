@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { UserRow } from './identityTables.ts';
-import { ID_TOKEN_LIFETIME_SECONDS } from './lifetimes.ts';
-import type { SigningKeys } from './signingKeys.ts';
+import type { UserRow } from '../identityTables.ts';
+import { ID_TOKEN_LIFETIME_SECONDS } from '../lifetimes.ts';
+import type { SigningKeys } from '../stores/signingKeys.ts';
 
 /** The ID tokens' `iss`. */
 export function tokenIssuer(publicUrl: string): string {

@@ -1,22 +1,22 @@
 import type { Transaction } from 'kysely';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
-import { LinkTakenError, type FederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
-import { IdentityError } from './identityErrors.ts';
-import { consumeOrThrow, type IdentityRateLimitRules } from './identityRateLimits.ts';
-import type { FederatedIdentityRow, UserRow } from './identityTables.ts';
-import { tellRoleGranted, type MemberChangedListener } from './memberOperations.ts';
-import type { OobCodesStore } from './oobCodesStore.ts';
-import { newId } from './opaqueSecrets.ts';
-import type { Origin } from './origin.ts';
-import type { IssuedSession } from './sessionIssuer.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import type { RateLimiter } from '../../../rateLimit/rateLimiter.ts';
+import { LinkTakenError, type FederatedIdentitiesStore } from '../stores/federatedIdentitiesStore.ts';
+import { IdentityError } from '../identityErrors.ts';
+import { consumeOrThrow, type IdentityRateLimitRules } from '../identityRateLimits.ts';
+import type { FederatedIdentityRow, UserRow } from '../identityTables.ts';
+import { tellRoleGranted, type MemberChangedListener } from '../members/memberOperations.ts';
+import type { OobCodesStore } from '../stores/oobCodesStore.ts';
+import { newId } from '../opaqueSecrets.ts';
+import type { Origin } from '../origin.ts';
+import type { IssuedSession } from '../sessions/sessionIssuer.ts';
 import type { ProvenFactor, SignInAttempts, SignInResult } from './signInAttempt.ts';
-import type { SessionsStore } from './sessionsStore.ts';
-import { EmailTakenError, type UsersStore } from './usersStore.ts';
-import { claimChanges } from './addressClaims.ts';
+import type { SessionsStore } from '../stores/sessionsStore.ts';
+import { EmailTakenError, type UsersStore } from '../stores/usersStore.ts';
+import { claimChanges } from '../members/addressClaims.ts';
 import type { SignUpGate } from './signUpGate.ts';
-import { initialValidSince, validSinceAfterChange } from './validSince.ts';
-import type { VerifiedToken } from './verifyIdToken.ts';
+import { initialValidSince, validSinceAfterChange } from '../validSince.ts';
+import type { VerifiedToken } from '../sessions/verifyIdToken.ts';
 
 /** A person as an OpenID provider vouched for them in a verified ID token. */
 export interface ProviderIdentity {

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import type { PendingSecondStepRow } from './identityTables.ts';
-import { hashSecret, isOpaqueSecretShaped, newOpaqueSecret } from './opaqueSecrets.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import type { PendingSecondStepRow } from '../identityTables.ts';
+import { hashSecret, isOpaqueSecretShaped, newOpaqueSecret } from '../opaqueSecrets.ts';
 
 type Trx = Transaction<DatabaseSchema>;
 

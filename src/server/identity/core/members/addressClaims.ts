@@ -1,5 +1,5 @@
-import { roleAtLeast, type Role } from '../../../shared/roles.ts';
-import type { UserRow } from './identityTables.ts';
+import { roleAtLeast, type Role } from '../../../../shared/roles.ts';
+import type { UserRow } from '../identityTables.ts';
 
 /**
  * Whose account it is (DESIGN §9.1, decision 0551). Anyone may sign up with any address; the

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import type { FederatedIdentityRow } from './identityTables.ts';
-import { isUniqueViolation } from './uniqueViolation.ts';
+import type { DatabaseSchema } from '../../../db/schema.ts';
+import type { FederatedIdentityRow } from '../identityTables.ts';
+import { isUniqueViolation } from '../uniqueViolation.ts';
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 

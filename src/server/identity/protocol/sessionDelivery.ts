@@ -57,7 +57,7 @@ export function accountWithTokens(
 }
 
 /** An enrolled second factor as Firebase's `mfaInfo` lists it. */
-function mfaEnrollment(factor: SecondFactorInfo): MfaEnrollment {
+export function mfaEnrollment(factor: SecondFactorInfo): MfaEnrollment {
   return {
     mfaEnrollmentId: factor.enrollmentId,
     ...(factor.displayName !== null ? { displayName: factor.displayName } : {}),

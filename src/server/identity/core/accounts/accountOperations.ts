@@ -16,7 +16,7 @@ import type { EmailActions } from '../emailActions/emailActions.ts';
 import type { FederatedIdentitiesStore } from '../stores/federatedIdentitiesStore.ts';
 import type { PasswordHasher } from '../passwords/passwordHashing.ts';
 import { checkPasswordStrength } from '../passwords/passwordRules.ts';
-import { requireRecentSignIn as requireRecentSignInAt } from '../sessions/recentSignIn.ts';
+import type { RecentSignIn } from '../sessions/recentSignIn.ts';
 import type { IssuedSession, SessionIssuer } from '../sessions/sessionIssuer.ts';
 import type { SessionsStore } from '../stores/sessionsStore.ts';
 import type { SignUpGate } from '../signIn/signUpGate.ts';
@@ -60,11 +60,11 @@ export function createAccountOperations(deps: {
   profileChangedListeners: ProfileChangedListener[];
   signIns: SignInAttempts;
   signUpGate: SignUpGate;
+  recentSignIn: RecentSignIn;
 }) {
   const { config, users, sessions, oobCodes, issuer, passwords, rateLimiter, rules } = deps;
 
-  const requireRecentSignIn = (token: VerifiedToken) =>
-    requireRecentSignInAt(token, deps.now(), config.recentSignInSeconds);
+  const requireRecentSignIn = deps.recentSignIn.require;
 
   return {
     async signUp(
@@ -237,8 +237,6 @@ export function createAccountOperations(deps: {
       for (const mail of mails) sendInBackground(deps.mailer, origin.log, mail, 'email change mail');
       return { user: updated, session };
     },
-
-    requireRecentSignIn,
 
     /** Deletes the account (recent sign-in needed). */
     async deleteAccount(token: VerifiedToken): Promise<void> {

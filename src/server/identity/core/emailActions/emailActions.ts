@@ -16,7 +16,7 @@ import { RECOVER_EMAIL_CODE_LIFETIME_MS, VERIFY_EMAIL_CODE_LIFETIME_MS } from '.
 import type { OobCodesStore } from '../stores/oobCodesStore.ts';
 import { isOpaqueSecretShaped } from '../opaqueSecrets.ts';
 import type { Origin } from '../origin.ts';
-import { requireRecentSignIn } from '../sessions/recentSignIn.ts';
+import type { RecentSignIn } from '../sessions/recentSignIn.ts';
 import type { SessionsStore } from '../stores/sessionsStore.ts';
 import { EmailTakenError, type UsersStore } from '../stores/usersStore.ts';
 import type { VerifiedToken } from '../sessions/verifyIdToken.ts';
@@ -43,6 +43,7 @@ export function createEmailActions(deps: {
   now: () => number;
   /** Told when claiming an address grants the role bound to it (the audit log). */
   memberChangedListeners: MemberChangedListener[];
+  recentSignIn: RecentSignIn;
 }) {
   const { config, users, sessions, oobCodes, rateLimiter, rules } = deps;
   const tellPromotion = (before: UserRow, after: UserRow, trx: Trx) =>
@@ -111,7 +112,7 @@ export function createEmailActions(deps: {
      */
     async sendChangeVerification(token: VerifiedToken, newEmail: string, origin: Origin): Promise<{ email: string }> {
       const { user } = token;
-      requireRecentSignIn(token, deps.now(), config.recentSignInSeconds);
+      deps.recentSignIn.require(token);
       await consumeOrThrow(rateLimiter, [[rules.emailChangePerUser, user.id]]);
       if (newEmail !== user.email && (await users.findByEmail(newEmail))) throw new IdentityError('EMAIL_EXISTS');
       const code = await oobCodes.issue(

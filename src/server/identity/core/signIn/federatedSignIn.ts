@@ -16,6 +16,7 @@ import { EmailTakenError, type UsersStore } from '../stores/usersStore.ts';
 import { claimChanges } from '../members/addressClaims.ts';
 import type { SignUpGate } from './signUpGate.ts';
 import { initialValidSince, validSinceAfterChange } from '../validSince.ts';
+import type { RecentSignIn } from '../sessions/recentSignIn.ts';
 import type { VerifiedToken } from '../sessions/verifyIdToken.ts';
 
 /** A person as an OpenID provider vouched for them in a verified ID token. */
@@ -88,7 +89,7 @@ export function createFederatedSignIn(deps: {
   signIns: SignInAttempts;
   rateLimiter: RateLimiter;
   rules: IdentityRateLimitRules;
-  requireRecentSignIn: (token: VerifiedToken) => void;
+  recentSignIn: RecentSignIn;
   takeoverListeners: AccountTakeoverListener[];
   /** Told when a provider's verified address grants the role bound to it (the audit log). */
   memberChangedListeners: MemberChangedListener[];
@@ -113,7 +114,7 @@ export function createFederatedSignIn(deps: {
   /** The account rule 2 links to, as it is now. */
   async function linkTarget(linkTo: NonNullable<FederatedSignInRequest['linkTo']>): Promise<UserRow> {
     if ('token' in linkTo) {
-      deps.requireRecentSignIn(linkTo.token);
+      deps.recentSignIn.require(linkTo.token);
       return linkTo.token.user;
     }
     const user = await users.findById(linkTo.uid);

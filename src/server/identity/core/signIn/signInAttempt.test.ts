@@ -53,11 +53,13 @@ describe.each(dialectCases())('the sign-in attempt with a second step on $dialec
       passwords: passwordHasher,
       now,
     });
-    core.signIns.useSecondStep({
+    core.useSecondStep({
       required: async (user) =>
         user.email.startsWith('two-step')
           ? [{ enrollmentId: 'totp-1', kind: 'totp', displayName: 'Phone', enrolledAt: ENROLLED_AT }]
           : null,
+      enrolled: async () => [],
+      removeAllOfUser: async () => {},
     });
     core.onSignIn((outcome) => outcomes.push(outcome));
     app = Fastify();

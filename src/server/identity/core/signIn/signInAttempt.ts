@@ -31,7 +31,8 @@
  *
  * ## The second step (two-step sign-in)
  *
- * `useSecondStep(policy)` installs a `SecondStepPolicy`. After the first factor, the attempt
+ * `useSecondStep(policy)` installs a `SecondStepPolicy`: the core's `useSecondStep` passes on
+ * the second step the composition plugs in (`secondStep.ts`). After the first factor, the attempt
  * calls `policy.required(user, provider)`: `null` means no second step; a list of factors means
  * the attempt answers `{ kind: 'pendingSecondStep' }` instead of a session: an opaque
  * `pendingCredential` (Firebase's `mfaPendingCredential`; only its hash is stored, in

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { hashPassword, verifyPassword } from '../src/server/identity/core/passwordHashing.ts';
+import { hashPassword, verifyPassword } from '../src/server/identity/core/passwords/passwordHashing.ts';
 import { ensureWebBuild } from '../src/server/web/webBuild.ts';
 import { benchComments, commentsBudgets, COMMENTS_ON_PAGE } from './commentsBench.ts';
 import { keepAliveClient } from './keepAliveClient.ts';

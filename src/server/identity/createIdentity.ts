@@ -8,15 +8,14 @@ import {
   IdTokenError,
   type AdminUserView,
   type IdentityCore,
-  type SecondStepPolicy,
   type SignInOutcome,
   type UserDeletingListener,
   type VerifiedUser,
   type SignUpGate,
 } from './core/identityCore.ts';
-import { passwordHasher } from './core/passwordHashing.ts';
-import type { PhotoUrls } from './core/photoUrls.ts';
-import { toVerifiedUser } from './core/verifyIdToken.ts';
+import { passwordHasher } from './core/passwords/passwordHashing.ts';
+import type { PhotoUrls } from './core/stores/photoUrls.ts';
+import { toVerifiedUser } from './core/sessions/verifyIdToken.ts';
 import { identityRoutes } from './protocol/identityRoutes.ts';
 import { sessionDelivery } from './protocol/sessionDelivery.ts';
 import { createSignInDoor, type SignInDoor } from './protocol/signInDoor.ts';
@@ -25,6 +24,8 @@ import { createPendingSignIns } from './providers/pendingSignIns.ts';
 import { createProviderRegistry } from './providers/providerRegistry.ts';
 import { DEFAULT_KEY_REFRESH_COOLDOWN_MS } from './providers/relyingParty.ts';
 import { signInWithIdpRoute } from './providers/signInWithIdpRoute.ts';
+import { createTwoStep, type TwoStep } from './twoStep/twoStep.ts';
+import { twoStepRoutes } from './twoStep/twoStepRoutes.ts';
 
 export type { SignUpAdmission, SignUpGate } from './core/identityCore.ts';
 export {
@@ -38,14 +39,8 @@ export {
   type MemberChangedListener,
 } from './core/identityCore.ts';
 export { IdTokenError, type VerifiedUser, type SignInOutcome, type AdminUserView, type SignInDoor };
-export type { PhotoUrls } from './core/photoUrls.ts';
-export type {
-  SecondStepPolicy,
-  SecondFactorInfo,
-  ImportedAccount,
-  AccountImportCount,
-  FirebaseHashParameters,
-} from './core/identityCore.ts';
+export type { PhotoUrls } from './core/stores/photoUrls.ts';
+export type { ImportedAccount, AccountImportCount, FirebaseHashParameters } from './core/identityCore.ts';
 export { checkFirebaseHashBounds } from './core/identityCore.ts';
 
 /** The identity feature as the rest of the app sees it: the core and its doors. */
@@ -66,9 +61,9 @@ export interface Identity {
   /** Operator actions (the admin command's and the Firebase import's door). */
   admin: IdentityCore['operator'] & {
     /** Whether two-step sign-in is on for an account, and its unused recovery codes. */
-    twoStepStatus: IdentityCore['twoStep']['status'];
+    twoStepStatus: TwoStep['status'];
     /** Turns two-step off for someone who lost the device and the codes; ends their sessions. */
-    resetTwoStep: IdentityCore['twoStep']['reset'];
+    resetTwoStep: TwoStep['reset'];
   };
   /** Accounts as the site's members (roles, disabling); the roles feature decides who may. */
   members: IdentityCore['members'];
@@ -76,8 +71,6 @@ export interface Identity {
   signInDoor: SignInDoor;
   /** Adds another feature's sign-in routes inside the `/identity` scope (before `routes` is registered). */
   addDoor(routes: FastifyPluginAsync): void;
-  /** Installs the second step's policy (two-step sign-in); see core/signInAttempt.ts. */
-  useSecondStep(policy: SecondStepPolicy): void;
   /** A provider taking over an unverified account: other features' credentials go (passkeys). */
   onAccountTakenOver: IdentityCore['onAccountTakenOver'];
   /** Counts ways in held by other features (passkeys): the last way to sign in is never unlinked. */
@@ -101,6 +94,10 @@ export function createIdentity(deps: {
   const now = deps.clock ?? Date.now;
   const core = createIdentityCore({ ...deps, passwords: passwordHasher, now });
   const delivery = sessionDelivery(deps.config);
+  // Two-step sign-in (TOTP) is the core's second step: made of what the core lends a second
+  // step and plugged in through the seam it declares (core/signIn/secondStep.ts).
+  const twoStep = createTwoStep({ ...deps, core: core.secondStepTools, now });
+  core.useSecondStep(twoStep.secondStep);
   // OpenID Connect providers (OIDC_<ID>_*): accounts:signInWithIdp and the browser flow, doors of identity's own.
   const providers = createProviderRegistry({
     providers: deps.config.identityProviders,
@@ -109,6 +106,7 @@ export function createIdentity(deps: {
     now,
   });
   const doors: FastifyPluginAsync[] = [
+    twoStepRoutes(twoStep, core.verifyIdToken, delivery),
     signInWithIdpRoute(core, providers, delivery),
     oauthRoutes({
       core,
@@ -124,11 +122,10 @@ export function createIdentity(deps: {
     onUserDeleting: core.onUserDeleting,
     onProfileChanged: core.onProfileChanged,
     onSignIn: core.onSignIn,
-    admin: { ...core.operator, twoStepStatus: core.twoStep.status, resetTwoStep: core.twoStep.reset },
+    admin: { ...core.operator, twoStepStatus: twoStep.status, resetTwoStep: twoStep.reset },
     members: core.members,
-    signInDoor: createSignInDoor({ core, config: deps.config, delivery, now }),
+    signInDoor: createSignInDoor({ core, delivery }),
     addDoor: (routes) => void doors.push(routes),
-    useSecondStep: core.signIns.useSecondStep,
     onAccountTakenOver: core.onAccountTakenOver,
     onCountingSignInMethods: core.onCountingSignInMethods,
     endSessions: core.sessions.endSome,

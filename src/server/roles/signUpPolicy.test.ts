@@ -9,7 +9,7 @@ import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts'
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases, type DialectCase } from '../../../test/support/testDatabases.ts';
 import type { Role } from '../../shared/roles.ts';
-import { passwordHasher } from '../identity/core/passwordHashing.ts';
+import { passwordHasher } from '../identity/core/passwords/passwordHashing.ts';
 import { authAgainst } from '../../../test/support/firebaseSdk.ts';
 
 const userCount = async (server: TestApp) =>

@@ -6,29 +6,30 @@ import {
   createAccountOperations,
   type ProfileChangedListener,
   type UserDeletingListener,
-} from './accountOperations.ts';
-import type { PhotoUrls } from './photoUrls.ts';
-import { createActionCodes } from './actionCodes.ts';
-import { createDeliveryTimingMask } from './deliveryTimingMask.ts';
-import { createEmailActions } from './emailActions.ts';
-import { createFederatedIdentitiesStore } from './federatedIdentitiesStore.ts';
-import { createFederatedSignIn, type AccountTakeoverListener } from './federatedSignIn.ts';
+} from './accounts/accountOperations.ts';
+import type { PhotoUrls } from './stores/photoUrls.ts';
+import { createActionCodes } from './emailActions/actionCodes.ts';
+import { createDeliveryTimingMask } from './emailActions/deliveryTimingMask.ts';
+import { createEmailActions } from './emailActions/emailActions.ts';
+import { createFederatedIdentitiesStore } from './stores/federatedIdentitiesStore.ts';
+import { createFederatedSignIn, type AccountTakeoverListener } from './signIn/federatedSignIn.ts';
 import { identityRateLimitRules } from './identityRateLimits.ts';
-import { tokenIssuer } from './idTokens.ts';
-import { createMemberOperations, type MemberChangedListener } from './memberOperations.ts';
-import { createOobCodesStore } from './oobCodesStore.ts';
-import { createOperatorOperations } from './operatorOperations.ts';
-import type { PasswordHasher } from './passwordHashing.ts';
-import { createPendingSecondStepsStore } from './pendingSecondSteps.ts';
-import { createSessionIssuer } from './sessionIssuer.ts';
-import { createSessionsStore } from './sessionsStore.ts';
-import { createSignInMethods, type SignInMethodCounter } from './signInMethods.ts';
-import { createSigningKeys } from './signingKeys.ts';
-import { openSignUp, type SignUpGate } from './signUpGate.ts';
-import { createSignInAttempts } from './signInAttempt.ts';
-import { createUsersStore } from './usersStore.ts';
-import { createTwoStep } from '../twoStep/twoStep.ts';
-import { createIdTokenVerifier } from './verifyIdToken.ts';
+import { tokenIssuer } from './sessions/idTokens.ts';
+import { createMemberOperations, type MemberChangedListener } from './members/memberOperations.ts';
+import { createOobCodesStore } from './stores/oobCodesStore.ts';
+import { createOperatorOperations } from './accounts/operatorOperations.ts';
+import type { PasswordHasher } from './passwords/passwordHashing.ts';
+import { createPendingSecondStepsStore } from './stores/pendingSecondSteps.ts';
+import { createSessionIssuer } from './sessions/sessionIssuer.ts';
+import { createSessionsStore } from './stores/sessionsStore.ts';
+import { createSignInMethods, type SignInMethodCounter } from './signIn/signInMethods.ts';
+import { createSigningKeys } from './stores/signingKeys.ts';
+import { openSignUp, type SignUpGate } from './signIn/signUpGate.ts';
+import { createSignInAttempts } from './signIn/signInAttempt.ts';
+import { noSecondStepInstalled, type SecondStep, type SecondStepTools } from './signIn/secondStep.ts';
+import { createRecentSignIn } from './sessions/recentSignIn.ts';
+import { createUsersStore } from './stores/usersStore.ts';
+import { createIdTokenVerifier } from './sessions/verifyIdToken.ts';
 
 /**
  * The identity core: every account operation, whichever door it comes through (the Identity
@@ -76,15 +77,16 @@ export function createIdentityCore(deps: {
     rules,
     now,
   });
-  // Two-step sign-in (TOTP): the second step of every sign-in attempt; its rows go with the account.
-  const twoStep = createTwoStep({ ...deps, sessions, issuer, signIns, now });
-  signIns.useSecondStep(twoStep.policy);
-  userDeletingListeners.push((uid, trx) => twoStep.deleteByUser(uid, trx));
+  const recentSignIn = createRecentSignIn(now, config.recentSignInSeconds);
+  // The second step (two-step sign-in) is plugged in from outside through useSecondStep
+  // (signIn/secondStep.ts); its factors go with the account, as deleted or taken over.
+  let secondStep: SecondStep = noSecondStepInstalled;
+  userDeletingListeners.push((uid, trx) => secondStep.removeAllOfUser(uid, trx));
   // When an address is claimed from someone who registered it first, every other way in ends:
-  // provider links and two-step here, passkeys by their feature (addressClaims.ts).
+  // provider links and the second step here, passkeys by their feature (addressClaims.ts).
   const takeoverListeners: AccountTakeoverListener[] = [
     (uid, trx) => federated.removeAllOfUser(uid, trx),
-    (uid, trx) => twoStep.deleteByUser(uid, trx),
+    (uid, trx) => secondStep.removeAllOfUser(uid, trx),
   ];
   const actionCodes = createActionCodes({
     ...deps,
@@ -104,6 +106,7 @@ export function createIdentityCore(deps: {
     actionCodes,
     rules,
     memberChangedListeners,
+    recentSignIn,
   });
   const accounts = createAccountOperations({
     ...deps,
@@ -118,6 +121,7 @@ export function createIdentityCore(deps: {
     profileChangedListeners,
     signIns,
     signUpGate: deps.signUpGate ?? openSignUp,
+    recentSignIn,
   });
   const members = createMemberOperations({ database, users, sessions, now, changedListeners: memberChangedListeners });
   const operator = createOperatorOperations({ ...deps, users, sessions, oobCodes, accounts, keys, members, federated });
@@ -130,7 +134,7 @@ export function createIdentityCore(deps: {
     federated,
     signIns,
     rules,
-    requireRecentSignIn: accounts.requireRecentSignIn,
+    recentSignIn,
     takeoverListeners,
     memberChangedListeners,
     signUpGate: deps.signUpGate ?? openSignUp,
@@ -151,7 +155,10 @@ export function createIdentityCore(deps: {
     actionCodes,
     emailActions,
     operator,
-    twoStep,
+    /** The one recent-sign-in rule (RECENT_SIGN_IN_SECONDS) for doors outside the core. */
+    recentSignIn,
+    /** The installed second step's enrolled factors (accounts:lookup's mfaInfo). */
+    secondStep: { enrolled: (uid: string) => secondStep.enrolled(uid) },
     /** Accounts as the site's members: roles and disabling (the members API and the admin command). */
     members,
     /** Signing in with OpenID Connect providers: the matching rules (federatedSignIn.ts). */
@@ -168,13 +175,29 @@ export function createIdentityCore(deps: {
     keys: { jwks: () => keys.jwks(), ready: async () => void (await keys.current()) },
 
     /**
-     * The one sign-in attempt every way in goes through (signInAttempt.ts says how a method
-     * and a second step plug in): `attempt`, `completeSecondStep`, `useSecondStep`.
+     * The one sign-in attempt every way in goes through (signIn/signInAttempt.ts says how a
+     * method plugs in): `attempt`, `completeSecondStep`.
      */
     signIns: {
       attempt: signIns.attempt,
       completeSecondStep: signIns.completeSecondStep,
-      useSecondStep: signIns.useSecondStep,
+    },
+
+    /** What a second step gets of the core to work with (signIn/secondStep.ts). */
+    secondStepTools: {
+      issueSession: issuer.issue,
+      endAllSessions: (uid, trx) => sessions.revokeAllOfUser(uid, trx),
+      completeSecondStep: signIns.completeSecondStep,
+      recentSignIn,
+    } satisfies SecondStepTools,
+
+    /**
+     * Installs the second step (one: two-step sign-in, from createIdentity.ts): asked after
+     * every first factor, and its factors go with a deleted or taken-over account.
+     */
+    useSecondStep(step: SecondStep): void {
+      secondStep = step;
+      signIns.useSecondStep(step);
     },
 
     /** An account as another door sees it (passkeys: whose credential a user handle names). */
@@ -212,10 +235,11 @@ export function createIdentityCore(deps: {
 }
 
 export type IdentityCore = ReturnType<typeof createIdentityCore>;
-export type { IssuedSession } from './sessionIssuer.ts';
-export type { ProfileChangedListener, UserDeletingListener } from './accountOperations.ts';
-export type { SecondFactorInfo, SecondStepPolicy, SignInOutcome, SignInResult } from './signInAttempt.ts';
-export type { AdminUserView } from './operatorOperations.ts';
+export type { IssuedSession } from './sessions/sessionIssuer.ts';
+export type { ProfileChangedListener, UserDeletingListener } from './accounts/accountOperations.ts';
+export type { SecondFactorInfo, SecondStepPolicy, SignInOutcome, SignInResult } from './signIn/signInAttempt.ts';
+export type { SecondStep, SecondStepTools } from './signIn/secondStep.ts';
+export type { AdminUserView } from './accounts/operatorOperations.ts';
 export {
   LastOwnerError,
   type MemberChange,
@@ -223,12 +247,12 @@ export {
   type MemberChangedListener,
   type MemberCursor,
   type MemberRow,
-} from './memberOperations.ts';
-export type { SignUpAdmission, SignUpGate } from './signUpGate.ts';
-export type { ImportedAccount, AccountImportCount } from './accountImport.ts';
-export { checkBounds as checkFirebaseHashBounds, type FirebaseHashParameters } from './firebaseScrypt.ts';
-export type { ProviderIdentity, FederatedSignInOutcome, AccountTakeoverListener } from './federatedSignIn.ts';
+} from './members/memberOperations.ts';
+export type { SignUpAdmission, SignUpGate } from './signIn/signUpGate.ts';
+export type { ImportedAccount, AccountImportCount } from './accounts/accountImport.ts';
+export { checkBounds as checkFirebaseHashBounds, type FirebaseHashParameters } from './passwords/firebaseScrypt.ts';
+export type { ProviderIdentity, FederatedSignInOutcome, AccountTakeoverListener } from './signIn/federatedSignIn.ts';
 export type { FederatedIdentityRow } from './identityTables.ts';
 export { IdentityError } from './identityErrors.ts';
-export { IdTokenError, type VerifiedToken, type VerifiedUser } from './verifyIdToken.ts';
-export { EmailTakenError } from './usersStore.ts';
+export { IdTokenError, type VerifiedToken, type VerifiedUser } from './sessions/verifyIdToken.ts';
+export { EmailTakenError } from './stores/usersStore.ts';

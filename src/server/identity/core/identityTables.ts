@@ -82,7 +82,7 @@ export interface IdentityOobCodesTable {
   used_at: number | null;
 }
 
-/** Sign-ins awaiting their second factor (core/signInAttempt.ts); only the credential's SHA-256 is kept. */
+/** Sign-ins awaiting their second factor (core/signIn/signInAttempt.ts); only the credential's SHA-256 is kept. */
 export interface IdentityPendingSecondStepsTable {
   credential_hash: string;
   user_id: string;

@@ -1,6 +1,6 @@
 import type { LookupUser, ProviderUserInfo } from '../../../shared/identityProtocol.ts';
 import type { FederatedIdentityRow, UserRow } from '../core/identityTables.ts';
-import { hasPassword, PASSWORD_PROVIDER_ID } from '../core/signInMethods.ts';
+import { hasPassword, PASSWORD_PROVIDER_ID } from '../core/signIn/signInMethods.ts';
 
 /** One entry per way to sign in: the password (when the account has one) and each linked provider. */
 export function providerUserInfo(user: UserRow, links: readonly FederatedIdentityRow[]): ProviderUserInfo[] {

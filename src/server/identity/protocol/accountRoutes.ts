@@ -14,7 +14,7 @@ import {
 } from './requestSchemas.ts';
 import { ProtocolError } from './protocolErrors.ts';
 import { clearSessionCookie, isCookieMode } from './sessionCookie.ts';
-import { accountWithTokens, originOf, signInAnswer, type SessionDelivery } from './sessionDelivery.ts';
+import { accountWithTokens, mfaEnrollment, originOf, signInAnswer, type SessionDelivery } from './sessionDelivery.ts';
 
 /** Sign-up, sign-in, lookup, update and delete. */
 export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): FastifyPluginAsync {
@@ -43,10 +43,10 @@ export function accountRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
       const body = parseBody(idTokenBody, request.body);
       const { user } = await core.verifyIdToken(body.idToken);
       const links = await core.signInMethods.linksOf(user.id);
-      const mfaInfo = await core.twoStep.mfaInfoOf(user.id);
+      const factors = await core.secondStep.enrolled(user.id);
       return {
         kind: 'identitytoolkit#GetAccountInfoResponse',
-        users: [{ ...lookupUser(user, links), ...(mfaInfo !== undefined ? { mfaInfo } : {}) }],
+        users: [{ ...lookupUser(user, links), ...(factors.length > 0 ? { mfaInfo: factors.map(mfaEnrollment) } : {}) }],
       };
     });
 

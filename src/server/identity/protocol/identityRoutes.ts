@@ -9,7 +9,6 @@ import { ProtocolError, sendProtocolError, toProtocolError } from './protocolErr
 import { publicRoutes } from './publicRoutes.ts';
 import type { SessionDelivery } from './sessionDelivery.ts';
 import { tokenRoutes } from './tokenRoutes.ts';
-import { twoStepRoutes } from '../twoStep/twoStepRoutes.ts';
 
 /** Maps errors Fastify raises while reading a request to protocol errors. */
 function requestProblem(error: FastifyError): ProtocolError | undefined {
@@ -32,7 +31,7 @@ export function identityRoutes(
   core: IdentityCore,
   config: Config,
   delivery: SessionDelivery,
-  /** Other features' sign-in doors (passkeys), registered inside this scope: they share its set-up. */
+  /** The other sign-in doors (two-step, providers, passkeys), registered inside this scope: they share its set-up. */
   doors: readonly FastifyPluginAsync[],
 ): FastifyPluginAsync {
   return async (app) => {
@@ -71,7 +70,6 @@ export function identityRoutes(
     await app.register(tokenRoutes(core, config, delivery));
     await app.register(oobCodeRoutes(core));
     await app.register(publicRoutes(core, config));
-    await app.register(twoStepRoutes(core, delivery));
     for (const door of doors) await app.register(door);
   };
 }

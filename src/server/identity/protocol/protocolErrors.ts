@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { IdentityErrorBody, IdentityErrorCode } from '../../../shared/identityProtocol.ts';
 import { IdentityError } from '../core/identityErrors.ts';
-import { IdTokenError } from '../core/verifyIdToken.ts';
+import { IdTokenError } from '../core/sessions/verifyIdToken.ts';
 
 /** A failure the protocol reports to the client as `{"error":{...}}`. */
 export class ProtocolError extends Error {

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MfaEnrollment, PendingSecondStepResponse } from '../../../shared/identityProtocol.ts';
 import type { Config } from '../../config.ts';
-import type { SecondFactorInfo, SignInResult } from '../core/signInAttempt.ts';
-import type { IssuedSession } from '../core/sessionIssuer.ts';
+import type { SecondFactorInfo, SignInResult } from '../core/signIn/signInAttempt.ts';
+import type { IssuedSession } from '../core/sessions/sessionIssuer.ts';
 import type { Origin } from '../core/origin.ts';
 import { isCookieMode, readSessionCookie, setSessionCookie } from './sessionCookie.ts';
 
@@ -57,7 +57,7 @@ export function accountWithTokens(
 }
 
 /** An enrolled second factor as Firebase's `mfaInfo` lists it. */
-function mfaEnrollment(factor: SecondFactorInfo): MfaEnrollment {
+export function mfaEnrollment(factor: SecondFactorInfo): MfaEnrollment {
   return {
     mfaEnrollmentId: factor.enrollmentId,
     ...(factor.displayName !== null ? { displayName: factor.displayName } : {}),

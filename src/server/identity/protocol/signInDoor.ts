@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { IdentityErrorCode } from '../../../shared/identityProtocol.ts';
-import type { Config } from '../../config.ts';
 import { IdentityError, type IdentityCore } from '../core/identityCore.ts';
 import { parseBody } from './requestSchemas.ts';
 import { originOf, signInAnswer, type SessionDelivery } from './sessionDelivery.ts';
@@ -14,7 +13,7 @@ export interface DoorAccount {
   disabled: boolean;
 }
 
-/** A sign-in method a door outside identity checks itself (a passkey): see core/signInAttempt.ts. */
+/** A sign-in method a door outside identity checks itself (a passkey): see core/signIn/signInAttempt.ts. */
 export interface DoorFirstFactor {
   /** `firebase.sign_in_provider` of the session: 'passkey', 'google.com', 'oidc.x'. */
   provider: string;
@@ -29,13 +28,8 @@ export interface DoorFirstFactor {
  * inside the `/identity` scope (its body parsers, cookie, no-store and protocol error answers),
  * and they reach identity only through this, which services.ts adapts to each door's own port.
  */
-export function createSignInDoor(deps: {
-  core: IdentityCore;
-  config: Config;
-  delivery: SessionDelivery;
-  now: () => number;
-}) {
-  const { core, config, delivery, now } = deps;
+export function createSignInDoor(deps: { core: IdentityCore; delivery: SessionDelivery }) {
+  const { core, delivery } = deps;
   return {
     /** The caller behind an ID token; rejects with the protocol error for a bad, expired or ended token, or a disabled account. */
     async verifyIdToken(idToken: unknown) {
@@ -51,12 +45,12 @@ export function createSignInDoor(deps: {
     },
 
     /** Whether a sign-in at `authTime` (epoch ms) is recent enough for sensitive changes. */
-    isRecentSignIn: (authTime: number): boolean => now() - authTime <= config.recentSignInSeconds * 1000,
+    isRecentSignIn: core.recentSignIn.isRecent,
 
     findAccount: (uid: string): Promise<DoorAccount | undefined> => core.findAccount(uid),
 
     /**
-     * One sign-in attempt (core/signInAttempt.ts) with the door's factor, answered like
+     * One sign-in attempt (core/signIn/signInAttempt.ts) with the door's factor, answered like
      * signInWithPassword: tokens (browser session mode included) or a pending second step.
      */
     async signIn(request: FastifyRequest, reply: FastifyReply, factor: DoorFirstFactor) {

@@ -153,7 +153,7 @@ export function oauthRoutes(deps: {
         const party = providers.get(request.params.providerId);
         if (!party) throw new ProtocolError('OPERATION_NOT_ALLOWED');
         const token = await core.verifyIdToken(body.idToken);
-        core.accounts.requireRecentSignIn(token);
+        core.recentSignIn.require(token);
         const url = await begin(request, reply, party, {
           continuePath: sameOriginPath(body.continue, config.publicUrl),
           linkUserId: token.user.id,

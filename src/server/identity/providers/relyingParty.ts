@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import * as oidc from 'openid-client';
 import { normalizeEmail } from '../../../shared/identityRequests.ts';
-import type { ProviderIdentity } from '../core/federatedSignIn.ts';
+import type { ProviderIdentity } from '../core/signIn/federatedSignIn.ts';
 import { IdentityError } from '../core/identityErrors.ts';
 import type { IdentityProviderConfig } from './providersConfig.ts';
 import { isUnstorableText } from '../../http/inputRules.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { IdentityCore } from '../core/identityCore.ts';
-import type { FederatedSignInOutcome, ProviderIdentity } from '../core/federatedSignIn.ts';
+import type { FederatedSignInOutcome, ProviderIdentity } from '../core/signIn/federatedSignIn.ts';
 import { ProtocolError } from '../protocol/protocolErrors.ts';
 import { parseBody } from '../protocol/requestSchemas.ts';
 import { accountWithTokens, originOf, signInAnswer, type SessionDelivery } from '../protocol/sessionDelivery.ts';

@@ -1,26 +1,22 @@
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
-import type { MfaInfo } from '../../../shared/twoStepProtocol.ts';
 import { isTotpCodeShaped } from '../../../shared/twoStepProtocol.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { RateLimiter, RateLimitRule } from '../../rateLimit/rateLimiter.ts';
-import { sendInBackground } from '../core/backgroundMail.ts';
-import { secondStepFailuresNotice } from '../core/identityEmails.ts';
+import { sendInBackground } from '../core/emailActions/backgroundMail.ts';
+import { secondStepFailuresNotice } from '../core/emailActions/identityEmails.ts';
 import { IdentityError } from '../core/identityErrors.ts';
 import type { Origin } from '../core/origin.ts';
 import type { UserRow } from '../core/identityTables.ts';
 import { newId, newOpaqueSecret } from '../core/opaqueSecrets.ts';
-import { requireRecentSignIn } from '../core/recentSignIn.ts';
-import type { IssuedSession, SessionIssuer } from '../core/sessionIssuer.ts';
-import type { SessionsStore } from '../core/sessionsStore.ts';
+import type { IssuedSession } from '../core/sessions/sessionIssuer.ts';
+import type { SecondStep, SecondStepTools } from '../core/signIn/secondStep.ts';
 import {
   PENDING_SECOND_STEP_LIFETIME_MS,
   type AttemptContext,
   type SecondFactorInfo,
-  type SecondStepPolicy,
-  type SignInAttempts,
-} from '../core/signInAttempt.ts';
-import type { VerifiedToken } from '../core/verifyIdToken.ts';
+} from '../core/signIn/signInAttempt.ts';
+import type { VerifiedToken } from '../core/sessions/verifyIdToken.ts';
 import { isRecoveryCodeShaped, newRecoveryCodes } from './recoveryCodes.ts';
 import { matchingStep, newTotpSecret } from './totpCodes.ts';
 import { createTwoStepStore, type FactorRow } from './twoStepStore.ts';
@@ -35,33 +31,34 @@ const WRONG_CODES_NOTICE_RULE: RateLimitRule = { name: 'twoStep:wrongCodesNotice
 /** `firebase.sign_in_second_factor` of sessions a second step completed. */
 export const SECOND_FACTOR_TOTP = 'totp';
 
-export function mfaInfoOf(factor: FactorRow): MfaInfo {
+/** An enrolled factor as the core's sign-in attempt offers it. */
+function secondFactorOf(factor: FactorRow): SecondFactorInfo {
   return {
-    mfaEnrollmentId: factor.enrollment_id,
-    ...(factor.display_name !== null ? { displayName: factor.display_name } : {}),
-    enrolledAt: new Date(factor.enrolled_at).toISOString(),
-    totpInfo: {},
+    enrollmentId: factor.enrollment_id,
+    kind: SECOND_FACTOR_TOTP,
+    displayName: factor.display_name,
+    enrolledAt: factor.enrolled_at,
   };
 }
 
 /**
  * Two-step sign-in with an authenticator app (TOTP, RFC 6238) and recovery codes: enrolling,
- * withdrawing, and the second step of a sign-in. Part of the identity core: it issues sessions
- * through the core's one issuer and counts wrong codes against the sign-in limits.
+ * withdrawing, and the second step of a sign-in. The core's second step (`secondStep`, which
+ * createIdentity.ts installs): it issues and ends sessions with what the core lends it
+ * (`SecondStepTools`) and counts wrong codes against the sign-in limits.
  */
 export function createTwoStep(deps: {
   config: Config;
   database: Database;
-  sessions: SessionsStore;
-  issuer: SessionIssuer;
-  signIns: Pick<SignInAttempts, 'completeSecondStep'>;
+  core: SecondStepTools;
   mailer: Mailer;
   rateLimiter: RateLimiter;
   now: () => number;
 }) {
-  const { config, sessions, issuer, now } = deps;
+  const { config, now } = deps;
+  const { issueSession, endAllSessions, recentSignIn } = deps.core;
   const store = createTwoStepStore(deps.database.db);
-  const recent = (token: VerifiedToken) => requireRecentSignIn(token, now(), config.recentSignInSeconds);
+  const recent = (token: VerifiedToken) => recentSignIn.require(token);
 
   /** A code or a recovery code, checked against the account's factor; true once used up. */
   async function useCode(factor: FactorRow, code: string): Promise<boolean> {
@@ -88,12 +85,6 @@ export function createTwoStep(deps: {
   }
 
   return {
-    /** The account's factor as the protocol shows it (lookup, sign-in answers), if any. */
-    async mfaInfoOf(uid: string): Promise<MfaInfo[] | undefined> {
-      const factor = await store.factorOf(uid);
-      return factor && [mfaInfoOf(factor)];
-    },
-
     /** mfaEnrollment:start: a new secret, kept with the enrollment until a code proves the app has it. */
     async startEnrollment(token: VerifiedToken) {
       recent(token);
@@ -126,7 +117,7 @@ export function createTwoStep(deps: {
       }
       const recoveryCodes = newRecoveryCodes();
       const enrollmentId = newId();
-      const session = await issuer.issue(
+      const session = await issueSession(
         token.user,
         {
           authTime: token.authTime,
@@ -154,7 +145,7 @@ export function createTwoStep(deps: {
             await store.insertRecoveryCodes(token.user.id, recoveryCodes, trx);
             // Every other device signs in again, with the second step (decision 0552): two-step
             // is often turned on because a password is feared known.
-            await sessions.revokeAllOfUser(token.user.id, trx);
+            await endAllSessions(token.user.id, trx);
           },
         },
       );
@@ -169,38 +160,36 @@ export function createTwoStep(deps: {
       recent(token);
       const factor = await store.factorOf(token.user.id);
       if (!factor || factor.enrollment_id !== input.enrollmentId) throw new IdentityError('MFA_ENROLLMENT_NOT_FOUND');
-      return issuer.issue(
+      return issueSession(
         token.user,
         { authTime: token.authTime, provider: token.provider, replaces: input.replaces },
         {
           first: async (trx) => {
             await store.removeAllOfUser(token.user.id, trx);
-            await sessions.revokeAllOfUser(token.user.id, trx);
+            await endAllSessions(token.user.id, trx);
           },
         },
       );
     },
 
     /**
-     * The second-step policy the core's sign-in attempt asks after every first factor: an account
-     * with a factor waits for a code. A passkey needs none: its user verification (PIN or
-     * biometrics on the device) is a second factor already.
+     * The core's second step (installed by createIdentity.ts), asked after every first factor:
+     * an account with a factor waits for a code. A passkey needs none: its user verification
+     * (PIN or biometrics on the device) is a second factor already.
      */
-    policy: {
+    secondStep: {
       async required(user: UserRow, provider: string): Promise<SecondFactorInfo[] | null> {
         if (provider === 'passkey') return null;
         const factor = await store.factorOf(user.id);
-        if (!factor) return null;
-        return [
-          {
-            enrollmentId: factor.enrollment_id,
-            kind: SECOND_FACTOR_TOTP,
-            displayName: factor.display_name,
-            enrolledAt: factor.enrolled_at,
-          },
-        ];
+        return factor ? [secondFactorOf(factor)] : null;
       },
-    } satisfies SecondStepPolicy,
+      async enrolled(uid: string): Promise<SecondFactorInfo[]> {
+        const factor = await store.factorOf(uid);
+        return factor ? [secondFactorOf(factor)] : [];
+      },
+      // An account deleted or taken over: its two-step rows go in the same transaction.
+      removeAllOfUser: (uid, trx) => store.removeAllOfUser(uid, trx).then(() => undefined),
+    } satisfies SecondStep,
 
     /**
      * mfaSignIn:finalize: a code (or a recovery code) finishes a pending sign-in, through the
@@ -211,7 +200,7 @@ export function createTwoStep(deps: {
       input: { credential: string; enrollmentId: string; code: string },
       context: AttemptContext,
     ): Promise<IssuedSession> {
-      return deps.signIns.completeSecondStep(
+      return deps.core.completeSecondStep(
         {
           pendingCredential: input.credential,
           check: async (user) => {
@@ -247,14 +236,10 @@ export function createTwoStep(deps: {
     async reset(uid: string): Promise<boolean> {
       return deps.database.db.transaction().execute(async (trx) => {
         const removed = await store.removeAllOfUser(uid, trx);
-        if (removed) await sessions.revokeAllOfUser(uid, trx);
+        if (removed) await endAllSessions(uid, trx);
         return removed;
       });
     },
-
-    /** An account is being deleted: its two-step rows go in the same transaction. */
-    deleteByUser: (uid: string, trx: Parameters<typeof store.removeAllOfUser>[1]) =>
-      store.removeAllOfUser(uid, trx).then(() => undefined),
   };
 }
 

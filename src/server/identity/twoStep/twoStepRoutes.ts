@@ -1,18 +1,25 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { FinalizeTotpEnrollmentResponse, StartTotpEnrollmentResponse } from '../../../shared/twoStepProtocol.ts';
 import type { IdentityCore } from '../core/identityCore.ts';
+import type { TwoStep } from './twoStep.ts';
 import { parseBody } from '../protocol/requestSchemas.ts';
 import { originOf, signInAnswer, type SessionDelivery } from '../protocol/sessionDelivery.ts';
 import { TOTP_PARAMETERS } from './totpCodes.ts';
 import { finalizeEnrollmentBody, finalizeSignInBody, startEnrollmentBody, withdrawBody } from './twoStepRequests.ts';
 
-/** The multi-factor calls of the protocol (DESIGN §8.4), TOTP only. */
-export function twoStepRoutes(core: IdentityCore, delivery: SessionDelivery): FastifyPluginAsync {
-  const { twoStep } = core;
+/**
+ * The multi-factor calls of the protocol (DESIGN §8.4), TOTP only: a door createIdentity.ts
+ * registers inside the `/identity` scope.
+ */
+export function twoStepRoutes(
+  twoStep: TwoStep,
+  verifyIdToken: IdentityCore['verifyIdToken'],
+  delivery: SessionDelivery,
+): FastifyPluginAsync {
   return async (app) => {
     app.post('/v2/accounts/mfaEnrollment::start', async (request): Promise<StartTotpEnrollmentResponse> => {
       const body = parseBody(startEnrollmentBody, request.body);
-      const started = await twoStep.startEnrollment(await core.verifyIdToken(body.idToken));
+      const started = await twoStep.startEnrollment(await verifyIdToken(body.idToken));
       return {
         totpSessionInfo: {
           sharedSecretKey: started.secret,
@@ -29,7 +36,7 @@ export function twoStepRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
       '/v2/accounts/mfaEnrollment::finalize',
       async (request, reply): Promise<FinalizeTotpEnrollmentResponse> => {
         const body = parseBody(finalizeEnrollmentBody, request.body);
-        const token = await core.verifyIdToken(body.idToken);
+        const token = await verifyIdToken(body.idToken);
         const { session, recoveryCodes } = await twoStep.finalizeEnrollment(token, {
           sessionInfo: body.totpVerificationInfo.sessionInfo,
           code: body.totpVerificationInfo.verificationCode,
@@ -42,7 +49,7 @@ export function twoStepRoutes(core: IdentityCore, delivery: SessionDelivery): Fa
 
     app.post('/v2/accounts/mfaEnrollment::withdraw', async (request, reply) => {
       const body = parseBody(withdrawBody, request.body);
-      const token = await core.verifyIdToken(body.idToken);
+      const token = await verifyIdToken(body.idToken);
       const session = await twoStep.withdraw(token, {
         enrollmentId: body.mfaEnrollmentId,
         replaces: delivery.replaced(request),

@@ -10,7 +10,9 @@ export interface ArticlesListQuery {
   limit?: number | undefined;
   cursor?: string | null | undefined;
   /** Not published ones (their author's and editors' only, with a token): DESIGN.md §8.2. */
-  status?: 'draft' | 'submitted' | 'hidden' | 'all' | undefined;
+  status?: 'published' | 'draft' | 'submitted' | 'hidden' | 'all' | undefined;
+  /** Only articles whose title holds this text (editors: the `/admin` Posts list). */
+  q?: string | undefined;
 }
 
 /** `GET /articles` with its query, its parameters always in this order. */
@@ -21,6 +23,7 @@ export function articlesListPath(query: ArticlesListQuery = {}): string {
   if (query.limit) parameters.push(['limit', String(query.limit)]);
   if (query.cursor) parameters.push(['cursor', query.cursor]);
   if (query.status) parameters.push(['status', query.status]);
+  if (query.q) parameters.push(['q', query.q]);
   if (parameters.length === 0) return '/articles';
   return `/articles?${parameters.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`;
 }

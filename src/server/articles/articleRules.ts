@@ -29,10 +29,12 @@ export function mayView(caller: Caller | null, article: { authorId: string; stat
 /**
  * Which lists a caller may read beyond the public one: an author's drafts, submitted or hidden
  * articles (or all of them) for that author and editors; the review queue (every author's
- * submitted drafts) for editors.
+ * submitted drafts) for editors; every author's articles of any status, or searched by title
+ * (the `/admin` Posts list, decision 0820), for editors.
  */
 export function mayList(caller: Caller, authorId: string | undefined, status: ArticleStatus | 'all'): boolean {
-  if (authorId === undefined) return status === 'submitted' && can(caller.role, 'article:review');
+  if (authorId === undefined)
+    return status === 'submitted' ? can(caller.role, 'article:review') : isEditor(caller);
   return caller.uid === authorId || isEditor(caller);
 }
 

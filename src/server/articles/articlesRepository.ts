@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { ArticleStatus } from '../../shared/articleSchema.ts';
 import { renderMarkdown } from '../../shared/markdown/renderMarkdown.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -187,6 +187,8 @@ export interface ListFilter {
   authorId?: string;
   tagSlug?: string;
   status?: ArticleStatus | 'all';
+  /** Only articles whose title holds this text, case aside (the staff list: never cached). */
+  titleSearch?: string;
 }
 
 /**
@@ -206,6 +208,7 @@ export function listPageQuery(
   if (filter.authorId !== undefined) query = query.where('articles.author_id', '=', filter.authorId);
   const status = filter.status ?? 'published';
   if (status !== 'all') query = query.where('articles.status', '=', status);
+  if (filter.titleSearch !== undefined) query = query.where(titleHolds(filter.titleSearch));
   if (after) {
     // (date, id) < (d, i), spelled portably. The redundant `date <= d` gives both planners
     // a range on the (date desc, id desc) index; without it SQLite splits the OR into two
@@ -492,6 +495,16 @@ async function lockCurrent(trx: Transaction<DatabaseSchema>, id: string): Promis
 async function storedText(trx: Transaction<DatabaseSchema>, id: string): Promise<string> {
   const row = await trx.selectFrom('articles').select('description').where('id', '=', id).executeTakeFirstOrThrow();
   return renderMarkdown(row.description).text;
+}
+
+/**
+ * `lower(title) LIKE %text%` with the pattern's own characters escaped, spelled the same on
+ * SQLite and PostgreSQL (whose LIKE differs in case and default escape). It reads the list's
+ * index in order and filters: editors' searches only, decision 0820.
+ */
+function titleHolds(text: string) {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`lower(articles.title) like ${pattern} escape '\\'`;
 }
 
 /** Published articles' keys: the sitemap's reads, on the (status, date desc, id desc) index. */

@@ -112,12 +112,13 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
     };
 
     app.get('/articles', { ...cachedRead, preValidation: queryValidation(listQuery) }, async (request, reply) => {
-      const { limit, author, tag, status = 'published', cursor: after } = request.query as ListQuery;
+      const { limit, author, tag, status = 'published', q, cursor: after } = request.query as ListQuery;
       const filter: ListFilter = {
         ...(author === undefined ? {} : { authorId: author }),
         ...(tag === undefined ? {} : { tagSlug: tag }),
       };
-      if (status === 'published') {
+      // A title search is the staff list's (never cached: its keys are the client's own text).
+      if (status === 'published' && q === undefined) {
         return sendJsonResource(
           request,
           reply,
@@ -126,7 +127,13 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       }
       // Drafts, the review queue, hidden articles: for their author and editors, never cached or shared.
       if (tag !== undefined)
-        return sendProblem(reply, 400, 'status cannot be combined with tag: tag lists are public.');
+        return sendProblem(
+          reply,
+          400,
+          q === undefined
+            ? 'status cannot be combined with tag: tag lists are public.'
+            : 'q cannot be combined with tag: tag lists are public.',
+        );
       if (request.headers.authorization === undefined) {
         reply.header('www-authenticate', 'Bearer');
         return sendProblem(reply, 401, 'Sign in first: send your ID token as Authorization: Bearer <token>.');
@@ -137,12 +144,18 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
         return sendProblem(
           reply,
           403,
-          author === undefined
-            ? 'Only editors can read the review queue (status=submitted without author).'
-            : "Only the author and editors can read an author's drafts, submitted or hidden articles.",
+          author !== undefined
+            ? "Only the author and editors can read an author's drafts, submitted or hidden articles."
+            : status === 'submitted' && q === undefined
+              ? 'Only editors can read the review queue (status=submitted without author).'
+              : "Only editors can list every author's articles.",
         );
       }
-      const rows = await repository.listPage(limit, after, { ...filter, status });
+      const rows = await repository.listPage(limit, after, {
+        ...filter,
+        status,
+        ...(q === undefined ? {} : { titleSearch: q }),
+      });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return reply.header('cache-control', 'private, no-store').send({

@@ -5,8 +5,11 @@ import { isAuthorId } from './articleId.ts';
 import { isTagSlug } from '../../shared/tags.ts';
 import { ARTICLE_STATUSES } from '../../shared/articleSchema.ts';
 
+/** The longest title search the staff list takes. */
+export const TITLE_SEARCH_MAX_LENGTH = 100;
+
 /**
- * `GET /api/articles?limit=&author=&tag=&status=&cursor=`: each parameter's message is the client's answer
+ * `GET /api/articles?limit=&author=&tag=&status=&q=&cursor=`: each parameter's message is the client's answer
  * (http/queryValidation.ts). Unknown parameters are ignored, as the protocol's `?key=` is.
  */
 export const listQuery = z.object({
@@ -29,6 +32,16 @@ export const listQuery = z.object({
     .optional(),
   status: z
     .enum([...ARTICLE_STATUSES, 'all'], { error: 'status must be published, draft, submitted, hidden or all.' })
+    .optional(),
+  // The staff list's title search (editors: articlesRoutes.ts); trimmed, and empty is no search.
+  q: z
+    .string({ error: `q must be one text of at most ${TITLE_SEARCH_MAX_LENGTH} characters.` })
+    .trim()
+    .refine(
+      (q) => [...q].length <= TITLE_SEARCH_MAX_LENGTH && q.isWellFormed() && !q.includes('\u0000'),
+      `q must be one text of at most ${TITLE_SEARCH_MAX_LENGTH} characters.`,
+    )
+    .transform((q) => (q === '' ? undefined : q))
     .optional(),
   cursor: z
     .string({ error: 'cursor must be a nextCursor value from a previous page.' })

@@ -153,7 +153,6 @@ export function createServices(deps: {
     verifyIdToken,
     countArticles: (uids) => articles.countByAuthors(uids),
   });
-  const auditRoutes = audit.routes({ verifyIdToken });
   // One-click unsubscribe (RFC 8058), by list: comment notifications now.
   const unsubscribe = createUnsubscribe({
     database,
@@ -216,7 +215,7 @@ export function createServices(deps: {
   });
   // Reports: any signed-in account reports an article it can see; editors resolve them by
   // hiding it (through articles, which audits the hide) or dismissing; each resolution is audited.
-  const reportsRoutes = reportsFeature({
+  const reports = reportsFeature({
     database,
     rateLimiter,
     clock,
@@ -238,6 +237,18 @@ export function createServices(deps: {
           },
         }),
     recordEvent: audit.record,
+    nameAccounts: (uids) => authors.namesOf(uids),
+  });
+  const reportsRoutes = reports.routes;
+  // The Log names actors and targets as of now: one batch read of each feature per page.
+  const auditRoutes = audit.routes({
+    verifyIdToken,
+    names: {
+      accounts: (uids) => authors.namesOf(uids),
+      articles: (ids) => articles.titlesOf(ids),
+      comments: (ids) => comments.excerptsOf(ids),
+      reports: (ids) => reports.targetsOf(ids),
+    },
   });
   return {
     identity,

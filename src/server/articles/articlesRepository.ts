@@ -324,6 +324,13 @@ export function createArticlesRepository(
       return row && served((await withTagNames(db, [row]))[0]!, images);
     },
 
+    /** These articles' titles by id, whatever their status. */
+    async titlesOf(ids: readonly string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db.selectFrom('articles').select(['id', 'title']).where('id', 'in', ids).execute();
+      return new Map(rows.map((row) => [row.id, row.title]));
+    },
+
     /** Published articles by id, in the order of `ids` (others left out): search results. */
     async findMany(ids: readonly string[]): Promise<ArticleRow[]> {
       if (ids.length === 0) return [];

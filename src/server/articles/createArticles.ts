@@ -52,6 +52,8 @@ export interface Articles {
   hide(actor: Caller, id: string, reason: string): Promise<'hidden' | 'not_found' | 'forbidden'>;
   /** The article whatever its status, through the read cache (comments decide who sees it); undefined when there is none. */
   summary(id: string): Promise<{ id: string; title: string; authorId: string; status: ArticleStatus } | undefined>;
+  /** These articles' titles as of now, whatever their status (the audit log's names); a deleted one is left out. */
+  titlesOf(ids: readonly string[]): Promise<Map<string, string>>;
   /** Lists and articles carry their published comments' count from `count` (the comments feature). */
   onCountingComments(count: CountComments): void;
   /** Calls `listener` inside the transaction of an article's first publication (a newsletter send). */
@@ -169,6 +171,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
       const article = isArticleId(id) ? (await reads.article(id))?.article : undefined;
       return article && { id: article.id, title: article.title, authorId: article.authorId, status: article.status };
     },
+    titlesOf: (ids) => repository.titlesOf([...new Set(ids)].filter(isArticleId)),
     onCountingComments: (count) => {
       countComments = count;
     },

@@ -3,6 +3,7 @@ import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../h
 import { sendProblem } from '../http/problem.ts';
 import { can } from '../roles/permissions.ts';
 import { auditEntryJson, type AuditLog } from './auditLog.ts';
+import { nameAuditEntries, type AuditNameSources } from './auditNames.ts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
 
 // Audit entry ids are 16 characters (auditLog.ts); the cursor allows more, as it always did.
@@ -12,7 +13,12 @@ const AUDIT_ID_MAX_LENGTH = 64;
 export const AUDIT_PAGE_SIZE = 50;
 
 /** `GET /api/audit?cursor=C` for owners (docs/product.md, Audit log). Register with { prefix: '/api' }. */
-export function auditRoutes(deps: { log: AuditLog; verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
+export function auditRoutes(deps: {
+  log: AuditLog;
+  verifyIdToken: VerifyIdToken;
+  /** The actors' and targets' names as of now (services.ts); without them the entries carry none. */
+  names?: AuditNameSources | undefined;
+}): FastifyPluginAsync {
   return async (app) => {
     const authenticate = registerCallerAuthentication(app, deps.verifyIdToken);
     app.get<{ Querystring: Record<string, unknown> }>(
@@ -34,7 +40,10 @@ export function auditRoutes(deps: { log: AuditLog; verifyIdToken: VerifyIdToken 
         const page = rows.slice(0, AUDIT_PAGE_SIZE);
         const last = page.at(-1);
         const nextCursor = rows.length > AUDIT_PAGE_SIZE && last ? encodeKeysetCursor(last) : null;
-        return reply.header('cache-control', 'no-store').send({ entries: page.map(auditEntryJson), nextCursor });
+        const entries = page.map(auditEntryJson);
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ entries: deps.names ? await nameAuditEntries(entries, deps.names) : entries, nextCursor });
       },
     );
   };

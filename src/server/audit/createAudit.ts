@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { VerifyIdToken } from '../http/callerAuth.ts';
 import { auditEntryJson, createAuditLog, type AuditEntryJson, type RecordAudit } from './auditLog.ts';
+import type { AuditNameSources } from './auditNames.ts';
 import { auditRoutes } from './auditRoutes.ts';
 
 export interface Audit {
@@ -10,7 +11,7 @@ export interface Audit {
   /** The newest `limit` entries, newest first (the admin command). */
   newest(limit: number): Promise<AuditEntryJson[]>;
   /** GET /api/audit. Register with { prefix: '/api' }. */
-  routes(deps: { verifyIdToken: VerifyIdToken }): FastifyPluginAsync;
+  routes(deps: { verifyIdToken: VerifyIdToken; names?: AuditNameSources }): FastifyPluginAsync;
 }
 
 /** The append-only audit log (docs/product.md, Audit log). */
@@ -19,6 +20,6 @@ export function createAudit(deps: { database: Database; clock?: (() => number) |
   return {
     record: log.record,
     newest: async (limit) => (await log.newest(limit)).map(auditEntryJson),
-    routes: ({ verifyIdToken }) => auditRoutes({ log, verifyIdToken }),
+    routes: ({ verifyIdToken, names }) => auditRoutes({ log, verifyIdToken, names }),
   };
 }

@@ -7,6 +7,12 @@ type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 /** The two columns of identity's users table this feature reads (name and picture as stored). */
 type UserColumns = { users: { id: string; display_name: string | null; photo_url: string | null } };
 
+/** An account as other screens name it: its display name, and its author page's slug when it has one. */
+export interface AccountName {
+  name: string | null;
+  slug: string | null;
+}
+
 /** An author's profile as stored: the photo URL may be origin-free (an upload here). */
 export interface StoredAuthor {
   uid: string;
@@ -109,6 +115,18 @@ export function createAuthorsRepository(db: Kysely<DatabaseSchema>, now: () => n
         .where('author_id', 'in', uids)
         .execute();
       return new Map(rows.map((row) => [row.author_id, row.slug]));
+    },
+
+    /** These accounts' names as of now, with their slugs (those that have one); a deleted one is left out. */
+    async namesOf(uids: readonly string[]): Promise<Map<string, AccountName>> {
+      if (uids.length === 0) return new Map();
+      const rows = await users(db)
+        .selectFrom('users')
+        .leftJoin('author_profiles', 'author_profiles.author_id', 'users.id')
+        .select(['users.id', 'users.display_name as name', 'author_profiles.slug'])
+        .where('users.id', 'in', uids)
+        .execute();
+      return new Map(rows.map((row) => [row.id, { name: row.name, slug: row.slug }]));
     },
 
     /** True when an account has this id. */

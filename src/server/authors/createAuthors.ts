@@ -4,7 +4,7 @@ import type { AuthorProfile } from '../../shared/authorProfile.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { VerifyIdToken } from '../http/callerAuth.ts';
-import { createAuthorsRepository } from './authorsRepository.ts';
+import { createAuthorsRepository, type AccountName } from './authorsRepository.ts';
 import { authorsRoutes } from './authorsRoutes.ts';
 
 /** An author page's address resolved: whose it is, and whether it is the current one (else redirect). */
@@ -24,6 +24,8 @@ export interface Authors {
   resolve(key: string): Promise<ResolvedAuthor | undefined>;
   /** The current slugs of these accounts (sitemaps); an account without one is left out. */
   slugsOf(uids: readonly string[]): Promise<Map<string, string>>;
+  /** These accounts' names as of now and their slugs (the staff screens); a deleted account is left out. */
+  namesOf(uids: readonly string[]): Promise<Map<string, AccountName>>;
 }
 
 export interface AuthorsDeps {
@@ -69,5 +71,6 @@ export function createAuthors(deps: AuthorsDeps): Authors {
     ensureSlug: (uid, trx) => repository.ensureSlug(uid, trx),
     resolve,
     slugsOf: (uids) => repository.slugsOf(uids),
+    namesOf: (uids) => repository.namesOf([...new Set(uids)]),
   };
 }

@@ -58,6 +58,18 @@ export function createCommentsStore(db: Kysely<DatabaseSchema>) {
   };
 
   return {
+    /** These comments' bodies by id, the ones still there and not deleted (kept for replies as ''). */
+    async bodiesOf(ids: readonly string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('comments')
+        .select(['id', 'body'])
+        .where('id', 'in', ids)
+        .where('status', '<>', 'deleted')
+        .execute();
+      return new Map(rows.map((row) => [row.id, row.body]));
+    },
+
     find(id: string, trx: Db = db): Promise<CommentRow | undefined> {
       return trx.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
     },

@@ -425,6 +425,15 @@ export function createComments(deps: CommentsDeps) {
       return rows.map((row) => ({ ...toJson(row), articleTitle: titles.get(row.article_id) ?? null }));
     },
 
+    /**
+     * A short excerpt of each of these comments as written, whatever its status (the audit log
+     * names its targets so); a deleted comment is left out.
+     */
+    async excerptsOf(ids: readonly string[]): Promise<Map<string, string>> {
+      const bodies = await store.bodiesOf([...new Set(ids)].filter(isCommentId));
+      return new Map([...bodies].map(([id, body]) => [id, commentExcerpt(body)]));
+    },
+
     /** For reports: the comment when `caller` may see it. */
     async findForReport(caller: Caller, id: string): Promise<{ articleId: string } | undefined> {
       const found = await findVisible(caller, id);
@@ -455,3 +464,12 @@ export function createComments(deps: CommentsDeps) {
 }
 
 export type Comments = ReturnType<typeof createComments>;
+
+/** Characters of a comment the audit log shows. */
+const COMMENT_EXCERPT_MAX = 80;
+
+/** The comment's text on one line, cut at COMMENT_EXCERPT_MAX characters with an ellipsis. */
+function commentExcerpt(body: string): string {
+  const chars = [...body.replace(/\s+/g, ' ').trim()];
+  return chars.length > COMMENT_EXCERPT_MAX ? `${chars.slice(0, COMMENT_EXCERPT_MAX - 1).join('').trimEnd()}…` : chars.join('');
+}

@@ -41,6 +41,8 @@ export interface ReportsDeps {
   findVisibleComment?: FindVisibleComment | undefined;
   hideComment?: HideComment | undefined;
   recordEvent: ReportEventRecorder;
+  /** Accounts' names as of now and their author pages' slugs (the authors feature); deleted ones left out. */
+  nameAccounts?: ((uids: readonly string[]) => Promise<Map<string, { name: string | null; slug: string | null }>>) | undefined;
 }
 
 /** Reports of articles and their resolution (docs/product.md, Reports); who may is the routes' business. */
@@ -91,14 +93,28 @@ export function createReports(deps: ReportsDeps) {
       return { ok: true, report };
     },
 
-    /** Reports with this status, oldest first, with their articles' titles (as `viewer` sees them). */
+    /**
+     * Reports with this status, oldest first, with their articles' titles (as `viewer` sees them)
+     * and who reported (their name as of now, and their author page's slug).
+     */
     async list(viewer: Caller, status: ReportStatus) {
       const rows = await store.list(status, REPORTS_LIST_MAX);
       const titles = new Map<string, string | null>();
       for (const articleId of new Set(rows.map((row) => row.article_id))) {
         titles.set(articleId, (await deps.findVisibleArticle(viewer, articleId))?.title ?? null);
       }
-      return rows.map((row) => ({ row, articleTitle: titles.get(row.article_id) ?? null }));
+      const reporters = (await deps.nameAccounts?.(rows.map((row) => row.reporter_uid))) ?? new Map();
+      return rows.map((row) => ({
+        row,
+        articleTitle: titles.get(row.article_id) ?? null,
+        reporter: reporters.get(row.reporter_uid) ?? { name: null, slug: null },
+      }));
+    },
+
+    /** What these reports are of (the audit log names a report by it); a deleted report is left out. */
+    async targetsOf(ids: readonly string[]): Promise<Map<string, { articleId: string; commentId: string | null }>> {
+      const rows = await store.findMany([...new Set(ids)]);
+      return new Map(rows.map((row) => [row.id, { articleId: row.article_id, commentId: row.comment_id }]));
     },
 
     /**

@@ -13,13 +13,20 @@ const NO_REPORT = 'There is no report with this id.';
 const NO_COMMENT = 'There is no comment with this id.';
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const reportJson = (row: ReportRow, articleTitle?: string | null) => ({
+/** Who reported, for the Reports tab: their name as of now (null: none, or deleted) and author page's slug. */
+interface Reporter {
+  name: string | null;
+  slug: string | null;
+}
+
+const reportJson = (row: ReportRow, articleTitle?: string | null, reporter?: Reporter) => ({
   id: row.id,
   targetType: row.target_type,
   articleId: row.article_id,
   commentId: row.comment_id,
   ...(articleTitle !== undefined ? { articleTitle } : {}),
   reporterUid: row.reporter_uid,
+  ...(reporter !== undefined ? { reporterName: reporter.name, reporterSlug: reporter.slug } : {}),
   reason: row.reason,
   createdAt: iso(row.created_at),
   status: row.status,
@@ -92,7 +99,7 @@ export function reportsRoutes(deps: {
       const listed = await reports.list(caller, query.data.status);
       return reply
         .header('cache-control', 'no-store')
-        .send({ reports: listed.map(({ row, articleTitle }) => reportJson(row, articleTitle)) });
+        .send({ reports: listed.map(({ row, articleTitle, reporter }) => reportJson(row, articleTitle, reporter)) });
     });
 
     app.post<{ Params: { id: string } }>('/reports/:id/resolve', signedIn, async (request, reply) => {
@@ -123,11 +130,17 @@ export function reportsRoutes(deps: {
   };
 }
 
-/** The reports feature with its API: the core made from `deps`, behind its routes (register with { prefix: '/api' }). */
-export function reportsFeature(deps: ReportsDeps & { verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
-  return reportsRoutes({
-    reports: createReports(deps),
-    verifyIdToken: deps.verifyIdToken,
-    commentsOn: deps.findVisibleComment !== undefined,
-  });
+/**
+ * The reports feature: its API (the core made from `deps`, behind its routes: register with
+ * { prefix: '/api' }) and what other features read of it (the audit log's names of reports).
+ */
+export function reportsFeature(deps: ReportsDeps & { verifyIdToken: VerifyIdToken }): {
+  routes: FastifyPluginAsync;
+  targetsOf: Reports['targetsOf'];
+} {
+  const reports = createReports(deps);
+  return {
+    routes: reportsRoutes({ reports, verifyIdToken: deps.verifyIdToken, commentsOn: deps.findVisibleComment !== undefined }),
+    targetsOf: (ids) => reports.targetsOf(ids),
+  };
 }

@@ -18,6 +18,11 @@ export function createReportsStore(db: Kysely<DatabaseSchema>) {
       return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
     },
 
+    findMany(ids: readonly string[]): Promise<ReportRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('reports').selectAll().where('id', 'in', ids).execute();
+    },
+
     find(id: string, trx: Db = db): Promise<ReportRow | undefined> {
       return trx.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
     },

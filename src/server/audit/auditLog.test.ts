@@ -44,6 +44,11 @@ describe.each(dialectCases())('the audit log on $dialect', (dialectCase) => {
     } while (cursor);
     return entries;
   }
+  /** The entries as stored: the API adds names as of now (auditNames.test.ts), the admin command does not. */
+  const stored = (entries: Entry[]) =>
+    entries.map(({ id, at, actorUid, action, targetType, targetId, detail }) => ({
+      ...{ id, at, actorUid, action, targetType, targetId, detail },
+    }));
   const entriesAbout = async (targetId: string) => (await allEntries()).filter((e) => e.targetId === targetId);
   /** Waits until the wall clock has passed every reading of the app's clock. */
   const clockCaughtUp = async () => {
@@ -94,6 +99,10 @@ describe.each(dialectCases())('the audit log on $dialect', (dialectCase) => {
         targetType: 'user',
         targetId: editor.uid,
         detail: { from: 'author', to: 'editor' },
+        actorName: null,
+        actorGone: false,
+        targetName: 'Eddie Editor',
+        targetGone: false,
       },
     ]);
   });
@@ -206,8 +215,9 @@ describe.each(dialectCases())('the audit log on $dialect', (dialectCase) => {
     const invitationRows = await entriesAbout(made.body.id);
     const deleted = await admin(['users', 'delete', leaver.email]);
     expect(deleted.code).toBe(0);
-    expect(await entriesAbout(leaver.uid)).toEqual(before);
-    expect(await entriesAbout(made.body.id)).toEqual(invitationRows);
+    // The rows as stored; their names are as of now (auditNames.test.ts: a deleted one says so).
+    expect(stored(await entriesAbout(leaver.uid))).toEqual(stored(before));
+    expect(stored(await entriesAbout(made.body.id))).toEqual(stored(invitationRows));
     expect(invitationRows[0]).toMatchObject({ actorUid: leaver.uid, action: 'invitation.create' });
   });
 
@@ -233,7 +243,7 @@ describe.each(dialectCases())('the audit log on $dialect', (dialectCase) => {
       .split('\n')
       .map((line) => JSON.parse(line) as Entry);
     expect(rows).toHaveLength(3);
-    expect(rows).toEqual((await allEntries()).slice(0, 3));
+    expect(rows).toEqual(stored((await allEntries()).slice(0, 3)));
     expect(rows[0]).toMatchObject({ actorUid: null, action: 'member.disable', targetId: member.uid });
 
     const defaulted = await admin(['--json', 'audit']);

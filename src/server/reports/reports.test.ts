@@ -174,6 +174,8 @@ describe.each(dialectCases())('reports on $dialect', (dialectCase) => {
         commentId: null,
         articleTitle: 'Listed article',
         reporterUid: reader.uid,
+        reporterName: 'Rita Reader',
+        reporterSlug: 'rita-reader',
         reason: 'Listed reason',
         createdAt: made.body.createdAt,
         status: 'open',

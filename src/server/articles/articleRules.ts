@@ -33,8 +33,7 @@ export function mayView(caller: Caller | null, article: { authorId: string; stat
  * (the `/admin` Posts list, decision 0820), for editors.
  */
 export function mayList(caller: Caller, authorId: string | undefined, status: ArticleStatus | 'all'): boolean {
-  if (authorId === undefined)
-    return status === 'submitted' ? can(caller.role, 'article:review') : isEditor(caller);
+  if (authorId === undefined) return status === 'submitted' ? can(caller.role, 'article:review') : isEditor(caller);
   return caller.uid === authorId || isEditor(caller);
 }
 

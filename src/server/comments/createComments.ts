@@ -471,5 +471,10 @@ const COMMENT_EXCERPT_MAX = 80;
 /** The comment's text on one line, cut at COMMENT_EXCERPT_MAX characters with an ellipsis. */
 function commentExcerpt(body: string): string {
   const chars = [...body.replace(/\s+/g, ' ').trim()];
-  return chars.length > COMMENT_EXCERPT_MAX ? `${chars.slice(0, COMMENT_EXCERPT_MAX - 1).join('').trimEnd()}…` : chars.join('');
+  return chars.length > COMMENT_EXCERPT_MAX
+    ? `${chars
+        .slice(0, COMMENT_EXCERPT_MAX - 1)
+        .join('')
+        .trimEnd()}…`
+    : chars.join('');
 }

@@ -42,7 +42,8 @@ export interface ReportsDeps {
   hideComment?: HideComment | undefined;
   recordEvent: ReportEventRecorder;
   /** Accounts' names as of now and their author pages' slugs (the authors feature); deleted ones left out. */
-  nameAccounts?: ((uids: readonly string[]) => Promise<Map<string, { name: string | null; slug: string | null }>>) | undefined;
+  nameAccounts?:
+    ((uids: readonly string[]) => Promise<Map<string, { name: string | null; slug: string | null }>>) | undefined;
 }
 
 /** Reports of articles and their resolution (docs/product.md, Reports); who may is the routes' business. */

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesApi, identityCall, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
+import {
+  articlesApi,
+  identityCall,
+  sampleArticle,
+  signUp,
+  type TestUser,
+} from '../../../test/support/articlesTestClient.ts';
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
@@ -28,12 +34,18 @@ describe.each(dialectCases().filter((c) => c.dialect === 'sqlite'))('who reporte
     const first = await signUp(server.url, 'Rita Reader');
     const second = await signUp(server.url, 'Sam Second');
     for (const reporter of [first, second]) {
-      const made = await api.request('POST', `/articles/${id}/reports`, { token: reporter.idToken, json: { reason: 'Rude' } });
+      const made = await api.request('POST', `/articles/${id}/reports`, {
+        token: reporter.idToken,
+        json: { reason: 'Rude' },
+      });
       expect(made.status, made.text).toBe(201);
       // What the reporter is answered names nobody: they know who they are.
       expect(made.body).not.toHaveProperty('reporterName');
     }
-    const renamed = await identityCall(server.url, 'accounts:update', { idToken: second.idToken, displayName: 'Sam Renamed' });
+    const renamed = await identityCall(server.url, 'accounts:update', {
+      idToken: second.idToken,
+      displayName: 'Sam Renamed',
+    });
     expect(renamed.status, renamed.text).toBe(200);
     const listed = await api.request('GET', '/reports', { token: editor.idToken });
     expect(listed.status).toBe(200);

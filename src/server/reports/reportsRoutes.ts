@@ -140,7 +140,11 @@ export function reportsFeature(deps: ReportsDeps & { verifyIdToken: VerifyIdToke
 } {
   const reports = createReports(deps);
   return {
-    routes: reportsRoutes({ reports, verifyIdToken: deps.verifyIdToken, commentsOn: deps.findVisibleComment !== undefined }),
+    routes: reportsRoutes({
+      reports,
+      verifyIdToken: deps.verifyIdToken,
+      commentsOn: deps.findVisibleComment !== undefined,
+    }),
     targetsOf: (ids) => reports.targetsOf(ids),
   };
 }

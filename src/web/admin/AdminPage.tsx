@@ -6,7 +6,7 @@ import { commentTexts } from '../../shared/comments.ts';
 import { CommentsQueueSection } from '../comments/CommentsQueueSection.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AuditLogSection } from '../moderation/AuditLogSection.tsx';
-import { mayHandleReports, mayReadAudit, mayReview } from '../moderation/mayModerate.ts';
+import { mayHandleReports, mayModerate, mayReadAudit, mayReview } from '../moderation/mayModerate.ts';
 import { moderationTexts } from '../moderation/moderationTexts.ts';
 import { ReportsSection } from '../moderation/ReportsSection.tsx';
 import { ReviewSection } from '../moderation/ReviewSection.tsx';
@@ -15,6 +15,8 @@ import { InvitationsSection } from './InvitationsSection.tsx';
 import { NewsletterSection } from './NewsletterSection.tsx';
 import { siteInfo } from '../components/siteInfo.ts';
 import { MembersSection } from './MembersSection.tsx';
+import { PostsSection } from './PostsSection.tsx';
+import { postsTexts } from './postsTexts.ts';
 import { useRole } from './useRole.ts';
 
 /**
@@ -30,7 +32,7 @@ export function AdminPage() {
   return <Administration actor={role} />;
 }
 
-type Tab = 'members' | 'review' | 'reports' | 'comments' | 'log' | 'newsletter';
+type Tab = 'members' | 'posts' | 'review' | 'reports' | 'comments' | 'log' | 'newsletter';
 
 /** The tabs a role can use, in order: the others are not offered (the server refuses them anyway). */
 function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode }[] {
@@ -45,6 +47,8 @@ function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode 
         </div>
       ),
     },
+    // Every article of every author and status (decision 0820): editors and owners.
+    ...(mayModerate(actor) ? [{ id: 'posts' as const, label: postsTexts.tab, panel: () => <PostsSection /> }] : []),
     ...(mayReview(actor)
       ? [{ id: 'review' as const, label: moderationTexts.review, panel: () => <ReviewSection /> }]
       : []),

@@ -1,4 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../shared/routes.ts';
+import { linkClass } from '../account/formStyles.ts';
 import { AdminAlert, adminFailure } from '../admin/AdminAlert.tsx';
 import { smallButton } from '../admin/adminStyles.ts';
 import { useAuth } from '../auth/useAuth.ts';
@@ -14,6 +17,42 @@ function detailText(detail: Record<string, unknown> | null): string {
   return Object.entries(detail)
     .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(', ');
+}
+
+/** Who acted: the operator, a name as of now, or an account deleted since. */
+function actorText(entry: AuditEntryJson): string {
+  if (entry.actorUid === null) return texts.system;
+  if (entry.actorGone) return texts.deletedAccount;
+  return entry.actorName ?? texts.unnamed;
+}
+
+/** What was acted on: its name as of now (a title, a member's name, a comment's excerpt), else its id. */
+function Target({ entry }: { entry: AuditEntryJson }) {
+  if (entry.targetGone) return <>{`${entry.targetType} (${texts.deletedTarget})`}</>;
+  if (entry.targetName) {
+    const name = (
+      <span dir="auto" className="font-medium text-slate-900 dark:text-slate-100">
+        {entry.targetName}
+      </span>
+    );
+    return (
+      <>
+        {entry.targetType}{' '}
+        {entry.targetType === 'article' ? (
+          <Link to={paths.article(entry.targetId)} className={`${linkClass} [overflow-wrap:anywhere]`}>
+            {name}
+          </Link>
+        ) : (
+          <span className="[overflow-wrap:anywhere]">{name}</span>
+        )}
+      </>
+    );
+  }
+  return (
+    <>
+      {entry.targetType} <span className="font-mono [overflow-wrap:anywhere]">{entry.targetId}</span>
+    </>
+  );
 }
 
 /** Log (owners): the audit log, newest first, a page at a time with Older. */
@@ -59,12 +98,14 @@ export function AuditLogSection() {
               <p>
                 <span className="font-mono font-semibold">{entry.action}</span>{' '}
                 <span className="text-slate-600 dark:text-slate-400">
-                  {entry.targetType} <span className="font-mono [overflow-wrap:anywhere]">{entry.targetId}</span>
+                  <Target entry={entry} />
                 </span>
               </p>
               <p className="text-slate-600 dark:text-slate-400">
                 <time dateTime={entry.at}>{timeFormat.format(new Date(entry.at))} UTC</time> ·{' '}
-                <span className="font-mono [overflow-wrap:anywhere]">{entry.actorUid ?? texts.system}</span>
+                <span dir="auto" className="[overflow-wrap:anywhere]">
+                  {actorText(entry)}
+                </span>
               </p>
               {detailText(entry.detail) && (
                 <p dir="auto" className="[overflow-wrap:anywhere]">

@@ -71,6 +71,17 @@ export function ReportsSection() {
 /** What names the reported article: its title, else (no longer published) its id. */
 const articleName = (report: ReportJson) => report.articleTitle ?? report.articleId;
 
+/** Who reported: their name, a link to their author page when they have one. */
+function Reporter({ report }: { report: ReportJson }) {
+  const name = report.reporterName ?? texts.unnamed;
+  if (!report.reporterSlug) return <span dir="auto">{name}</span>;
+  return (
+    <Link to={paths.author(report.reporterSlug)} dir="auto" className={`${linkClass} [overflow-wrap:anywhere]`}>
+      {name}
+    </Link>
+  );
+}
+
 function ReportItem({
   report,
   busy,
@@ -99,7 +110,8 @@ function ReportItem({
         {report.reason}
       </p>
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        {texts.reportedBy} <time dateTime={report.createdAt}>{formatArticleDate(report.createdAt)}</time>
+        {texts.reportedBy} <time dateTime={report.createdAt}>{formatArticleDate(report.createdAt)}</time> {texts.by}{' '}
+        <Reporter report={report} />
       </p>
       <label htmlFor={noteId} className="text-sm font-medium">
         {texts.noteLabel}

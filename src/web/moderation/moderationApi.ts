@@ -11,6 +11,9 @@ export interface ReportJson {
   /** Null once the article is no longer published (docs/decisions/0411). */
   articleTitle: string | null;
   reporterUid: string;
+  /** The reporter's name as of now (null: none); their author page's slug, when they have one. */
+  reporterName?: string | null;
+  reporterSlug?: string | null;
   reason: string;
   createdAt: string;
   status: string;
@@ -25,6 +28,11 @@ export interface AuditEntryJson {
   targetType: string;
   targetId: string;
   detail: Record<string, unknown> | null;
+  /** Names as of now, resolved by the server (decision 0821); `…Gone`: deleted since. */
+  actorName?: string | null;
+  actorGone?: boolean;
+  targetName?: string | null;
+  targetGone?: boolean;
 }
 
 export interface AuditPage {

@@ -261,6 +261,8 @@ test('readers report articles; an editor dismisses one report and hides from ano
   const spamReport = editorPage.getByTestId('report').filter({ hasText: spam.title });
   await expect(fineReport).toContainText('I think this is misleading.');
   await expect(spamReport).toContainText('Advertising, nothing else.');
+  // Who reported (issue 39): their name, linked to their author page.
+  await expect(fineReport.getByRole('link', { name: reader.name })).toHaveAttribute('href', /^\/author\/rita-reader/);
   await screenshots(editorPage, 'admin-reports');
   await fineReport.getByLabel(/^Note/).fill('Checked the sources: accurate.');
   await fineReport.getByRole('button', { name: `Dismiss ${fine.title}` }).click();
@@ -282,8 +284,13 @@ test('readers report articles; an editor dismisses one report and hides from ano
   await ownerPage.goto('/admin');
   await ownerPage.getByRole('tab', { name: 'Log' }).click();
   const entries = ownerPage.getByTestId('audit-entry');
-  await expect(entries.filter({ hasText: 'article.hide' }).filter({ hasText: spam.id })).toHaveCount(1);
-  await expect(entries.filter({ hasText: 'report.resolve' }).first()).toBeVisible();
+  // Names and titles, not ids (issue 39): the editor who acted, the article they hid.
+  const hide = entries.filter({ hasText: 'article.hide' }).filter({ hasText: spam.title });
+  await expect(hide).toHaveCount(1);
+  await expect(hide).toContainText(editor.name);
+  await expect(hide).not.toContainText(editor.uid);
+  await expect(hide.getByRole('link', { name: spam.title })).toHaveAttribute('href', `/article/${spam.id}`);
+  await expect(entries.filter({ hasText: 'report.resolve' }).filter({ hasText: fine.title })).toHaveCount(1);
   await screenshots(ownerPage, 'admin-log');
 });
 
@@ -318,4 +325,86 @@ test('the 21st report of a day is refused, and the Report dialog says why in the
   await dialog.getByRole('button', { name: 'Report' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('alert').filter({ hasText: 'Please try again tomorrow.' })).toBeVisible();
+});
+
+test('editors list every article in the Posts tab: status, author, a status filter, a title search, More', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const author = await accountWithRole(page, 'Pat Poster', 'author');
+  const contributor = await accountWithRole(page, 'Cal Contributor', 'contributor');
+  const editor = await accountWithRole(page, 'Eve Editor', 'editor');
+  const mark = unique();
+  const published = await apiPublish(page.request, author, {
+    image: `${PICTURE_ORIGIN}/2.svg`,
+    title: `Posts tab published ${mark}`,
+    description: 'Out in the open.',
+  });
+  const draft = await page.request.post('/api/articles', {
+    headers: { authorization: `Bearer ${contributor.idToken}` },
+    data: { image: `${PICTURE_ORIGIN}/3.svg`, title: `Posts tab draft ${mark}`, description: 'Not yet.', tags: [] },
+  });
+  expect(draft.status(), await draft.text()).toBe(201);
+  const draftId = ((await draft.json()) as { id: string }).id;
+
+  // Authors have no Posts tab; the server refuses them the list anyway.
+  await signInAs(page, author);
+  await page.goto('/admin');
+  await expect(notFoundHeading(page)).toBeVisible();
+
+  const editorPage = await newPage(browser);
+  await signInAs(editorPage, editor);
+  await editorPage.goto('/admin');
+  await editorPage.getByRole('tab', { name: 'Posts' }).click();
+  await expect(editorPage).toHaveURL('/admin?tab=posts');
+  const posts = editorPage.getByTestId('post');
+  const draftRow = posts.filter({ hasText: `Posts tab draft ${mark}` });
+  const publishedRow = posts.filter({ hasText: `Posts tab published ${mark}` });
+  await expect(draftRow).toContainText('Draft');
+  await expect(draftRow).toContainText(contributor.name);
+  await expect(draftRow.getByRole('link', { name: `Posts tab draft ${mark}` })).toHaveAttribute(
+    'href',
+    `/article/${draftId}`,
+  );
+  await expect(publishedRow).toContainText('Published');
+  await expect(publishedRow.getByRole('link', { name: author.name })).toHaveAttribute('href', /^\/author\//);
+  await screenshots(editorPage, 'admin-posts');
+
+  // The status filter: drafts only.
+  await editorPage.getByLabel('Status').selectOption('draft');
+  await expect(publishedRow).toHaveCount(0);
+  await expect(draftRow).toHaveCount(1);
+  await expect(posts.filter({ hasNotText: 'Draft' })).toHaveCount(0);
+
+  // The title search, case aside, within the status chosen; then every status again.
+  await editorPage.getByLabel('Status').selectOption('all');
+  await editorPage.getByLabel('Search titles').fill(`TAB PUBLISHED ${mark}`);
+  await editorPage.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(posts).toHaveCount(1);
+  await expect(publishedRow).toHaveCount(1);
+  await editorPage.getByLabel('Search titles').fill(`nothing like it ${mark}`);
+  await editorPage.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(editorPage.getByText('No articles match.')).toBeVisible();
+
+  // Paging: 20 at a time, More brings the next page without repeating one.
+  await editorPage.getByLabel('Search titles').fill('');
+  await editorPage.getByRole('button', { name: 'Search', exact: true }).click();
+  for (let index = 0; index < 20; index++) {
+    await apiPublish(page.request, author, {
+      image: `${PICTURE_ORIGIN}/${index % 6}.svg`,
+      title: `Posts filler ${index} ${mark}`,
+      description: 'Filler.',
+    });
+  }
+  await editorPage.getByLabel('Status').selectOption('published');
+  await editorPage.getByLabel('Status').selectOption('all');
+  await expect(posts).toHaveCount(20);
+  await expect(publishedRow).toHaveCount(0);
+  await editorPage.getByRole('button', { name: 'More' }).click();
+  await expect(publishedRow).toHaveCount(1);
+  await expect(draftRow).toHaveCount(1);
+  const titles = await posts.locator('a[href^="/article/"]').allTextContents();
+  expect(new Set(titles).size).toBe(titles.length);
+  expect(published.id).not.toBe(draftId);
 });

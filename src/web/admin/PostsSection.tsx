@@ -66,7 +66,12 @@ export function PostsSection() {
       <h2 id="posts-heading" className="sr-only">
         {texts.tab}
       </h2>
-      <form role="search" onSubmit={onSearch} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <form
+        role="search"
+        aria-label={texts.searchFormLabel}
+        onSubmit={onSearch}
+        className="flex flex-col gap-3 sm:flex-row sm:items-end"
+      >
         <div className="flex grow flex-col">
           <label htmlFor={searchId} className="text-sm font-medium">
             {texts.searchLabel}

@@ -4,6 +4,7 @@ import type { ArticleStatus } from '../articles/articleTypes.ts';
 export const postsTexts = {
   tab: 'Posts',
   searchLabel: 'Search titles',
+  searchFormLabel: 'Search posts',
   search: 'Search',
   statusLabel: 'Status',
   anyStatus: 'Any status',

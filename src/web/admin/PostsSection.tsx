@@ -12,6 +12,8 @@ import { moderationTexts } from '../moderation/moderationTexts.ts';
 import { postStatusLabels, postsTexts as texts } from './postsTexts.ts';
 
 const PAGE_SIZE = 20;
+// Beside its button, the input takes no top margin of its own (its row has it), so the two line up.
+const searchInputClass = inputClass.replace('mt-1 ', '');
 type StatusFilter = ArticleStatus | 'all';
 const STATUSES = Object.keys(postStatusLabels) as ArticleStatus[];
 
@@ -84,7 +86,7 @@ export function PostsSection() {
               maxLength={100}
               value={typed}
               onChange={(event) => setTyped(event.target.value)}
-              className={`${inputClass} mt-0 min-w-0`}
+              className={`${searchInputClass} min-w-0`}
             />
             <button type="submit" className={smallButton}>
               {texts.search}

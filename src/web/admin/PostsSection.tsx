@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../shared/routes.ts';
 import { AdminAlert, adminFailure } from './AdminAlert.tsx';
@@ -31,9 +31,12 @@ export function PostsSection() {
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Only the newest request's answer is shown: a slow page of the previous filter must not land on the new one.
+  const latest = useRef(0);
 
   const load = useCallback(
     async (cursor: string | null) => {
+      const asked = ++latest.current;
       setBusy(true);
       setError(null);
       try {
@@ -44,12 +47,13 @@ export function PostsSection() {
           cursor,
           token: getIdToken,
         });
+        if (asked !== latest.current) return;
         setArticles((current) => (cursor === null ? page.articles : [...(current ?? []), ...page.articles]));
         setNextCursor(page.nextCursor);
       } catch (caught) {
-        setError(adminFailure(caught, texts.loadFailed));
+        if (asked === latest.current) setError(adminFailure(caught, texts.loadFailed));
       } finally {
-        setBusy(false);
+        if (asked === latest.current) setBusy(false);
       }
     },
     [getIdToken, query],

@@ -30,20 +30,21 @@ function actorText(entry: AuditEntryJson): string {
 function Target({ entry }: { entry: AuditEntryJson }) {
   if (entry.targetGone) return <>{`${entry.targetType} (${texts.deletedTarget})`}</>;
   if (entry.targetName) {
-    const name = (
-      <span dir="auto" className="font-medium text-slate-900 dark:text-slate-100">
-        {entry.targetName}
-      </span>
-    );
     return (
       <>
         {entry.targetType}{' '}
         {entry.targetType === 'article' ? (
-          <Link to={paths.article(entry.targetId)} className={`${linkClass} [overflow-wrap:anywhere]`}>
-            {name}
+          <Link
+            to={paths.article(entry.targetId)}
+            dir="auto"
+            className={`${linkClass} font-medium [overflow-wrap:anywhere]`}
+          >
+            {entry.targetName}
           </Link>
         ) : (
-          <span className="[overflow-wrap:anywhere]">{name}</span>
+          <span dir="auto" className="font-medium text-slate-900 [overflow-wrap:anywhere] dark:text-slate-100">
+            {entry.targetName}
+          </span>
         )}
       </>
     );

@@ -161,6 +161,7 @@ export function createServices(deps: {
     siteTitle: config.site.title,
     clock,
     listNames: { ...NOTIFICATION_LIST_NAMES, [NEWSLETTER_LIST]: 'new articles (the newsletter)' },
+    resubscribeHints: { [NEWSLETTER_LIST]: 'To get them again, subscribe with the form at the foot of any page.' },
   });
   identity.onUserDeleting((uid, trx) => unsubscribe.forget(uid, trx));
   // Newsletters (DESIGN.md §9.3): a send is made in the transaction of each first publication;

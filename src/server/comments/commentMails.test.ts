@@ -108,6 +108,7 @@ describe.each(dialectCases())('comment mail and unsubscribe on $dialect', (diale
     });
     expect(posted.statusCode).toBe(200);
     expect(posted.body).toContain('You are unsubscribed');
+    expect(posted.body).toContain('Your profile can turn it back on.');
     expect(await settings()).toEqual({ commentsOnMyArticles: false, repliesToMyComments: true });
     // Again: still fine (a mail client may retry).
     const multipart = await server.app.inject({

@@ -222,6 +222,12 @@ describe.each(dialectCases())('newsletters on $dialect', (dialectCase) => {
       body: 'List-Unsubscribe=One-Click',
     });
     expect(oneClick.status).toBe(200);
+    // A subscriber may have no account: the page says how to subscribe again, not "your profile".
+    const unsubscribed = await oneClick.text();
+    expect(unsubscribed).toContain(
+      'You will get no more mail about new articles (the newsletter). To get them again, subscribe with the form at the foot of any page.',
+    );
+    expect(unsubscribed).not.toContain('profile');
 
     // An article published with newsletter: false sends nothing.
     const quiet = await api().create(author.idToken, { ...sampleArticle('Not mailed'), newsletter: false });

@@ -93,7 +93,12 @@ describe('finding a Chromium for the browser tests', () => {
     const chrome = executable(root, 'Applications', 'Google Chrome.app', 'Contents', 'MacOS', 'Google Chrome');
     expect(findChromium(mac())).toEqual({ path: chrome, source: 'Google Chrome' });
     const cache = path.join(home, 'Library', 'Caches', 'ms-playwright');
-    const shell = executable(cache, 'chromium_headless_shell-1255', 'chrome-headless-shell-mac-arm64', 'chrome-headless-shell');
+    const shell = executable(
+      cache,
+      'chromium_headless_shell-1255',
+      'chrome-headless-shell-mac-arm64',
+      'chrome-headless-shell',
+    );
     expect(findChromium(mac())).toEqual({ path: shell, source: "Playwright's headless shell" });
   });
 });

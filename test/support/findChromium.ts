@@ -42,7 +42,8 @@ function playwrightCache(search: ChromiumSearch): string {
   const configured = env.PLAYWRIGHT_BROWSERS_PATH;
   if (configured && configured !== '0') return configured;
   if (platform === 'darwin') return path.join(homeDir, 'Library', 'Caches', 'ms-playwright');
-  if (platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(homeDir, 'AppData', 'Local'), 'ms-playwright');
+  if (platform === 'win32')
+    return path.join(env.LOCALAPPDATA ?? path.join(homeDir, 'AppData', 'Local'), 'ms-playwright');
   return path.join(env.XDG_CACHE_HOME ?? path.join(homeDir, '.cache'), 'ms-playwright');
 }
 

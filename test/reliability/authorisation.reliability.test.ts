@@ -3,7 +3,7 @@ import { ROLES, type Role } from '../../src/shared/roles.ts';
 import { articlesApi, signUp, type TestUser } from '../support/articlesTestClient.ts';
 import { disableAccount, setRole } from '../support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { contractDatabases } from '../support/testDatabases.ts';
 import { call, sampleArticle, signUpUser, type CallOutcome, type LoadUser } from './loadClient.ts';
 
 /**
@@ -53,7 +53,7 @@ const matrix: [Endpoint, Actor, number, string?][] = [
   ['accounts:delete', 'deleted', 400, 'USER_NOT_FOUND'],
 ];
 
-describe.each(dialectCases())('authorisation matrix on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('authorisation matrix on $dialect', (dialectCase) => {
   let server: TestApp;
   beforeAll(async () => {
     server = await startTestApp(dialectCase, { RATE_LIMIT_SIGNUP_PER_IP: '100000' });
@@ -244,7 +244,7 @@ async function othersArticle(api: ReturnType<typeof articlesApi>, author: TestUs
   return created.body as { id: string; status: string };
 }
 
-describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('roles matrix on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;
   const callers = new Map<Role, TestUser>();

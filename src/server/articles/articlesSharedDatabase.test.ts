@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSecondServer, type SecondServer } from '../../../test/support/secondServer.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import {
   articlesApi,
   identityCall,
@@ -13,7 +13,7 @@ import {
 // Two servers on one database, as two processes behind a load balancer would be. Reads
 // are cached in memory (articleReads.ts); a write through the other server must show at
 // once, never a stale page or article.
-describe.each(dialectCases())('two servers sharing one database on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('two servers sharing one database on $dialect', (dialectCase) => {
   let first: TestApp;
   let second: SecondServer;
   let author: TestUser;

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
-import { setRole } from '../../../test/support/operatorActions.ts';
 import { startSecondServer, type SecondServer } from '../../../test/support/secondServer.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
+import { signUpAs } from '../../../test/support/staffAccounts.ts';
 
 // Two servers on one database, as two processes behind a load balancer. Every status change
 // made through one shows through the other at once: its read cache (articleReads.ts) holds the
 // article, the lists, the feed and the page shells until the database's read version moves.
-describe.each(dialectCases())('status changes across two servers on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('status changes across two servers on $dialect', (dialectCase) => {
   let first: TestApp;
   let second: SecondServer;
   let author: TestUser;
@@ -18,8 +18,7 @@ describe.each(dialectCases())('status changes across two servers on $dialect', (
     first = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '1000' });
     second = await startSecondServer(first);
     author = await signUp(first.url, 'Author');
-    editor = await signUp(first.url, 'Editor');
-    await setRole(first, editor.email, 'editor');
+    editor = await signUpAs(first, 'Editor', 'editor');
   });
   afterAll(async () => {
     await second?.close();

@@ -3,13 +3,13 @@ import { articlesApi } from '../../../test/support/articlesTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startSecondServer, type SecondServer } from '../../../test/support/secondServer.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { commentsClient } from './commentsTestSupport.ts';
 
 // Two servers on one database, as two processes: a comment written through one shows through
 // the other at once (the comments move the read version, migration 0600), in the API, in the
 // article's count and in the page's HTML, never a stale cached answer.
-describe.each(dialectCases())('comments on two servers sharing one database on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('comments on two servers sharing one database on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let first: TestApp;
   let second: SecondServer;

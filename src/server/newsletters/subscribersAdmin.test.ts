@@ -4,12 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, runAdmin } from '../../../test/support/adminRunner.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
-import { signUpWithVerifiedAddress } from '../../../test/support/verifiedAccounts.ts';
-import { setRole } from '../../../test/support/operatorActions.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
+import { signUpAs } from '../../../test/support/staffAccounts.ts';
 
 // `npm run admin -- subscribers import FILE.csv` and `subscribers export` (DESIGN.md §9.3).
-describe.each(dialectCases())('subscribers import and export on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('subscribers import and export on $dialect', (dialectCase) => {
   let server: TestApp;
   let dir: string;
   beforeAll(async () => {
@@ -54,8 +53,7 @@ describe.each(dialectCases())('subscribers import and export on $dialect', (dial
       'bo@example.org,confirmed',
     ]);
     // Imported subscribers are what a send reaches.
-    const editor = await signUpWithVerifiedAddress(server, 'Eddie Editor');
-    await setRole(server, editor.email, 'editor');
+    const editor = await signUpAs(server, 'Eddie Editor', 'editor', { verified: true });
     const view = await fetch(`${server.url}/api/newsletters`, {
       headers: { authorization: `Bearer ${editor.idToken}` },
     });

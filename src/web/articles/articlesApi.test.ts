@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { createArticlesApi, type ArticlesApi } from './articlesApi.ts';
 import { ArticlesApiError } from './articlesApiError.ts';
 
@@ -40,7 +40,7 @@ describe('the web articles client against the real server', () => {
 
   beforeAll(async () => {
     logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    server = await startTestApp(dialectCases()[0]!);
+    server = await startTestApp(contractDatabases()[0]!);
     api = createArticlesApi(server.url);
     token = await signUp('Ada');
     otherToken = await signUp('Bo');

@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../src/shared/roles.ts';
-import { articlesApi, signUp, type TestUser } from '../support/articlesTestClient.ts';
-import { disableAccount, setRole } from '../support/operatorActions.ts';
+import { articlesApi, type TestUser } from '../support/articlesTestClient.ts';
+import { disableAccount } from '../support/operatorActions.ts';
+import { signUpAs } from '../support/staffAccounts.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { dialectCases } from '../support/testDatabases.ts';
-import { call, sampleArticle, signUpUser, type CallOutcome, type LoadUser } from './loadClient.ts';
+import { contractDatabases } from '../support/testDatabases.ts';
+import { call, sampleArticle, signUpUser, type CallOutcome, type LoadUser } from '../reliability/loadClient.ts';
 
 /**
+ * Part of `npm test` (it was in the reliability suite only): who may do what is a contract
+ * every change can break, and the matrix runs in seconds on one database (decision 0782).
+ *
  * The authorisation matrix: every write endpoint against every kind of caller. The target is
  * always the author's article or account. "disabled" is the author after an operator disabled
  * them (acting on what is theirs); "deleted" is a user who deleted their account and kept a
@@ -53,7 +57,7 @@ const matrix: [Endpoint, Actor, number, string?][] = [
   ['accounts:delete', 'deleted', 400, 'USER_NOT_FOUND'],
 ];
 
-describe.each(dialectCases())('authorisation matrix on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('authorisation matrix on $dialect', (dialectCase) => {
   let server: TestApp;
   beforeAll(async () => {
     server = await startTestApp(dialectCase, { RATE_LIMIT_SIGNUP_PER_IP: '100000' });
@@ -244,17 +248,13 @@ async function othersArticle(api: ReturnType<typeof articlesApi>, author: TestUs
   return created.body as { id: string; status: string };
 }
 
-describe.each(dialectCases())('roles matrix on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('roles matrix on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;
   const callers = new Map<Role, TestUser>();
   let owner: TestUser;
 
-  const member = async (role: Role) => {
-    const user = await signUp(server.url, `A ${role}`);
-    if (role !== 'author') await setRole(server, user.email, role);
-    return user;
-  };
+  const member = (role: Role) => signUpAs(server, `A ${role}`, role);
 
   beforeAll(async () => {
     server = await startTestApp(dialectCase, {

@@ -4,7 +4,7 @@ import { matchArticlePath, matchEditArticlePath, matchTagPath } from '../../shar
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { Caller, VerifyIdToken } from '../http/callerAuth.ts';
+import type { Caller } from '../http/callerAuth.ts';
 import { createArticleWrites, type MailAuthor, type ModerationEventRecorder } from './articleWrites.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
@@ -97,8 +97,6 @@ export interface ArticleReader {
 
 export interface ArticlesDeps {
   database: Database;
-  /** identity.verifyIdToken (with the site's caller policy): the one ID token check. */
-  verifyIdToken: VerifyIdToken;
   rateLimiter: RateLimiter;
   config: Config;
   /** The audit log's `record` (hide, restore, deleting another person's article); none until wired. */
@@ -145,9 +143,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
 
   return {
     routes: async (app) => {
-      await app.register(
-        articlesRoutes({ repository, reads, writes, verifyIdToken: deps.verifyIdToken, createRateLimit }),
-      );
+      await app.register(articlesRoutes({ repository, reads, writes, createRateLimit }));
       await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
       await app.register(
         searchRoutes({

@@ -41,3 +41,4 @@ export function hidingReason(note: string | undefined, reportReason: string): st
   if (note !== undefined) return note;
   return reportReason.length <= HIDE_REASON_MAX ? reportReason : `${reportReason.slice(0, HIDE_REASON_MAX - 1)}…`;
 }
+export type ListQuery = z.output<typeof listQuery>;

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
+import { refuseIdentityInput } from './identity/protocol/inputRuleRefusal.ts';
 import { ProtocolError, sendProtocolError } from './identity/protocol/protocolErrors.ts';
 import { accessLogController } from './http/accessLog.ts';
 import { batchedLogDestination } from './http/batchedLogDestination.ts';
@@ -93,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   applyResponseHeaders = registerResponseHeaders(app, { https: config.publicUrl.startsWith('https:') });
   registerDrainOnClose(app);
   // NUL, lone surrogates and overlong URL values are refused before any route (decision 0561).
-  registerInputRules(app);
+  registerInputRules(app, [{ prefix: '/identity/', refuse: refuseIdentityInput }]);
   // Identity answers carry tokens next to input the client chose (the email): compressed, their
   // sizes would leak token bytes to an observer (BREACH). Added before the plugin so its route
   // hook sees the choice; request bodies are still decompressed. (It also saved ~1 ms a sign-in.)

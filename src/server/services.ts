@@ -5,7 +5,7 @@ import { imageOrigin } from './articles/imageOrigin.ts';
 import { createAuthors, type Authors } from './authors/createAuthors.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { createIdentity, type Identity } from './identity/createIdentity.ts';
+import { createIdentity, IdTokenError, type Identity } from './identity/createIdentity.ts';
 import { createImages, type Images } from './images/createImages.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createPasskeys, type PasskeyIdentity, type Passkeys } from './passkeys/createPasskeys.ts';
@@ -17,7 +17,7 @@ import { NOTIFICATION_LIST_NAMES } from './comments/commentMails.ts';
 import { commentsRoutes as commentsRoutesOf } from './comments/commentsRoutes.ts';
 import { createComments, type Comments } from './comments/createComments.ts';
 import { apiScope } from './http/apiScope.ts';
-import type { Caller } from './http/callerAuth.ts';
+import { TokenRefused, type Caller } from './http/callerAuth.ts';
 import { createUnsubscribe } from './unsubscribe/createUnsubscribe.ts';
 import { createNewsletters, type Newsletters } from './newsletters/createNewsletters.ts';
 import { NEWSLETTER_LIST } from './newsletters/subscribers.ts';
@@ -82,7 +82,14 @@ export function createServices(deps: {
     providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
   });
   // The Bearer token check of the whole /api scope: REQUIRE_TWO_STEP applies to all of it.
-  const verifyIdToken = withTwoStepRequirement(config.requireTwoStep, identity.verifyIdToken);
+  const verifyIdToken = withTwoStepRequirement(config.requireTwoStep, async (idToken) => {
+    try {
+      return await identity.verifyIdToken(idToken);
+    } catch (error) {
+      // Identity's refusal, in the words of the /api scope's check (http/ knows no feature).
+      throw error instanceof IdTokenError ? new TokenRefused(error.message) : error;
+    }
+  });
   // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
   // The author is mailed when an editor hides their article or publishes their submitted draft.
   const articles = createArticles({

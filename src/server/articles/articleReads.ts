@@ -1,7 +1,7 @@
 import type { Article, ArticleDetail, ArticlePage } from '../../shared/articleSchema.ts';
 import type { Database } from '../db/database.ts';
 import { createStampedCache } from '../db/stampedCache.ts';
-import { createProcessingSlots } from '../images/processingSlots.ts';
+import { createProcessingSlots } from '../http/processingSlots.ts';
 import { encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
 import type { ArticleDetailRow, ArticleRow, ArticlesRepository, ListFilter } from './articlesRepository.ts';
 import { jsonResourceBytes, toJsonResource, toJsonResourceInSteps, type JsonResource } from '../http/cachedResource.ts';

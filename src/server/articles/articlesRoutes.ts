@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HIDE_REASON_MAX_LENGTH, parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
+import { parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
+import { characterCount, HIDE_REASON_MAX_LENGTH } from '../../shared/moderation.ts';
 import { callerIfSignedIn, requires, signedIn } from '../http/apiScope.ts';
 import { callerOf, sendInvalidToken } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
@@ -55,7 +56,8 @@ const hideBody = z.strictObject(
       .trim()
       .min(1, { error: 'reason is required: say why the article is hidden.' })
       .refine(
-        (reason) => [...reason].length <= HIDE_REASON_MAX_LENGTH && reason.isWellFormed() && !reason.includes('\u0000'),
+        (reason) =>
+          characterCount(reason) <= HIDE_REASON_MAX_LENGTH && reason.isWellFormed() && !reason.includes('\u0000'),
         {
           error: `reason must be at most ${HIDE_REASON_MAX_LENGTH} characters of text.`,
         },

@@ -1,3 +1,4 @@
+import type { AuditEvent } from '../../shared/moderation.ts';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
@@ -22,13 +23,10 @@ import { createCommentsStore, type CommentView, type CommentWithAuthor } from '.
 import type { CommentRow } from './commentsTables.ts';
 
 /** What the comments feature puts in the audit log. */
-export interface CommentEvent {
-  actorUid: string | null;
-  action: 'comment.hide' | 'comment.restore' | 'comment.approve' | 'comment.delete';
-  targetType: 'comment';
-  targetId: string;
-  detail?: Record<string, unknown>;
-}
+export type CommentEvent = AuditEvent<
+  'comment.hide' | 'comment.restore' | 'comment.approve' | 'comment.delete',
+  'comment'
+>;
 /** Structurally the audit feature's RecordAudit, passed in by services.ts. */
 export type CommentEventRecorder = (trx: Kysely<DatabaseSchema>, event: CommentEvent) => Promise<void>;
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { ReportJson } from '../../shared/moderation.ts';
 import { requires, sendNoEndpoint, signedIn } from '../http/apiScope.ts';
 import { callerOf } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
@@ -14,7 +15,7 @@ const NO_REPORT = 'There is no report with this id.';
 const NO_COMMENT = 'There is no comment with this id.';
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const reportJson = (row: ReportRow, articleTitle?: string | null) => ({
+const reportJson = (row: ReportRow, articleTitle?: string | null): ReportJson => ({
   id: row.id,
   targetType: row.target_type,
   articleId: row.article_id,

@@ -21,6 +21,7 @@ import { commentMail, NOTIFICATION_LISTS } from './commentMails.ts';
 import { mayModerate, maySeeArticle, viewOf, type CommentedArticle } from './commentRules.ts';
 import { createCommentsStore, type CommentView, type CommentWithAuthor } from './commentsStore.ts';
 import type { CommentRow } from './commentsTables.ts';
+import { paths } from '../../shared/routes.ts';
 
 /** What the comments feature puts in the audit log. */
 export type CommentEvent = AuditEvent<
@@ -221,7 +222,7 @@ export function createComments(deps: CommentsDeps) {
     const writer = row.author_uid;
     const task = async () => {
       const name = row.author_uid ? ((await store.findWithAuthor(row.id))?.authorName ?? 'Someone') : 'Someone';
-      const link = `${deps.site.publicUrl}/article/${article.id}#comment-${row.id}`;
+      const link = `${deps.site.publicUrl}${paths.article(article.id)}#comment-${encodeURIComponent(row.id)}`;
       const replyTo = parent?.author_uid ?? null;
       if (replyTo !== null && replyTo !== writer) {
         await mailOnce(replyTo, NOTIFICATION_LISTS.reply, (unsubscribeUrl) =>

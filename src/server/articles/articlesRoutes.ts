@@ -11,9 +11,10 @@ import { listQuery, type ListQuery } from './listQuery.ts';
 import { isArticleId, newArticleId } from './articleId.ts';
 import type { ArticleDetailRow, ArticlesRepository, ListFilter } from './articlesRepository.ts';
 import { oneRequestFinisher, sendJsonResource } from '../http/cachedResource.ts';
-import { encodeArticleCursor } from './articleCursor.ts';
+import { articleCursorOf } from './articleCursor.ts';
 import { mayList, mayView, type ModerationRefusal, type WriteRefusal } from './articleRules.ts';
 import type { ArticleWrites } from './articleWrites.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 export interface CreateRateLimit {
   /** Returns the seconds to wait when `uid` has created too many articles lately. */
@@ -109,13 +110,14 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
             : "Only the author and editors can read an author's drafts, submitted or hidden articles.",
         );
       }
-      const rows = await repository.listPage(limit, after, { ...filter, status });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return reply.header('cache-control', 'private, no-store').send({
-        articles: page.map(toArticleJson),
-        nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
-      });
+      const page = await keysetPage(
+        limit,
+        (rows) => repository.listPage(rows, after, { ...filter, status }),
+        articleCursorOf,
+      );
+      return reply
+        .header('cache-control', 'private, no-store')
+        .send({ articles: page.rows.map(toArticleJson), nextCursor: page.nextCursor });
     });
 
     app.get<{ Params: { id: string } }>('/articles/:id', cachedRead, async (request, reply) => {

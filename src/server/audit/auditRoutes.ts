@@ -3,6 +3,7 @@ import { requires } from '../http/apiScope.ts';
 import { sendProblem } from '../http/problem.ts';
 import { auditEntryJson, type AuditLog } from './auditLog.ts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 // Audit entry ids are 16 characters (auditLog.ts); the cursor allows more, as it always did.
 const AUDIT_ID_MAX_LENGTH = 64;
@@ -24,12 +25,10 @@ export function auditRoutes(deps: { log: AuditLog }): FastifyPluginAsync {
             { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
           ]);
         }
-        // One more than a page tells whether another page follows.
-        const rows = await deps.log.newest(AUDIT_PAGE_SIZE + 1, after);
-        const page = rows.slice(0, AUDIT_PAGE_SIZE);
-        const last = page.at(-1);
-        const nextCursor = rows.length > AUDIT_PAGE_SIZE && last ? encodeKeysetCursor(last) : null;
-        return reply.header('cache-control', 'no-store').send({ entries: page.map(auditEntryJson), nextCursor });
+        const page = await keysetPage(AUDIT_PAGE_SIZE, (rows) => deps.log.newest(rows, after), encodeKeysetCursor);
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ entries: page.rows.map(auditEntryJson), nextCursor: page.nextCursor });
       },
     );
   };

@@ -22,6 +22,7 @@ import { mayModerate, maySeeArticle, viewOf, type CommentedArticle } from './com
 import { createCommentsStore, type CommentView, type CommentWithAuthor } from './commentsStore.ts';
 import type { CommentRow } from './commentsTables.ts';
 import { paths } from '../../shared/routes.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 /** What the comments feature puts in the audit log. */
 export type CommentEvent = AuditEvent<
@@ -162,8 +163,11 @@ export function createComments(deps: CommentsDeps) {
     viewerUid: string | null = null,
   ): Promise<CommentPage> => {
     const after = cursor === undefined ? undefined : decodeKeysetCursor(cursor, 16);
-    const rows = await store.topLevel(article.id, view, COMMENTS_PAGE_SIZE + 1, after);
-    const top = rows.slice(0, COMMENTS_PAGE_SIZE);
+    const { rows: top, nextCursor } = await keysetPage(
+      COMMENTS_PAGE_SIZE,
+      (rows) => store.topLevel(article.id, view, rows, after),
+      (last) => encodeKeysetCursor({ at: last.created_at, id: last.id }),
+    );
     const replies = await store.replies(
       top.map((row) => row.id),
       view,
@@ -174,11 +178,9 @@ export function createComments(deps: CommentsDeps) {
       list.push(toJson(reply, [], viewerUid));
       byParent.set(reply.parent_id!, list);
     }
-    const last = top.at(-1);
     return {
       comments: top.map((row) => toJson(row, byParent.get(row.id) ?? [], viewerUid)),
-      nextCursor:
-        rows.length > COMMENTS_PAGE_SIZE && last ? encodeKeysetCursor({ at: last.created_at, id: last.id }) : null,
+      nextCursor,
       count: await store.countPublished(article.id),
     };
   };

@@ -14,6 +14,7 @@ import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
 import { invitationUrl, type Invitations } from './invitations.ts';
 import type { InvitationRow } from './invitationsTables.ts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 import { mayGrant, mayManage } from './permissions.ts';
 import { createInvitationBody, invitationCheckBody, memberChangeBody } from './requestBodies.ts';
 
@@ -137,13 +138,14 @@ export function rolesRoutes(deps: {
           { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
         ]);
       }
-      // One more than a page tells whether another page follows.
-      const rows = await members.search({ q, after, limit: MEMBERS_PAGE_SIZE + 1 });
-      const page = rows.slice(0, MEMBERS_PAGE_SIZE);
-      const last = page.at(-1);
-      const nextCursor =
-        rows.length > MEMBERS_PAGE_SIZE && last ? encodeKeysetCursor({ at: last.createdAt, id: last.uid }) : null;
-      return reply.header('cache-control', 'no-store').send({ members: await membersJson(page), nextCursor });
+      const page = await keysetPage(
+        MEMBERS_PAGE_SIZE,
+        (rows) => members.search({ q, after, limit: rows }),
+        (last) => encodeKeysetCursor({ at: last.createdAt, id: last.uid }),
+      );
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ members: await membersJson(page.rows), nextCursor: page.nextCursor });
     });
 
     app.patch<{ Params: { uid: string } }>('/members/:uid', managers, async (request, reply) => {

@@ -70,6 +70,27 @@ export default tseslint.config(
     },
   },
   {
+    // The HTTP plumbing every feature uses knows no feature (docs/architecture.md): features
+    // import it, and what it must do for one (identity's error format, its token check) is
+    // handed to it by app.ts and services.ts. Shared code and its own folder only.
+    files: ['src/server/http/**/*.ts'],
+    ignores: ['src/server/http/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./shared/)',
+              message:
+                'src/server/http/ imports no feature or other server folder: features import it, app.ts and services.ts hand it what it needs.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

@@ -87,7 +87,9 @@ export type Action =
   /** Comment on published articles; edit and delete one's own comments (DESIGN.md §9.2). */
   | 'comment:write'
   /** Approve, hide, restore and delete any comment; see pending and hidden ones (an article's author may on their own article). */
-  | 'comment:moderate';
+  | 'comment:moderate'
+  /** See, search and remove newsletter subscribers; see the sends (DESIGN.md §9.3). */
+  | 'subscribers:manage';
 
 const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:write': 'contributor',
@@ -99,6 +101,7 @@ const LEAST_ROLE_FOR: Record<Action, Role> = {
   'audit:read': 'owner',
   'comment:write': 'reader',
   'comment:moderate': 'editor',
+  'subscribers:manage': 'editor',
 };
 
 export function can(role: Role, action: Action): boolean {

@@ -132,7 +132,7 @@ describe.each(storageDatabases())('the article list query plan on $dialect', (di
       .sort((a, b) => (before(a, b) ? -1 : 1))
       .slice(0, 21)
       .map((row) => row.id);
-    const page = await listPageQuery(database.db, 20, cursor).execute();
+    const page = await listPageQuery(database.db, 21, cursor).execute();
     expect(page.map((row) => row.id)).toEqual(expected);
   });
 });

@@ -197,11 +197,11 @@ export interface ListFilter {
  */
 export function listPageQuery(
   db: Kysely<DatabaseSchema>,
-  limit: number,
+  rows: number,
   after: ArticleCursor | undefined,
   filter: ListFilter = {},
 ) {
-  if (filter.tagSlug !== undefined) return tagPageQuery(db, limit, after, filter.tagSlug);
+  if (filter.tagSlug !== undefined) return tagPageQuery(db, rows, after, filter.tagSlug);
   let query = selectWithAuthors(db);
   if (filter.authorId !== undefined) query = query.where('articles.author_id', '=', filter.authorId);
   const status = filter.status ?? 'published';
@@ -219,17 +219,14 @@ export function listPageQuery(
         ]),
       );
   }
-  return query
-    .orderBy('articles.date', 'desc')
-    .orderBy('articles.id', 'desc')
-    .limit(limit + 1);
+  return query.orderBy('articles.date', 'desc').orderBy('articles.id', 'desc').limit(rows);
 }
 
 /**
  * One tag's published articles, newest first: a keyset range on article_tags' (slug, date desc,
  * article_id desc) index (the article's date is copied there), joined to the articles.
  */
-function tagPageQuery(db: Kysely<DatabaseSchema>, limit: number, after: ArticleCursor | undefined, slug: string) {
+function tagPageQuery(db: Kysely<DatabaseSchema>, rows: number, after: ArticleCursor | undefined, slug: string) {
   let query = selectWithAuthors(db)
     .innerJoin('article_tags', 'article_tags.article_id', 'articles.id')
     .where('article_tags.slug', '=', slug)
@@ -244,10 +241,7 @@ function tagPageQuery(db: Kysely<DatabaseSchema>, limit: number, after: ArticleC
         ]),
       );
   }
-  return query
-    .orderBy('article_tags.date', 'desc')
-    .orderBy('article_tags.article_id', 'desc')
-    .limit(limit + 1);
+  return query.orderBy('article_tags.date', 'desc').orderBy('article_tags.article_id', 'desc').limit(rows);
 }
 
 /** A stored row as it is served: image paths under the current PUBLIC_URL. */
@@ -333,12 +327,9 @@ export function createArticlesRepository(
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
-    /**
-     * Newest first, starting strictly after `after`. Asks for one row more than `limit` so
-     * the caller knows whether another page exists without counting.
-     */
-    async listPage(limit: number, after: ArticleCursor | undefined, filter: ListFilter = {}): Promise<ArticleRow[]> {
-      const rows = await withTagNames(db, await listPageQuery(db, limit, after, filter).execute());
+    /** `count` rows newest first, starting strictly after `after` (pages: http/keysetPage.ts). */
+    async listPage(count: number, after: ArticleCursor | undefined, filter: ListFilter = {}): Promise<ArticleRow[]> {
+      const rows = await withTagNames(db, await listPageQuery(db, count, after, filter).execute());
       return rows.map((row) => served(row, images));
     },
 
@@ -349,7 +340,6 @@ export function createArticlesRepository(
     async newestWithBodies(limit: number, filter: ListFilter = {}): Promise<ArticleDetailRow[]> {
       const rows = await listPageQuery(db, limit, undefined, filter)
         .select('articles.description_html as descriptionHtml')
-        .limit(limit)
         .execute();
       return (await withTagNames(db, rows)).map((row) => served(row, images));
     },

@@ -4,7 +4,7 @@ import { matchArticlePath, matchEditArticlePath, matchTagPath } from '../../shar
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { Caller, VerifyIdToken } from '../http/callerAuth.ts';
+import type { Caller } from '../http/callerAuth.ts';
 import { createArticleWrites, type MailAuthor, type ModerationEventRecorder } from './articleWrites.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
@@ -28,9 +28,10 @@ import { mostUsedTags, publishedTagName, publishedTagSlugs } from './articleTags
 import { isTagSlug } from '../../shared/tags.ts';
 import { searchRoutes } from './search/searchRoutes.ts';
 import { tagsRoutes } from './tagsRoutes.ts';
-import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
+import { articleCursorOf, decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import { imageOrigin } from './imageOrigin.ts';
 import type { ArticleDetail, ArticlePage, ArticleStatus } from '../../shared/articleSchema.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -97,8 +98,6 @@ export interface ArticleReader {
 
 export interface ArticlesDeps {
   database: Database;
-  /** identity.verifyIdToken (with the site's caller policy): the one ID token check. */
-  verifyIdToken: VerifyIdToken;
   rateLimiter: RateLimiter;
   config: Config;
   /** The audit log's `record` (hide, restore, deleting another person's article); none until wired. */
@@ -145,9 +144,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
 
   return {
     routes: async (app) => {
-      await app.register(
-        articlesRoutes({ repository, reads, writes, verifyIdToken: deps.verifyIdToken, createRateLimit }),
-      );
+      await app.register(articlesRoutes({ repository, reads, writes, createRateLimit }));
       await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
       await app.register(
         searchRoutes({
@@ -196,24 +193,23 @@ export function createArticles(deps: ArticlesDeps): Articles {
       newest: (limit) => reads.newest(limit),
       async firstPage(authorId) {
         const limit = ARTICLE_PAGE_DEFAULT_LIMIT;
-        const rows = await repository.listPage(limit, undefined, authorId === undefined ? {} : { authorId });
-        const last = rows[limit - 1];
+        const page = await keysetPage(
+          limit,
+          (rows) => repository.listPage(rows, undefined, authorId === undefined ? {} : { authorId }),
+          articleCursorOf,
+        );
         return {
-          articles: await attachCommentCounts(rows.slice(0, limit).map(toArticleJson), countComments),
-          nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
+          articles: await attachCommentCounts(page.rows.map(toArticleJson), countComments),
+          nextCursor: page.nextCursor,
         };
       },
       cached: (key, build) => reads.cached(key, build),
       async links(limit, after) {
-        const rows = await repository.listLinks(
-          limit + 1,
-          after === undefined ? undefined : decodeArticleCursor(after),
-        );
-        const page = rows.slice(0, limit);
-        const last = page.at(-1);
+        const position = after === undefined ? undefined : decodeArticleCursor(after);
+        const page = await keysetPage(limit, (rows) => repository.listLinks(rows, position), articleCursorOf);
         return {
-          links: page.map((row) => ({ id: row.id, date: new Date(row.date).toISOString() })),
-          nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
+          links: page.rows.map((row) => ({ id: row.id, date: new Date(row.date).toISOString() })),
+          nextCursor: page.nextCursor,
         };
       },
       async cursorAfter(count, after) {

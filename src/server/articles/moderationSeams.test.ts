@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../mail/mailer.ts';
 import { createServices } from '../services.ts';
-import type { VerifyIdToken } from '../http/callerAuth.ts';
+import { apiScope } from '../http/apiScope.ts';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { storageDatabases } from '../../../test/support/testDatabases.ts';
@@ -22,11 +22,10 @@ describe.each(storageDatabases())('the moderation seams of the articles service 
   const recorded: { event: ModerationEvent; statusInTransaction: string | undefined }[] = [];
   let failRecording = false;
 
-  const articlesWith = (verifyIdToken: VerifyIdToken = () => Promise.reject(new Error('not used'))) =>
+  const articlesWith = () =>
     createArticles({
       config: server.config,
       database: server.database,
-      verifyIdToken,
       rateLimiter: createRateLimiter(server.database),
       async recordAudit(trx, event) {
         const row = await trx
@@ -98,7 +97,9 @@ describe.each(storageDatabases())('the moderation seams of the articles service 
     });
     const { identity } = createServices({ config: server.config, database: server.database, mailer });
     const app = Fastify();
-    await app.register(articlesWith(identity.verifyIdToken).routes, { prefix: '/api' });
+    await app.register(apiScope({ verifyIdToken: identity.verifyIdToken, features: [articlesWith().routes] }), {
+      prefix: '/api',
+    });
     const call = (method: 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
       app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
     try {

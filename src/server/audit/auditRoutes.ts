@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import { requires } from '../http/apiScope.ts';
 import { sendProblem } from '../http/problem.ts';
-import { can } from '../roles/permissions.ts';
 import { auditEntryJson, type AuditLog } from './auditLog.ts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 // Audit entry ids are 16 characters (auditLog.ts); the cursor allows more, as it always did.
 const AUDIT_ID_MAX_LENGTH = 64;
@@ -11,17 +11,13 @@ const AUDIT_ID_MAX_LENGTH = 64;
 /** Entries per page of GET /api/audit. */
 export const AUDIT_PAGE_SIZE = 50;
 
-/** `GET /api/audit?cursor=C` for owners (docs/product.md, Audit log). Register with { prefix: '/api' }. */
-export function auditRoutes(deps: { log: AuditLog; verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
+/** `GET /api/audit?cursor=C` for owners (docs/product.md, Audit log), in the `/api` scope. */
+export function auditRoutes(deps: { log: AuditLog }): FastifyPluginAsync {
   return async (app) => {
-    const authenticate = registerCallerAuthentication(app, deps.verifyIdToken);
     app.get<{ Querystring: Record<string, unknown> }>(
       '/audit',
-      { preHandler: authenticate },
+      requires('audit:read', 'Only owners may read the audit log.'),
       async (request, reply) => {
-        if (!can(callerOf(request).role, 'audit:read')) {
-          return sendProblem(reply, 403, 'Only owners may read the audit log.');
-        }
         const { cursor } = request.query;
         const after = typeof cursor === 'string' ? decodeKeysetCursor(cursor, AUDIT_ID_MAX_LENGTH) : undefined;
         if (cursor !== undefined && after === undefined) {
@@ -29,12 +25,10 @@ export function auditRoutes(deps: { log: AuditLog; verifyIdToken: VerifyIdToken 
             { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
           ]);
         }
-        // One more than a page tells whether another page follows.
-        const rows = await deps.log.newest(AUDIT_PAGE_SIZE + 1, after);
-        const page = rows.slice(0, AUDIT_PAGE_SIZE);
-        const last = page.at(-1);
-        const nextCursor = rows.length > AUDIT_PAGE_SIZE && last ? encodeKeysetCursor(last) : null;
-        return reply.header('cache-control', 'no-store').send({ entries: page.map(auditEntryJson), nextCursor });
+        const page = await keysetPage(AUDIT_PAGE_SIZE, (rows) => deps.log.newest(rows, after), encodeKeysetCursor);
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ entries: page.rows.map(auditEntryJson), nextCursor: page.nextCursor });
       },
     );
   };

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/database.ts';
-import type { VerifyIdToken } from '../http/callerAuth.ts';
 import { auditEntryJson, createAuditLog, type AuditEntryJson, type RecordAudit } from './auditLog.ts';
 import { auditRoutes } from './auditRoutes.ts';
 
@@ -9,8 +8,8 @@ export interface Audit {
   record: RecordAudit;
   /** The newest `limit` entries, newest first (the admin command). */
   newest(limit: number): Promise<AuditEntryJson[]>;
-  /** GET /api/audit. Register with { prefix: '/api' }. */
-  routes(deps: { verifyIdToken: VerifyIdToken }): FastifyPluginAsync;
+  /** GET /api/audit, in the `/api` scope (http/apiScope.ts). */
+  routes: FastifyPluginAsync;
 }
 
 /** The append-only audit log (docs/product.md, Audit log). */
@@ -19,6 +18,6 @@ export function createAudit(deps: { database: Database; clock?: (() => number) |
   return {
     record: log.record,
     newest: async (limit) => (await log.newest(limit)).map(auditEntryJson),
-    routes: ({ verifyIdToken }) => auditRoutes({ log, verifyIdToken }),
+    routes: auditRoutes({ log }),
   };
 }

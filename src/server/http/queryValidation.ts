@@ -32,10 +32,11 @@ export function queryValidation(schema: z.ZodType) {
       request.query = result.data;
       return done();
     }
-    const errors = result.error.issues.map((issue) => ({
-      field: String(issue.path[0] ?? 'query'),
-      message: issue.message,
-    }));
+    const errors = result.error.issues.map((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? { field: issue.keys[0]!, message: `${issue.keys[0]!} is not a parameter of this request.` }
+        : { field: String(issue.path[0] ?? 'query'), message: issue.message },
+    );
     void sendProblem(reply, 400, `The ${errors[0]!.field} parameter is not valid.`, errors.slice(0, 1));
   };
 }

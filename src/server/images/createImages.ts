@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { VerifyIdToken } from '../http/callerAuth.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -16,8 +15,10 @@ import { createImageWorkers } from './imageWorkers.ts';
 import { createUploadQueue } from './uploadQueue.ts';
 
 export interface Images {
-  /** POST /api/images and GET /images/...; register without a prefix. */
+  /** GET /images/...; register without a prefix. */
   routes: FastifyPluginAsync;
+  /** POST /api/images, in the `/api` scope. */
+  apiRoutes: FastifyPluginAsync;
   /** Removes an owner's images inside the transaction that deletes the user. */
   deleteByOwner(ownerId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
   /**
@@ -39,7 +40,6 @@ export interface Images {
 export interface ImagesDeps {
   config: Config;
   database: Database;
-  verifyIdToken: VerifyIdToken;
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
 }
@@ -70,23 +70,24 @@ export function createImages(deps: ImagesDeps): Images {
 
   const removeUnused = () => repository.deleteUnusedCreatedBefore(clock() - UNUSED_IMAGE_LIFETIME_MS);
 
-  return {
-    routes: imagesRoutes({
-      repository,
-      verifyIdToken: deps.verifyIdToken,
-      uploadRateLimit: {
-        async consume(uid) {
-          const result = await deps.rateLimiter.consume(uploadRule, uid);
-          return result.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: result.retryAfterSeconds };
-        },
+  const routes = imagesRoutes({
+    repository,
+    uploadRateLimit: {
+      async consume(uid) {
+        const result = await deps.rateLimiter.consume(uploadRule, uid);
+        return result.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: result.retryAfterSeconds };
       },
-      queue: createUploadQueue(UPLOAD_PLACES),
-      workers: createImageWorkers(deps.config.imageProcessingTimeoutSeconds * 1000),
-      bodyTimeoutMs: UPLOAD_BODY_TIMEOUT_MS,
-      maxBytes: deps.config.imageMaxBytes,
-      publicUrl,
-      clock,
-    }),
+    },
+    queue: createUploadQueue(UPLOAD_PLACES),
+    workers: createImageWorkers(deps.config.imageProcessingTimeoutSeconds * 1000),
+    bodyTimeoutMs: UPLOAD_BODY_TIMEOUT_MS,
+    maxBytes: deps.config.imageMaxBytes,
+    publicUrl,
+    clock,
+  });
+  return {
+    routes: routes.files,
+    apiRoutes: routes.upload,
     deleteByOwner: (ownerId, trx) => deleteImagesByOwner(trx, ownerId),
     async recordUses(articleId, texts, trx) {
       const ids = new Set<string>();

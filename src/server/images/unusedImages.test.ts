@@ -82,7 +82,6 @@ describe.each(storageDatabases())('unused uploads on $dialect', (dialectCase) =>
         config: server.config,
         database: server.database,
         rateLimiter: createRateLimiter(server.database),
-        verifyIdToken: async () => ({ uid: 'unused', role: 'author' }),
         clock: () => time,
       });
     const later = now + UNUSED_IMAGE_LIFETIME_MS + HOUR;

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import type { ReportJson } from '../../shared/moderation.ts';
+import { requires, sendNoEndpoint, signedIn } from '../http/apiScope.ts';
+import { callerOf } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
-import { can } from '../roles/permissions.ts';
-import { parseBody } from '../roles/requestBodies.ts';
+import { queryValidation } from '../http/queryValidation.ts';
+import { parseBody } from '../http/requestBody.ts';
 import { createReports, type ReportOutcome, type Reports, type ReportsDeps } from './createReports.ts';
-import { listQuery, reportBody, resolveBody } from './reportRules.ts';
+import { listQuery, reportBody, resolveBody, type ListQuery } from './reportRules.ts';
 import type { ReportRow } from './reportsTables.ts';
 
 const NOT_ALLOWED = 'Your role does not allow this.';
@@ -13,7 +15,7 @@ const NO_REPORT = 'There is no report with this id.';
 const NO_COMMENT = 'There is no comment with this id.';
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const reportJson = (row: ReportRow, articleTitle?: string | null) => ({
+const reportJson = (row: ReportRow, articleTitle?: string | null): ReportJson => ({
   id: row.id,
   targetType: row.target_type,
   articleId: row.article_id,
@@ -28,17 +30,14 @@ const reportJson = (row: ReportRow, articleTitle?: string | null) => ({
     : {}),
 });
 
-/** The reports API (docs/product.md, Reports). Register with { prefix: '/api' }. */
+/** The reports API (docs/product.md, Reports), in the `/api` scope. */
 export function reportsRoutes(deps: {
   reports: Reports;
-  verifyIdToken: VerifyIdToken;
   /** COMMENTS is not off: comments may be reported. */
   commentsOn: boolean;
 }): FastifyPluginAsync {
   const { reports } = deps;
   return async (app) => {
-    const signedIn = { preHandler: registerCallerAuthentication(app, deps.verifyIdToken) };
-
     // Any signed-in account, readers included.
     app.post<{ Params: { id: string } }>('/articles/:id/reports', signedIn, async (request, reply) => {
       const body = parseBody(reportBody, request.body);
@@ -52,8 +51,7 @@ export function reportsRoutes(deps: {
     });
     // A comment's report (DESIGN.md §9.2): the same queue, with targetType "comment".
     app.post<{ Params: { id: string } }>('/comments/:id/reports', signedIn, async (request, reply) => {
-      if (!deps.commentsOn)
-        return sendProblem(reply, 404, `There is no API endpoint POST ${request.url.split('?')[0]!.slice(0, 200)}.`);
+      if (!deps.commentsOn) return sendNoEndpoint(request, reply);
       const body = parseBody(reportBody, request.body);
       if (!body.success) return sendProblem(reply, 400, 'The report is not valid.', body.errors);
       const made = await reports.report(
@@ -84,20 +82,18 @@ export function reportsRoutes(deps: {
       }
     };
 
-    app.get<{ Querystring: Record<string, unknown> }>('/reports', signedIn, async (request, reply) => {
+    const handlers = requires('reports:handle', NOT_ALLOWED);
+    app.get('/reports', { ...handlers, preValidation: queryValidation(listQuery) }, async (request, reply) => {
       const caller = callerOf(request);
-      if (!can(caller.role, 'reports:handle')) return sendProblem(reply, 403, NOT_ALLOWED);
-      const query = parseBody(listQuery, request.query);
-      if (!query.success) return sendProblem(reply, 400, 'The request is not valid.', query.errors);
-      const listed = await reports.list(caller, query.data.status);
+      const { status } = request.query as ListQuery;
+      const listed = await reports.list(caller, status);
       return reply
         .header('cache-control', 'no-store')
         .send({ reports: listed.map(({ row, articleTitle }) => reportJson(row, articleTitle)) });
     });
 
-    app.post<{ Params: { id: string } }>('/reports/:id/resolve', signedIn, async (request, reply) => {
+    app.post<{ Params: { id: string } }>('/reports/:id/resolve', handlers, async (request, reply) => {
       const caller = callerOf(request);
-      if (!can(caller.role, 'reports:handle')) return sendProblem(reply, 403, NOT_ALLOWED);
       const body = parseBody(resolveBody, request.body);
       if (!body.success) return sendProblem(reply, 400, 'The resolution is not valid.', body.errors);
       const resolved = await reports.resolve(caller, request.params.id, body.data.action, body.data.note);
@@ -123,11 +119,10 @@ export function reportsRoutes(deps: {
   };
 }
 
-/** The reports feature with its API: the core made from `deps`, behind its routes (register with { prefix: '/api' }). */
-export function reportsFeature(deps: ReportsDeps & { verifyIdToken: VerifyIdToken }): FastifyPluginAsync {
+/** The reports feature with its API: the core made from `deps`, behind its routes (in the `/api` scope). */
+export function reportsFeature(deps: ReportsDeps): FastifyPluginAsync {
   return reportsRoutes({
     reports: createReports(deps),
-    verifyIdToken: deps.verifyIdToken,
     commentsOn: deps.findVisibleComment !== undefined,
   });
 }

@@ -1,19 +1,22 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type {
   CreatedInvitationJson,
   InvitationCheckJson,
   InvitationJson,
   MemberJson,
 } from '../../shared/invitations.ts';
-import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import { requires } from '../http/apiScope.ts';
+import { callerOf } from '../http/callerAuth.ts';
+import { parseBody } from '../http/requestBody.ts';
 import { sendProblem } from '../http/problem.ts';
 import { LastOwnerError, type Identity, type MemberRow } from '../identity/createIdentity.ts';
 import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
 import { invitationUrl, type Invitations } from './invitations.ts';
 import type { InvitationRow } from './invitationsTables.ts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
-import { can, mayGrant, mayManage } from './permissions.ts';
-import { createInvitationBody, invitationCheckBody, memberChangeBody, parseBody } from './requestBodies.ts';
+import { keysetPage } from '../http/keysetPage.ts';
+import { mayGrant, mayManage } from './permissions.ts';
+import { createInvitationBody, invitationCheckBody, memberChangeBody } from './requestBodies.ts';
 
 export const MEMBERS_PAGE_SIZE = 50;
 
@@ -24,23 +27,16 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 class Forbidden extends Error {}
 
-/** The invitations and members APIs (docs/product.md, Roles). Register with { prefix: '/api' }. */
+/** The invitations and members APIs (docs/product.md, Roles), in the `/api` scope. */
 export function rolesRoutes(deps: {
   publicUrl: string;
   invitations: Invitations;
   members: Identity['members'];
-  verifyIdToken: VerifyIdToken;
   countArticles: (uids: readonly string[]) => Promise<Map<string, number>>;
   rateLimiter: RateLimiter;
   checkRule: RateLimitRule;
 }): FastifyPluginAsync {
   const { invitations, members } = deps;
-
-  /** A preHandler after caller authentication: editors and owners only (else 403). */
-  async function requireManager(request: FastifyRequest, reply: FastifyReply) {
-    if (!can(callerOf(request).role, 'members:manage')) return sendProblem(reply, 403, NOT_ALLOWED);
-    return undefined;
-  }
 
   const invitationJson = (row: InvitationRow): InvitationJson => ({
     id: row.id,
@@ -65,7 +61,8 @@ export function rolesRoutes(deps: {
   }
 
   return async (app) => {
-    const managers = { preHandler: [registerCallerAuthentication(app, deps.verifyIdToken), requireManager] };
+    // Editors and owners only (else 403).
+    const managers = requires('members:manage', NOT_ALLOWED);
     app.post('/invitations', managers, async (request, reply) => {
       const caller = callerOf(request);
       const body = parseBody(createInvitationBody, request.body);
@@ -142,13 +139,14 @@ export function rolesRoutes(deps: {
           { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
         ]);
       }
-      // One more than a page tells whether another page follows.
-      const rows = await members.search({ q, after, limit: MEMBERS_PAGE_SIZE + 1 });
-      const page = rows.slice(0, MEMBERS_PAGE_SIZE);
-      const last = page.at(-1);
-      const nextCursor =
-        rows.length > MEMBERS_PAGE_SIZE && last ? encodeKeysetCursor({ at: last.createdAt, id: last.uid }) : null;
-      return reply.header('cache-control', 'no-store').send({ members: await membersJson(page), nextCursor });
+      const page = await keysetPage(
+        MEMBERS_PAGE_SIZE,
+        (rows) => members.search({ q, after, limit: rows }),
+        (last) => encodeKeysetCursor({ at: last.createdAt, id: last.uid }),
+      );
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ members: await membersJson(page.rows), nextCursor: page.nextCursor });
     });
 
     app.patch<{ Params: { uid: string } }>('/members/:uid', managers, async (request, reply) => {

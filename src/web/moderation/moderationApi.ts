@@ -1,36 +1,13 @@
 import { callApi } from '../api/callApi.ts';
 import type { TokenSource } from '../articles/articlesApi.ts';
 
-/** One open report as GET /api/reports lists it (DESIGN.md §8.2). */
-export interface ReportJson {
-  id: string;
-  /** A report of a comment names it (DESIGN.md §9.2); the article is the comment's. */
-  targetType?: 'article' | 'comment';
-  commentId?: string | null;
-  articleId: string;
-  /** Null once the article is no longer published (docs/decisions/0411). */
-  articleTitle: string | null;
-  reporterUid: string;
-  reason: string;
-  createdAt: string;
-  status: string;
-}
-
-/** One row of the audit log (DESIGN.md §8.2); actorUid null: the operator's admin command. */
-export interface AuditEntryJson {
-  id: string;
-  at: string;
-  actorUid: string | null;
-  action: string;
-  targetType: string;
-  targetId: string;
-  detail: Record<string, unknown> | null;
-}
-
-export interface AuditPage {
-  entries: AuditEntryJson[];
-  nextCursor: string | null;
-}
+/** One open report as GET /api/reports lists it (DESIGN.md §8.2); the audit log's entries and pages. */
+import type {
+  AuditEntryJson,
+  AuditPageJson as AuditPage,
+  ListedReportJson as ReportJson,
+} from '../../shared/moderation.ts';
+export type { AuditEntryJson, AuditPage, ReportJson };
 
 const articlePath = (id: string) => `/articles/${encodeURIComponent(id)}`;
 

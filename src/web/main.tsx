@@ -4,7 +4,7 @@ import { AuthProvider } from './auth/AuthProvider.tsx';
 import { createBrowserSession } from './auth/browserSession.ts';
 import { prefetchForPath, primeServedScreen } from './articles/articlePrefetch.ts';
 import { readServedScreen } from './ssr/servedScreen.ts';
-import { AppRouter, preloadServedScreen } from './router.tsx';
+import { AppRouter, preloadServedScreen, screenModules } from './router.tsx';
 import './styles.css';
 
 // Start the first screen's data call and ask the server about the session cookie before React
@@ -15,6 +15,12 @@ if (served) primeServedScreen(served);
 else prefetchForPath(window.location.pathname);
 const session = createBrowserSession();
 void session.restore();
+
+// After the page's load, the code of the screens this visitor may go to next (screensAhead.ts).
+const fetchAhead = () =>
+  void import('./screensAhead.ts').then((module) => module.fetchScreensAhead(screenModules, session)).catch(() => {});
+if (document.readyState === 'complete') fetchAhead();
+else window.addEventListener('load', fetchAhead, { once: true });
 
 /** The shell's static frame (index.html) stands in until React's first commit replaces it, in the same frame. */
 function RemoveBootFrame() {

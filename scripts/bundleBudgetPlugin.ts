@@ -3,6 +3,7 @@ import type { Plugin } from 'vite';
 
 import { fetchedAheadFor } from '../src/shared/codeAhead.ts';
 import { screenTable, type ScreenName, type ScreenRecord } from '../src/shared/routes.ts';
+import { screenCode, type ScreenCode } from '../src/shared/screenCode.ts';
 
 interface ChunkInfo {
   code: string;
@@ -65,9 +66,9 @@ const AHEAD_MODULE = 'src/web/screensAhead.ts';
 export function idleAheadChunks(bundle: Record<string, ChunkInfo>): string[] {
   const modules = [
     AHEAD_MODULE,
-    ...Object.values(screenTable as Record<ScreenName, ScreenRecord>)
-      .filter((screen) => fetchedAheadFor(screen, { signedIn: false }))
-      .map((screen) => `src/web/${screen.module}`),
+    ...(Object.entries(screenTable) as Array<[ScreenName, ScreenRecord]>)
+      .filter(([, screen]) => fetchedAheadFor(screen, { signedIn: false }))
+      .map(([name]) => `src/web/${screenCode[name].module}`),
   ];
   const roots = Object.entries(bundle)
     .filter(([, chunk]) => modules.some((module) => chunk.facadeModuleId?.endsWith(module)))
@@ -119,7 +120,7 @@ export function bundleBudget(): Plugin {
         else if (name.endsWith('.css')) cssGzipBytes += gzipSize(item.source);
       }
       const total = (names: string[]) => names.reduce((sum, name) => sum + gzipSize(chunks[name]!.code), 0);
-      for (const [name, screen] of Object.entries(screenTable) as Array<[ScreenName, ScreenRecord]>) {
+      for (const [name, screen] of Object.entries(screenCode) as Array<[ScreenName, ScreenCode]>) {
         // The home screen is in the main bundle; every other one is loaded on demand, from its own chunk.
         const names =
           name === 'home' ? homePageChunks(chunks, html) : screenChunks(chunks, html, `src/web/${screen.module}`);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { firstDataPath, isAppRoute, screenAt, screenTable, screens, type ScreenRecord } from '../../shared/routes.ts';
+import { firstDataPath, isAppRoute, screenAt, screens, type ScreenName } from '../../shared/routes.ts';
+import { screenCode, type ScreenCode } from '../../shared/screenCode.ts';
 import type { ServedScreen } from '../../shared/servedScreen.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ScreenInShell } from './ssrScreens.ts';
@@ -113,12 +114,12 @@ interface ManifestEntry {
  * it directly), its chunk and the chunks it imports statically, from Vite's build manifest: the
  * shell preloads them so they download with the main bundle instead of after it runs.
  */
-function landingScreenChunks(distDir: string, shell: string): Map<ScreenRecord, string[]> {
-  const chunks = new Map<ScreenRecord, string[]>();
+function landingScreenChunks(distDir: string, shell: string): Map<ScreenName, string[]> {
+  const chunks = new Map<ScreenName, string[]>();
   const manifestFile = path.join(distDir, '.vite', 'manifest.json');
   if (!fs.existsSync(manifestFile)) return chunks;
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestEntry>;
-  for (const screen of Object.values(screenTable) as ScreenRecord[]) {
+  for (const [name, screen] of Object.entries(screenCode) as Array<[ScreenName, ScreenCode]>) {
     const entry = screen.landing && manifest[screen.module];
     if (!entry) continue;
     const files = [entry.file, ...(entry.imports ?? []).map((key) => manifest[key]?.file)].filter(
@@ -126,7 +127,7 @@ function landingScreenChunks(distDir: string, shell: string): Map<ScreenRecord, 
       (file): file is string => file !== undefined && !shell.includes(file),
     );
     chunks.set(
-      screen,
+      name,
       files.map((file) => `/${file}`),
     );
   }
@@ -189,7 +190,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     const firstData = screen ? null : firstDataPath(pathname);
     const dataUrls = firstData === null ? [] : [`/api${firstData}`];
     const shown = screenAt(pathname);
-    const modules = (shown && screenChunks.get(shown.screen)) ?? [];
+    const modules = (shown && screenChunks.get(shown.name)) ?? [];
     const build = async () => {
       const rendered = screen ? options.screenInShell!(html, pathname, await screen()) : undefined;
       return toResource(shellWithPreloads(rendered ?? html, dataUrls, modules), HTML);

@@ -94,10 +94,11 @@ const gzipSize = (content: string | Uint8Array) => zlib.gzipSync(content, { leve
 const pageName = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)} page`;
 
 /**
- * Prints the JavaScript (and CSS) size of each page whose screen record has a budget (the home
- * page: the main bundle; any other: plus its own chunk and what that imports), and fails the
- * build when one is over it, or when a record's module has no chunk of its own (a renamed or
- * mistyped module, or a screen the router loads from another file: routes.ts, router.tsx).
+ * Prints the JavaScript (and CSS) size of each page whose screen has a budget (screenCode.ts; the
+ * home page: the main bundle; any other: plus its own chunk and what that imports), alone and with
+ * what a signed-out visitor fetches ahead when idle, and fails the build when one is over its
+ * budget, or when a screen's module has no chunk of its own (a renamed or mistyped module, or a
+ * screen the router loads from another file: screenCode.ts, router.tsx).
  */
 export function bundleBudget(): Plugin {
   return {

@@ -10,9 +10,9 @@ import type { ScreenLoaders } from './screensAhead.ts';
 // Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home page
 // budget (docs/architecture.md) cannot carry. The home page ships in the main bundle; every other screen
 // loads on demand, and is fetched ahead (screensAhead.ts) so its first visit shows no blank page.
-// One loader per screen of the table (routes.ts), importing the module its record names: a
-// bundler needs the import's text, and the build's budget check fails when a record's module has
-// no chunk of its own (scripts/bundleBudgetPlugin.ts).
+// One loader per screen of the table (routes.ts), importing the module its screenCode.ts entry
+// names: a bundler needs the import's text, and the build's budget check fails when a screen's
+// module has no chunk of its own (scripts/bundleBudgetPlugin.ts).
 export const screenModules = {
   article: () => import('./articles/ArticlePage.tsx'),
   editor: () => import('./articles/ArticleEditorPage.tsx'),

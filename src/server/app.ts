@@ -178,13 +178,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database });
   await app.register(webPlugin, {
     distDir: deps.webDistDir,
-    // Publishing describes the home, article and author screens; articles answers 404 for unknown ids elsewhere.
-    pageHead: async (request, pathname) => {
-      const page = await publishing.pageHead(request, pathname);
-      if (page) return page;
-      const status = await articles.pageStatus(request, pathname);
-      return status === undefined ? undefined : { status };
-    },
+    // Each screen's page by its feature: which page is a 404 is decided there (webPlugin.ts ScreenPages).
+    screenPages: { ...publishing.screenPages, ...articles.screenPages },
     shellTags: publishing.shellTags,
     bodyEnd: newsletters.footerForm,
     fallbackHead: publishing.fallbackHead,

@@ -1,6 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Transaction } from 'kysely';
-import { matchArticlePath, matchEditArticlePath, matchTagPath } from '../../shared/routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -40,8 +39,11 @@ export interface Articles {
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
   /** Calls `listener` inside the transaction of every article created or changed through the API. */
   onWritten(listener: ArticleWrittenListener): void;
-  /** 404 for the screens of an article or an author that does not exist; no opinion on other paths. */
-  pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
+  /** 404 for a tag page no published article has, and for the editor of an article that is not published. */
+  screenPages: {
+    tag(slug: string): Promise<{ status: 404 } | undefined>;
+    editor(id: string): Promise<{ status: 404 } | undefined>;
+  };
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
   reader: ArticleReader;
   /** How many published articles each of these accounts has (the members list); 0s are left out. */
@@ -175,14 +177,16 @@ export function createArticles(deps: ArticlesDeps): Articles {
     onFirstPublished: (listener) => {
       firstPublishedListeners.push(listener);
     },
-    async pageStatus(_request, pathname) {
+    screenPages: {
       // A tag page exists while a published article has the tag.
-      const slug = matchTagPath(pathname);
-      if (slug !== null) return isTagSlug(slug) && (await publishedTagName(deps.database.db, slug)) ? undefined : 404;
-      const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
-      if (id === null) return undefined;
-      // The HTML carries no token: an article that is not published is not there for it.
-      return isArticleId(id) && (await reads.article(id))?.article.status === 'published' ? undefined : 404;
+      tag: async (slug) =>
+        isTagSlug(slug) && (await publishedTagName(deps.database.db, slug)) ? undefined : { status: 404 },
+      // A new article's editor ('') is always there. The HTML carries no token: an article that is
+      // not published is not there for it.
+      editor: async (id) =>
+        id === '' || (isArticleId(id) && (await reads.article(id))?.article.status === 'published')
+          ? undefined
+          : { status: 404 },
     },
     reader: {
       async find(id) {

@@ -15,7 +15,7 @@ import { InvitationsSection } from './InvitationsSection.tsx';
 import { NewsletterSection } from './NewsletterSection.tsx';
 import { siteInfo } from '../components/siteInfo.ts';
 import { MembersSection } from './MembersSection.tsx';
-import { useRole } from './useRole.ts';
+import { useRole } from '../auth/useRole.ts';
 
 /**
  * `/admin`: members and invitations, for editors and owners (docs/product.md, Roles). Anyone

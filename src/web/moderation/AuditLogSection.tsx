@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import { AdminAlert, adminFailure } from '../admin/AdminAlert.tsx';
-import { smallButton } from '../admin/adminStyles.ts';
+import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
+import { smallButton } from '../components/adminStyles.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { moderationApi, type AuditEntryJson } from './moderationApi.ts';
+import { moderationApi, type AuditEntryJson } from '../api/moderationApi.ts';
 import { moderationTexts as texts } from './moderationTexts.ts';
 
 // The UTC time to the second, the way the admin command prints it: entries can come in quick succession.

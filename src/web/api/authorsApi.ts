@@ -1,6 +1,6 @@
 import type { AuthorProfile } from '../../shared/authorProfile.ts';
-import { API_TIMEOUT_MS, type TokenSource } from '../articles/articlesApi.ts';
-import { ArticlesApiError, errorFromResponse } from '../articles/articlesApiError.ts';
+import { API_TIMEOUT_MS, type TokenSource } from './articlesApi.ts';
+import { ArticlesApiError, errorFromResponse } from './articlesApiError.ts';
 
 async function call(path: string, init: RequestInit = {}): Promise<AuthorProfile> {
   let response: Response;

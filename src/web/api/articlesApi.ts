@@ -1,10 +1,10 @@
-import { ApiError } from '../api/apiError.ts';
-import { callApi, type TokenSource } from '../api/callApi.ts';
+import { ApiError } from './apiError.ts';
+import { callApi, type TokenSource } from './callApi.ts';
 import { articlePath, articlesListPath, type ArticlesListQuery } from '../../shared/articlesApiPaths.ts';
 import type { ArticleDetail, ArticleInput, ArticlesPage } from './articleTypes.ts';
 
 // Where these lived before the one `/api` caller (src/web/api/callApi.ts); kept for their importers.
-export { API_TIMEOUT_MS, type TokenSource } from '../api/callApi.ts';
+export { API_TIMEOUT_MS, type TokenSource } from './callApi.ts';
 
 export interface ListOptions extends ArticlesListQuery {
   /** The signed-in person's token: needed for lists of articles that are not published. */

@@ -1,5 +1,5 @@
-import { callApi } from '../api/callApi.ts';
-import type { TokenSource } from '../articles/articlesApi.ts';
+import { callApi } from './callApi.ts';
+import type { TokenSource } from './articlesApi.ts';
 
 /** One open report as GET /api/reports lists it (DESIGN.md §8.2); the audit log's entries and pages. */
 import type {

@@ -1,4 +1,4 @@
-import { secondaryButtonClass } from '../account/formStyles.ts';
+import { secondaryButtonClass } from './formStyles.ts';
 
 // The account forms' buttons fill their card; here they sit beside what they act on, as wide as their text.
 const fitted = (buttonClass: string) => buttonClass.replace('w-full', 'w-auto shrink-0');

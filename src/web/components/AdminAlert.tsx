@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 import { TWO_STEP_REQUIRED } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
-import { FormAlert } from '../account/FormAlert.tsx';
-import { linkClass } from '../account/formStyles.ts';
-import { ArticlesApiError } from '../articles/articlesApiError.ts';
+import { FormAlert } from './FormAlert.tsx';
+import { linkClass } from './formStyles.ts';
+import { ArticlesApiError } from '../api/articlesApiError.ts';
 
 /**
  * What an admin section says when a call fails: the server's own words when the site requires

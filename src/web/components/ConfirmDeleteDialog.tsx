@@ -1,5 +1,5 @@
-import { keepTabInside } from '../components/keepTabInside.ts';
-import { useModalDialog } from '../components/useModalDialog.ts';
+import { keepTabInside } from './keepTabInside.ts';
+import { useModalDialog } from './useModalDialog.ts';
 import { useId } from 'react';
 import { messages } from '../../shared/messages.ts';
 

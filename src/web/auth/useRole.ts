@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { isRole, type Role } from '../../shared/roles.ts';
-import { readTokenClaims } from '../auth/idToken.ts';
-import { useAuth } from '../auth/useAuth.ts';
+import { readTokenClaims } from './idToken.ts';
+import { useAuth } from './useAuth.ts';
 
 /**
  * The signed-in person's role, from their ID token's `role` claim: undefined while it is read,

@@ -1,4 +1,4 @@
-import { callApi, type TokenSource } from '../api/callApi.ts';
+import { callApi, type TokenSource } from './callApi.ts';
 import type { Comment, CommentNotificationSettings, CommentPage } from '../../shared/comments.ts';
 
 /** A pending comment as the editors' queue lists it. */

@@ -5,7 +5,7 @@ import type {
   MemberJson,
 } from '../../shared/invitations.ts';
 import type { Role } from '../../shared/roles.ts';
-import { callApi as call, type TokenSource } from '../api/callApi.ts';
+import { callApi as call, type TokenSource } from './callApi.ts';
 
 export interface MembersPage {
   members: MemberJson[];

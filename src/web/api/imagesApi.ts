@@ -1,5 +1,5 @@
-import { ApiError } from '../api/apiError.ts';
-import { callApi, type TokenSource } from '../api/callApi.ts';
+import { ApiError } from './apiError.ts';
+import { callApi, type TokenSource } from './callApi.ts';
 
 /** The upload types the server takes (docs/product.md, Rules). */
 export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'] as const;

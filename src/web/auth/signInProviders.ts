@@ -5,9 +5,9 @@ import type {
   SignInProvider,
   SignInProvidersResponse,
 } from '../../shared/providerSignIn.ts';
-import type { AuthSession } from '../auth/authSession.ts';
-import { AuthError } from '../auth/errorCodes.ts';
-import { accountSessionOf } from '../auth/accountSession.ts';
+import type { AuthSession } from './authSession.ts';
+import { AuthError } from './errorCodes.ts';
+import { accountSessionOf } from './accountSession.ts';
 
 let providers: Promise<SignInProvider[]> | undefined;
 

@@ -342,6 +342,24 @@ export const commands: Record<CommandName, Command> = {
     }
     return { text: lines.join('\n'), json: all, jsonLines: true };
   },
+  'copy-database': async (context) => {
+    const { runCopyDatabase, copyProgress } = await import('../moving/copy/copyCommand.ts');
+    const { CopyRefusal } = await import('../moving/copy/copyDatabase.ts');
+    const { terminalProgress } = await import('../firebaseImport/terminalProgress.ts');
+    const { database } = context.config;
+    const sourceName = database.kind === 'sqlite' ? database.file : 'the configured database';
+    try {
+      return await runCopyDatabase(
+        context.database,
+        sourceName,
+        context.options['--to']!,
+        copyProgress(terminalProgress(context.stderr)),
+      );
+    } catch (error) {
+      if (error instanceof CopyRefusal) throw new CommandFailure(error.message);
+      throw error;
+    }
+  },
   migrate: async (context) => {
     const result = await migrateToLatest(context.database);
     const applied = result.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];

@@ -59,6 +59,9 @@ function parse(argv: string[]): Parsed {
   if (name === 'import-firebase' && (!options['--users'] || !options['--hash-config'])) {
     throw new UsageError('"import-firebase" needs --users FILE and --hash-config FILE.');
   }
+  if (name === 'copy-database' && !options['--to']) {
+    throw new UsageError('"copy-database" needs --to postgres://...');
+  }
   const role = name === 'users role' ? rest[1] : name === 'invite' ? rest[0] : options['--role'];
   if (role !== undefined && !isRole(role)) {
     throw new UsageError(`Unknown role "${role}": use one of ${ROLES.join(', ')}.`);

@@ -7,6 +7,7 @@ export const VALUE_OPTIONS = {
   '--name': ['users create'],
   '--email': ['invite'],
   '--limit': ['audit'],
+  '--to': ['copy-database'],
 } as const satisfies Record<string, readonly CommandName[]>;
 
 export type ValueOption = keyof typeof VALUE_OPTIONS;
@@ -29,6 +30,7 @@ export const COMMAND_NAMES = {
   audit: undefined,
   'subscribers import': 'FILE',
   'subscribers export': undefined,
+  'copy-database': undefined,
 } as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'ROLE' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
@@ -79,6 +81,10 @@ Commands:
                           Mailchimp: a column named email). They count as confirmed; an
                           address already here keeps its state.
   subscribers export      Every newsletter subscriber as CSV: email,status,created_at.
+  copy-database --to postgres://USER@HOST/DB
+                          Move up from SQLite to PostgreSQL: every table into an empty
+                          database (migrated first), checked by row counts and checksums,
+                          in one transaction. Stop the server first. See docs/deploy.md.
 
 Options:
   --json                  Print the result as JSON (for scripts).

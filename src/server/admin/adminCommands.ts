@@ -112,6 +112,25 @@ async function services(context: CommandContext): Promise<Services> {
   return createServices({ config: context.config, database: context.database, mailer });
 }
 
+/** `import-ghost` and `import-wordpress` (src/server/moving/importing). */
+async function blogImport(
+  context: CommandContext,
+  kind: 'ghost' | 'wordpress',
+  file: string,
+  folder: string | undefined,
+): Promise<CommandResult> {
+  const { runBlogImport } = await import('../moving/importing/importCommand.ts');
+  const { terminalProgress } = await import('../firebaseImport/terminalProgress.ts');
+  return runBlogImport(kind, file, folder, {
+    config: context.config,
+    database: context.database,
+    now: Date.now(),
+    cover: context.options['--cover'],
+    progress: terminalProgress(context.stderr),
+    services: () => services(context),
+  });
+}
+
 /** The last enabled owner stays: an operator's refusal, not a failure. */
 async function lastOwnerKept<T>(change: Promise<T>): Promise<T> {
   try {
@@ -342,6 +361,8 @@ export const commands: Record<CommandName, Command> = {
     }
     return { text: lines.join('\n'), json: all, jsonLines: true };
   },
+  'import-ghost': (context, file) => blogImport(context, 'ghost', file, context.options['--images']),
+  'import-wordpress': (context, file) => blogImport(context, 'wordpress', file, context.options['--uploads']),
   'copy-database': async (context) => {
     const { runCopyDatabase, copyProgress } = await import('../moving/copy/copyCommand.ts');
     const { CopyRefusal } = await import('../moving/copy/copyDatabase.ts');

@@ -8,6 +8,9 @@ export const VALUE_OPTIONS = {
   '--email': ['invite'],
   '--limit': ['audit'],
   '--to': ['copy-database'],
+  '--images': ['import-ghost'],
+  '--uploads': ['import-wordpress'],
+  '--cover': ['import-ghost', 'import-wordpress'],
 } as const satisfies Record<string, readonly CommandName[]>;
 
 export type ValueOption = keyof typeof VALUE_OPTIONS;
@@ -31,6 +34,8 @@ export const COMMAND_NAMES = {
   'subscribers import': 'FILE',
   'subscribers export': undefined,
   'copy-database': undefined,
+  'import-ghost': 'FILE',
+  'import-wordpress': 'FILE',
 } as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'ROLE' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
@@ -81,6 +86,18 @@ Commands:
                           Mailchimp: a column named email). They count as confirmed; an
                           address already here keeps its state.
   subscribers export      Every newsletter subscriber as CSV: email,status,created_at.
+  import-ghost EXPORT.json [--images DIR] [--cover URL]
+                          Move in from Ghost 5 or 6 (Settings → Import/Export → Export):
+                          posts (published and drafts; pages are left out and counted) as
+                          Markdown with their tags, dates, excerpts and covers; authors as
+                          accounts without a password (NEW_ACCOUNT_ROLE); with --images
+                          (Ghost's content/images folder) the images as uploads. --cover:
+                          the cover of a post without one. A re-run skips what is there.
+                          See docs/migrating-from-ghost-and-wordpress.md.
+  import-wordpress EXPORT.xml [--uploads DIR] [--cover URL]
+                          The same from a WordPress export (Tools → Export, WXR): categories
+                          and tags become tags; with --uploads (wp-content/uploads) the
+                          images as uploads.
   copy-database --to postgres://USER@HOST/DB
                           Move up from SQLite to PostgreSQL: every table into an empty
                           database (migrated first), checked by row counts and checksums,

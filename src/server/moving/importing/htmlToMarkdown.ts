@@ -22,7 +22,19 @@ export interface Converted {
  * Scripts, styles and embedded frames are dropped: Inkwell's renderer would not show them.
  */
 export function htmlToMarkdown(html: string, rewriteLink: (href: string) => string): Converted {
-  const images: string[] = [];
+  current = { images: [], rewriteLink };
+  try {
+    return { markdown: service.turndown(html).trim(), images: current.images };
+  } finally {
+    current = null;
+  }
+}
+
+// One converter for every post (its rules are built once); the post being converted is `current`.
+let current: { images: string[]; rewriteLink: (href: string) => string } | null = null;
+const service = makeService();
+
+function makeService(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
@@ -36,7 +48,7 @@ export function htmlToMarkdown(html: string, rewriteLink: (href: string) => stri
     replacement: (_content, node) => {
       const src = element(node).getAttribute('src')?.trim();
       if (!src) return '';
-      images.push(src);
+      current!.images.push(src);
       const alt = (element(node).getAttribute('alt') ?? '').replace(/[[\]\\]/g, '\\$&').replace(/\s+/g, ' ');
       return `![${alt}](${markdownUrl(src)})`;
     },
@@ -44,11 +56,11 @@ export function htmlToMarkdown(html: string, rewriteLink: (href: string) => stri
   service.addRule('link', {
     filter: (node) => element(node).nodeName === 'A' && Boolean(element(node).getAttribute('href')),
     replacement: (content, node) => {
-      const href = rewriteLink(element(node).getAttribute('href')!.trim());
+      const href = current!.rewriteLink(element(node).getAttribute('href')!.trim());
       return content.trim() === '' ? '' : `[${content}](${markdownUrl(href)})`;
     },
   });
-  return { markdown: service.turndown(html).trim(), images };
+  return service;
 }
 
 /** A URL as a Markdown link destination: spaces and parentheses escaped so it stays one destination. */

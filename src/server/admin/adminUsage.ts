@@ -87,7 +87,7 @@ Commands:
                           address already here keeps its state.
   subscribers export      Every newsletter subscriber as CSV: email,status,created_at.
   import-ghost EXPORT.json [--images DIR] [--cover URL]
-                          Move in from Ghost 5 or 6 (Settings → Import/Export → Export):
+                          Move in from Ghost 5 or 6 (Settings → Advanced → Export):
                           posts (published and drafts; pages are left out and counted) as
                           Markdown with their tags, dates, excerpts and covers; authors as
                           accounts without a password (NEW_ACCOUNT_ROLE); with --images

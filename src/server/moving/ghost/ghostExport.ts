@@ -65,7 +65,7 @@ export async function readGhostExport(file: string): Promise<SourceExport> {
     const issue = shaped.error.issues[0]!;
     throw new ImportFileError(
       file,
-      `is not a Ghost export (${issue.path.join('.') || 'the file'}: ${issue.message}); export from Ghost Admin → Settings → Import/Export.`,
+      `is not a Ghost export (${issue.path.join('.') || 'the file'}: ${issue.message}); export from Ghost Admin → Settings → Advanced → Import/Export.`,
     );
   }
   const { meta, data: content } = shaped.data.db[0]!;

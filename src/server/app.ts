@@ -144,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     images,
     rolesRoutes,
     auditRoutes,
+    exportRoutes,
     reportsRoutes,
     comments,
     commentsRoutes,
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authors.routes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
+  await app.register(exportRoutes, { prefix: '/api' });
   await app.register(reportsRoutes, { prefix: '/api' });
   await app.register(commentsRoutes, { prefix: '/api' });
   await app.register(unsubscribeRoutes);

@@ -20,6 +20,7 @@ import type { Caller } from './http/callerAuth.ts';
 import { createUnsubscribe } from './unsubscribe/createUnsubscribe.ts';
 import { createNewsletters, type Newsletters } from './newsletters/createNewsletters.ts';
 import { NEWSLETTER_LIST } from './newsletters/subscribers.ts';
+import { exportRoutes } from './moving/export/exportRoutes.ts';
 
 export interface Services {
   identity: Identity;
@@ -35,6 +36,8 @@ export interface Services {
   /** The append-only audit log: GET /api/audit (register with { prefix: '/api' }) and the admin command's reads. */
   audit: Audit;
   auditRoutes: FastifyPluginAsync;
+  /** GET /api/export (src/server/moving/export). */
+  exportRoutes: FastifyPluginAsync;
   /** The reports API. Register with { prefix: '/api' }. */
   reportsRoutes: FastifyPluginAsync;
   /** Comments (DESIGN.md §9.2); their API: register commentsRoutes with { prefix: '/api' }. */
@@ -147,6 +150,7 @@ export function createServices(deps: {
     countArticles: (uids) => articles.countByAuthors(uids),
   });
   const auditRoutes = audit.routes({ verifyIdToken });
+  const siteExportRoutes = exportRoutes({ db: database.db, verifyIdToken });
   // One-click unsubscribe (RFC 8058), by list: comment notifications now.
   const unsubscribe = createUnsubscribe({
     database,
@@ -243,6 +247,7 @@ export function createServices(deps: {
     invitations: { create: roles.createInvitation },
     audit,
     auditRoutes,
+    exportRoutes: siteExportRoutes,
     reportsRoutes,
     comments,
     commentsRoutes,

@@ -363,6 +363,19 @@ export const commands: Record<CommandName, Command> = {
   },
   'import-ghost': (context, file) => blogImport(context, 'ghost', file, context.options['--images']),
   'import-wordpress': (context, file) => blogImport(context, 'wordpress', file, context.options['--uploads']),
+  export: async (context, file) => {
+    const { writeExportFile } = await import('../moving/export/exportFile.ts');
+    const pending = await pendingMigrations(context.database);
+    if (pending.length > 0)
+      throw new CommandFailure(
+        `The database needs migrations (${pending.join(', ')}); run "npm run admin -- migrate" first.`,
+      );
+    const { bytes } = await writeExportFile(context.database.db, path.resolve(file));
+    return {
+      text: `Exported the site to ${path.resolve(file)} (${bytes} bytes).`,
+      json: { file: path.resolve(file), bytes },
+    };
+  },
   'copy-database': async (context) => {
     const { runCopyDatabase, copyProgress } = await import('../moving/copy/copyCommand.ts');
     const { CopyRefusal } = await import('../moving/copy/copyDatabase.ts');

@@ -36,6 +36,7 @@ export const COMMAND_NAMES = {
   'copy-database': undefined,
   'import-ghost': 'FILE',
   'import-wordpress': 'FILE',
+  export: 'FILE',
 } as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'ROLE' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
@@ -98,6 +99,10 @@ Commands:
                           The same from a WordPress export (Tools → Export, WXR): categories
                           and tags become tags; with --uploads (wp-content/uploads) the
                           images as uploads.
+  export FILE.zip         Move out: every article as Markdown with front matter, every
+                          image, authors.json, comments.json and subscribers.csv, in one
+                          zip (no password hash, key, code or token). Owners download the
+                          same from GET /api/export.
   copy-database --to postgres://USER@HOST/DB
                           Move up from SQLite to PostgreSQL: every table into an empty
                           database (migrated first), checked by row counts and checksums,

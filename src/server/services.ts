@@ -21,6 +21,7 @@ import { TokenRefused, type Caller } from './http/callerAuth.ts';
 import { createUnsubscribe } from './unsubscribe/createUnsubscribe.ts';
 import { createNewsletters, type Newsletters } from './newsletters/createNewsletters.ts';
 import { NEWSLETTER_LIST } from './newsletters/subscribers.ts';
+import { exportRoutes } from './moving/export/exportRoutes.ts';
 
 export interface Services {
   identity: Identity;
@@ -157,6 +158,7 @@ export function createServices(deps: {
     members: identity.members,
     countArticles: (uids) => articles.countByAuthors(uids),
   });
+  const siteExportRoutes = exportRoutes({ db: database.db });
   // One-click unsubscribe (RFC 8058), by list: comment notifications now.
   const unsubscribe = createUnsubscribe({
     database,
@@ -259,6 +261,7 @@ export function createServices(deps: {
         reportsRoutes,
         commentsRoutes,
         newsletters.apiRoutes,
+        siteExportRoutes,
       ],
     }),
     invitations: { create: roles.createInvitation },

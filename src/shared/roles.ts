@@ -84,6 +84,8 @@ export type Action =
   | 'reports:handle'
   /** Read the audit log. */
   | 'audit:read'
+  /** Download the whole site as a zip (GET /api/export, DESIGN.md §9.5). */
+  | 'site:export'
   /** Comment on published articles; edit and delete one's own comments (DESIGN.md §9.2). */
   | 'comment:write'
   /** Approve, hide, restore and delete any comment; see pending and hidden ones (an article's author may on their own article). */
@@ -99,6 +101,7 @@ const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:review': 'editor',
   'reports:handle': 'editor',
   'audit:read': 'owner',
+  'site:export': 'owner',
   'comment:write': 'reader',
   'comment:moderate': 'editor',
   'subscribers:manage': 'editor',

@@ -59,7 +59,14 @@ export class AuthorGoneError extends Error {
 }
 
 /** An article as written: its fields plus what the server decides (id, author, date, status). */
-export type NewArticle = ArticleFields & { id: string; authorId: string; date: number; status?: ArticleStatus };
+export type NewArticle = ArticleFields & {
+  id: string;
+  authorId: string;
+  date: number;
+  status?: ArticleStatus;
+  /** An excerpt the old blog kept apart from the text (an importer's, plain text); else it is made from the text. */
+  excerpt?: string | undefined;
+};
 
 /** What a change of an existing article is decided on: the stored article before it. */
 export interface CurrentArticle {
@@ -123,6 +130,7 @@ function articleRecord(article: NewArticle, images: ImageOrigin) {
     record: {
       id: article.id,
       ...columns,
+      ...(article.excerpt ? { excerpt: article.excerpt } : {}),
       author_id: article.authorId,
       date: article.date,
       status,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 /**
  * Issue 41, point 1: every `/api` route is in one scope, so what the API promises holds for a
@@ -37,7 +37,7 @@ function apiRoutes(app: FastifyInstance): Route[] {
 
 const fill = (url: string) => url.replace(/:[A-Za-z]+/g, 'AAAAAAAAAAAAAAAAAAAA');
 
-describe.each(dialectCases().slice(0, 1))('the /api scope on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the /api scope on $dialect', (dialectCase) => {
   let server: TestApp;
   let user: TestUser;
   let routes: Route[];

@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { ArticleStatus } from '../../shared/articleSchema.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { ArticleCursor } from './articleCursor.ts';

@@ -59,4 +59,28 @@ describe.each(storageDatabases())('subscribers import and export on $dialect', (
     });
     expect(await view.json()).toMatchObject({ enabled: true, subscribers: 2, sends: [] });
   });
+
+  it('pages the subscribers by address, 50 a page: pages neither overlap nor skip, and the last says so', async () => {
+    const many = path.join(dir, 'many.csv');
+    const imported = Array.from({ length: 120 }, (_, index) => `reader${String(index).padStart(3, '0')}@example.net`);
+    fs.writeFileSync(many, `email\n${imported.join('\n')}\n`);
+    expect((await admin(['subscribers', 'import', many])).code).toBe(0);
+    const editor = await signUpAs(server, 'Paging Editor', 'editor', { verified: true });
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `q=example.net${cursor === null ? '' : `&cursor=${cursor}`}`;
+      const response = await fetch(`${server.url}/api/subscribers?${query}`, {
+        headers: { authorization: `Bearer ${editor.idToken}` },
+      });
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { subscribers: { email: string }[]; nextCursor: string | null };
+      sizes.push(page.subscribers.length);
+      seen.push(...page.subscribers.map((subscriber) => subscriber.email));
+      cursor = page.nextCursor;
+    } while (cursor !== null && sizes.length < 5);
+    expect(sizes).toEqual([50, 50, 20]);
+    expect(seen).toEqual(imported);
+  });
 });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import type {
   CreatedInvitationJson,
   InvitationCheckJson,
@@ -13,7 +14,8 @@ import { LastOwnerError, type Identity, type MemberRow } from '../identity/creat
 import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
 import { invitationUrl, type Invitations } from './invitations.ts';
 import type { InvitationRow } from './invitationsTables.ts';
-import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
+import { encodeKeysetCursor, keysetCursorParameter } from '../http/keysetCursor.ts';
+import { queryValidation } from '../http/queryValidation.ts';
 import { keysetPage } from '../http/keysetPage.ts';
 import { mayGrant, mayManage } from './permissions.ts';
 import { createInvitationBody, invitationCheckBody, memberChangeBody } from './requestBodies.ts';
@@ -125,29 +127,28 @@ export function rolesRoutes(deps: {
       return reply.header('cache-control', 'no-store').send(answer);
     });
 
-    app.get<{ Querystring: Record<string, unknown> }>('/members', managers, async (request, reply) => {
-      const { q, cursor } = request.query;
-      if (q !== undefined && (typeof q !== 'string' || q.length > 200)) {
-        return sendProblem(reply, 400, 'The search is not valid.', [
-          { field: 'q', message: 'At most 200 characters.' },
-        ]);
-      }
-      const position = typeof cursor === 'string' ? decodeKeysetCursor(cursor, MEMBER_UID_MAX_LENGTH) : undefined;
-      const after = position && { createdAt: position.at, uid: position.id };
-      if (cursor !== undefined && after === undefined) {
-        return sendProblem(reply, 400, 'The cursor is not valid.', [
-          { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
-        ]);
-      }
-      const page = await keysetPage(
-        MEMBERS_PAGE_SIZE,
-        (rows) => members.search({ q, after, limit: rows }),
-        (last) => encodeKeysetCursor({ at: last.createdAt, id: last.uid }),
-      );
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ members: await membersJson(page.rows), nextCursor: page.nextCursor });
+    const membersQuery = z.object({
+      q: z.string({ error: 'At most 200 characters.' }).max(200, 'At most 200 characters.').optional(),
+      cursor: keysetCursorParameter(MEMBER_UID_MAX_LENGTH),
     });
+    const membersQueryDetail = (field: string) =>
+      field === 'q' ? 'The search is not valid.' : 'The cursor is not valid.';
+    app.get(
+      '/members',
+      { ...managers, preValidation: queryValidation(membersQuery, membersQueryDetail) },
+      async (request, reply) => {
+        const { q, cursor: position } = request.query as z.output<typeof membersQuery>;
+        const after = position && { createdAt: position.at, uid: position.id };
+        const page = await keysetPage(
+          MEMBERS_PAGE_SIZE,
+          (rows) => members.search({ q, after, limit: rows }),
+          (last) => encodeKeysetCursor({ at: last.createdAt, id: last.uid }),
+        );
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ members: await membersJson(page.rows), nextCursor: page.nextCursor });
+      },
+    );
 
     app.patch<{ Params: { uid: string } }>('/members/:uid', managers, async (request, reply) => {
       const caller = callerOf(request);

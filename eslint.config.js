@@ -70,6 +70,77 @@ export default tseslint.config(
     },
   },
   {
+    // The HTTP plumbing every feature uses knows no feature (docs/architecture.md): features
+    // import it, and what it must do for one (identity's error format, its token check) is
+    // handed to it by app.ts and services.ts. Shared code and its own folder only.
+    files: ['src/server/http/**/*.ts'],
+    ignores: ['src/server/http/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./shared/)',
+              message:
+                'src/server/http/ imports no feature or other server folder: features import it, app.ts and services.ts hand it what it needs.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // src/web's folders form a tree (decision 0760): the ground floor (api/: every call of the
+    // server; auth/: the session; served/: what the server put into the page) imports no other
+    // web folder, and components/ (shared UI pieces) none but those: no feature folder.
+    files: ['src/web/{api,auth,served}/**/*.{ts,tsx}'],
+    ignores: browserTests,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!api/|auth/|served/|\\.\\./shared/)',
+              message:
+                "api/, auth/ and served/ are src/web's ground floor: they import no other web folder (decision 0760).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/web/components/**/*.{ts,tsx}'],
+    ignores: browserTests,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!api/|auth/|served/|\\.\\./shared/)',
+              message:
+                'components/ holds UI pieces shared by features: it imports no feature folder (decision 0760). Move the piece here, or pass it in.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Every call of the server goes through api/ (callApi and its neighbours) or, for sign-in, auth/.
+    files: ['src/web/**/*.{ts,tsx}'],
+    ignores: [...browserTests, 'src/web/{api,auth}/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call the server through src/web/api/ (decision 0760).' },
+      ],
+    },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

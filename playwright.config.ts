@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import {
   dataDirVariable,
@@ -6,6 +5,7 @@ import {
   oidcIssuerVariable,
   serverUrlVariable,
 } from './e2e/support/workerServers.ts';
+import { findChromiumHere } from './test/support/findChromium.ts';
 
 // Each worker has a server, data folder and SMTP sink of its own, started by the global setup
 // (e2e/support/workerServers.ts). This file is read again in every worker, which finds its
@@ -22,12 +22,15 @@ if (oidcIssuer) process.env.E2E_OIDC_ISSUER = oidcIssuer;
 const dataDir = process.env[dataDirVariable(slot)];
 if (dataDir) process.env.E2E_DATA_DIR = dataDir;
 /**
- * Debian's Chromium headless shell when it is installed (.ci/run installs it): the same engine
- * as the browser without its windowing layers, which halved the browser's CPU time per test
- * here (docs/decisions/0530). The full /usr/bin/chromium otherwise; CHROME_PATH overrides.
+ * A Chromium already on this machine, a headless shell first (test/support/findChromium.ts:
+ * CHROME_PATH, Debian's packages, Playwright's own installed browsers, Chrome or Chromium on
+ * macOS); without one, one line saying how to get one, before any server starts (decision 0780).
  */
-const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-const chromePath = process.env.CHROME_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+const chromium = findChromiumHere();
+if ('error' in chromium) {
+  console.error(chromium.error);
+  process.exit(1);
+}
 // A spec that starts an app of its own (startTestApp) opens it in a browser: the real web app.
 process.env.INKWELL_TEST_WEB_DIST ??= 'built';
 
@@ -55,9 +58,9 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        // The system Chromium; Playwright never downloads a browser here.
+        // A Chromium found on this machine; Playwright never downloads a browser here.
         launchOptions: {
-          executablePath: chromePath,
+          executablePath: chromium.path,
           args: [
             '--no-sandbox',
             '--disable-gpu',

@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The reliability suite: crash consistency, load, graceful shutdown, hostile input, token
- * refusals, the authorisation matrix and enumeration. Within a half, files run one at a time:
- * two load generators never compete with each other for the CPU.
+ * refusals and enumeration (the authorisation matrix is part of `npm test`, test/authorisation/).
+ * Within a half, files run one at a time: two load generators never compete for the CPU.
  *
  * `npm run test:reliability` runs the two halves side by side (scripts/runTests.ts): the first
  * is the files that put a server under load for a fixed time, the second the rest, most of

@@ -1,7 +1,9 @@
 import zlib from 'node:zlib';
 import type { Plugin } from 'vite';
 
+import { fetchedAheadFor } from '../src/shared/codeAhead.ts';
 import { screenTable, type ScreenName, type ScreenRecord } from '../src/shared/routes.ts';
+import { screenCode, type ScreenCode } from '../src/shared/screenCode.ts';
 
 interface ChunkInfo {
   code: string;
@@ -48,6 +50,32 @@ export function screenChunks(bundle: Record<string, ChunkInfo>, html: string, sc
   return withStaticImports(bundle, [...homePageChunks(bundle, html), ...screen.map(([name]) => name)]);
 }
 
+/**
+ * A page with a budget of its own, plus what a signed-out visitor's browser fetches ahead when
+ * idle (DESIGN.md §6). Here, not in the screen records: those ride in the home page's bundle.
+ */
+const IDLE_AHEAD_BUDGET_BYTES = 125_000;
+
+/** The module (under src/web/) that fetches screens' code ahead after the page's load (main.tsx). */
+const AHEAD_MODULE = 'src/web/screensAhead.ts';
+
+/**
+ * What a signed-out visitor's browser fetches ahead when idle, on any page: the fetching module
+ * itself and the chunks (with their static imports) of every screen whose `codeAhead` says so.
+ */
+export function idleAheadChunks(bundle: Record<string, ChunkInfo>): string[] {
+  const modules = [
+    AHEAD_MODULE,
+    ...(Object.entries(screenTable) as Array<[ScreenName, ScreenRecord]>)
+      .filter(([, screen]) => fetchedAheadFor(screen, { signedIn: false }))
+      .map(([name]) => `src/web/${screenCode[name].module}`),
+  ];
+  const roots = Object.entries(bundle)
+    .filter(([, chunk]) => modules.some((module) => chunk.facadeModuleId?.endsWith(module)))
+    .map(([name]) => name);
+  return withStaticImports(bundle, roots);
+}
+
 function withStaticImports(bundle: Record<string, ChunkInfo>, roots: string[]): string[] {
   const seen = new Set<string>();
   const visit = (name: string) => {
@@ -66,10 +94,11 @@ const gzipSize = (content: string | Uint8Array) => zlib.gzipSync(content, { leve
 const pageName = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)} page`;
 
 /**
- * Prints the JavaScript (and CSS) size of each page whose screen record has a budget (the home
- * page: the main bundle; any other: plus its own chunk and what that imports), and fails the
- * build when one is over it, or when a record's module has no chunk of its own (a renamed or
- * mistyped module, or a screen the router loads from another file: routes.ts, router.tsx).
+ * Prints the JavaScript (and CSS) size of each page whose screen has a budget (screenCode.ts; the
+ * home page: the main bundle; any other: plus its own chunk and what that imports), alone and with
+ * what a signed-out visitor fetches ahead when idle, and fails the build when one is over its
+ * budget, or when a screen's module has no chunk of its own (a renamed or mistyped module, or a
+ * screen the router loads from another file: screenCode.ts, router.tsx).
  */
 export function bundleBudget(): Plugin {
   return {
@@ -92,7 +121,7 @@ export function bundleBudget(): Plugin {
         else if (name.endsWith('.css')) cssGzipBytes += gzipSize(item.source);
       }
       const total = (names: string[]) => names.reduce((sum, name) => sum + gzipSize(chunks[name]!.code), 0);
-      for (const [name, screen] of Object.entries(screenTable) as Array<[ScreenName, ScreenRecord]>) {
+      for (const [name, screen] of Object.entries(screenCode) as Array<[ScreenName, ScreenCode]>) {
         // The home screen is in the main bundle; every other one is loaded on demand, from its own chunk.
         const names =
           name === 'home' ? homePageChunks(chunks, html) : screenChunks(chunks, html, `src/web/${screen.module}`);
@@ -101,6 +130,11 @@ export function bundleBudget(): Plugin {
         const line = `${pageName(name)} JavaScript: ${kb(gzipBytes)} gzip in ${names.length} file(s) (budget ${kb(screen.jsBudgetBytes)})`;
         if (gzipBytes > screen.jsBudgetBytes) this.error(`${line}: over budget`);
         console.log(line);
+        const withAhead = [...new Set([...names, ...idleAheadChunks(chunks)])];
+        const aheadBytes = total(withAhead);
+        const aheadLine = `${pageName(name)} JavaScript with idle fetch-ahead (signed out): ${kb(aheadBytes)} gzip in ${withAhead.length} file(s) (budget ${kb(IDLE_AHEAD_BUDGET_BYTES)})`;
+        if (aheadBytes > IDLE_AHEAD_BUDGET_BYTES) this.error(`${aheadLine}: over budget`);
+        console.log(aheadLine);
       }
       console.log(`CSS: ${kb(cssGzipBytes)} gzip`);
     },

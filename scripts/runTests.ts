@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { projectRoot } from '../src/server/web/webBuild.ts';
+import { findChromiumHere } from '../test/support/findChromium.ts';
 import { runSuites, type Suite } from './suiteRunner.ts';
 
 /**
@@ -37,6 +38,13 @@ const suites: Suite[] = reliability
       },
       { label: 'e2e ', command: bin('playwright'), args: ['test'] },
     ];
+
+// Without a browser every browser test would fail alike: say so at once, before the build.
+const chromium = reliability ? undefined : findChromiumHere();
+if (chromium && 'error' in chromium) {
+  console.error(chromium.error);
+  process.exit(1);
+}
 
 const started = performance.now();
 const build = spawnSync(process.execPath, ['scripts/ensureBuilt.ts'], { cwd: projectRoot, stdio: 'inherit' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { articlesApi, sampleArticle, signUp } from '../../test/support/articlesTestClient.ts';
-import { dialectCases } from '../../test/support/testDatabases.ts';
+import { contractDatabases, storageDatabases } from '../../test/support/testDatabases.ts';
 import { firstDataPath } from '../shared/routes.ts';
 import { tagSlug } from '../shared/tags.ts';
 
@@ -11,7 +11,7 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self' https: http: data:;font-src 'self';" +
   "connect-src 'self';object-src 'none';base-uri 'none';form-action 'self';frame-ancestors 'none'";
 
-describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('the server on $dialect', (dialectCase) => {
   let server: TestApp;
   beforeAll(async () => {
     // The real build, as `npm start` serves it: its assets and the server renderer of the reading screens.
@@ -126,7 +126,7 @@ describe.each(dialectCases())('the server on $dialect', (dialectCase) => {
   });
 });
 
-describe.each(dialectCases().filter((c) => c.dialect === 'sqlite'))('the server behind https', (dialectCase) => {
+describe.each(contractDatabases())('the server behind https', (dialectCase) => {
   let server: TestApp;
 
   beforeAll(async () => {

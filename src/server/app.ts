@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { healthRoutes } from './health/healthRoutes.ts';
+import { refuseIdentityInput } from './identity/protocol/inputRuleRefusal.ts';
 import { ProtocolError, sendProtocolError } from './identity/protocol/protocolErrors.ts';
 import { accessLogController } from './http/accessLog.ts';
 import { batchedLogDestination } from './http/batchedLogDestination.ts';
@@ -13,7 +14,7 @@ import { createPublishing } from './publishing/createPublishing.ts';
 import { sendProblem } from './http/problem.ts';
 import { registerDrainOnClose } from './http/drainOnClose.ts';
 import { registerInputRules } from './http/inputRules.ts';
-import { describeRequestError } from './http/requestErrors.ts';
+import { problemErrorHandler } from './http/requestErrors.ts';
 import { registerResponseHeaders } from './http/securityHeaders.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createAppMetrics } from './metrics/appMetrics.ts';
@@ -93,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   applyResponseHeaders = registerResponseHeaders(app, { https: config.publicUrl.startsWith('https:') });
   registerDrainOnClose(app);
   // NUL, lone surrogates and overlong URL values are refused before any route (decision 0561).
-  registerInputRules(app);
+  registerInputRules(app, [{ prefix: '/identity/', refuse: refuseIdentityInput }]);
   // Identity answers carry tokens next to input the client chose (the email): compressed, their
   // sizes would leak token bytes to an observer (BREACH). Added before the plugin so its route
   // hook sees the choice; request bodies are still decompressed. (It also saved ~1 ms a sign-in.)
@@ -102,12 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = describeRequestError(error);
-    if (known) return sendProblem(reply, known.status, known.message);
-    request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(reply, 500, 'Something went wrong on our side. Please try again.');
-  });
+  app.setErrorHandler(problemErrorHandler);
 
   const metrics = createAppMetrics({ config, database });
   metrics.register(app);
@@ -137,19 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         })
       : undefined;
 
-  const {
-    identity,
-    articles,
-    authors,
-    images,
-    rolesRoutes,
-    auditRoutes,
-    reportsRoutes,
-    comments,
-    commentsRoutes,
-    unsubscribeRoutes,
-    newsletters,
-  } = createServices({
+  const { identity, articles, authors, images, apiRoutes, comments, unsubscribeRoutes, newsletters } = createServices({
     config,
     database,
     mailer,
@@ -159,14 +143,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
-  await app.register(articles.routes, { prefix: '/api' });
-  await app.register(authors.routes, { prefix: '/api' });
-  await app.register(rolesRoutes, { prefix: '/api' });
-  await app.register(auditRoutes, { prefix: '/api' });
-  await app.register(reportsRoutes, { prefix: '/api' });
-  await app.register(commentsRoutes, { prefix: '/api' });
+  await app.register(apiRoutes, { prefix: '/api' });
+  // Form posts, outside /api: they keep their own (form) parsing.
   await app.register(unsubscribeRoutes);
-  await app.register(newsletters.apiRoutes, { prefix: '/api' });
   await app.register(newsletters.formRoutes);
   await app.register(images.routes);
   // Unused uploads are looked for while the server runs (not by the admin command's services).
@@ -199,13 +178,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database });
   await app.register(webPlugin, {
     distDir: deps.webDistDir,
-    // Publishing describes the home, article and author screens; articles answers 404 for unknown ids elsewhere.
-    pageHead: async (request, pathname) => {
-      const page = await publishing.pageHead(request, pathname);
-      if (page) return page;
-      const status = await articles.pageStatus(request, pathname);
-      return status === undefined ? undefined : { status };
-    },
+    // Each screen's page by its feature: which page is a 404 is decided there (webPlugin.ts ScreenPages).
+    screenPages: { ...publishing.screenPages, ...articles.screenPages },
     shellTags: publishing.shellTags,
     bodyEnd: newsletters.footerForm,
     fallbackHead: publishing.fallbackHead,

@@ -5,7 +5,7 @@ import { imageOrigin } from './articles/imageOrigin.ts';
 import { createAuthors, type Authors } from './authors/createAuthors.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { createIdentity, type Identity } from './identity/createIdentity.ts';
+import { createIdentity, IdTokenError, type Identity } from './identity/createIdentity.ts';
 import { createImages, type Images } from './images/createImages.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createPasskeys, type PasskeyIdentity, type Passkeys } from './passkeys/createPasskeys.ts';
@@ -16,10 +16,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { NOTIFICATION_LIST_NAMES } from './comments/commentMails.ts';
 import { commentsRoutes as commentsRoutesOf } from './comments/commentsRoutes.ts';
 import { createComments, type Comments } from './comments/createComments.ts';
-import type { Caller } from './http/callerAuth.ts';
+import { apiScope } from './http/apiScope.ts';
+import { TokenRefused, type Caller } from './http/callerAuth.ts';
 import { createUnsubscribe } from './unsubscribe/createUnsubscribe.ts';
 import { createNewsletters, type Newsletters } from './newsletters/createNewsletters.ts';
 import { NEWSLETTER_LIST } from './newsletters/subscribers.ts';
+import { exportRoutes } from './moving/export/exportRoutes.ts';
 
 export interface Services {
   identity: Identity;
@@ -28,21 +30,20 @@ export interface Services {
   images: Images;
   passkeys: Passkeys;
   rateLimiter: RateLimiter;
-  /** The invitations and members APIs. Register with { prefix: '/api' }. */
-  rolesRoutes: FastifyPluginAsync;
+  /**
+   * The `/api` scope (http/apiScope.ts) with every feature's API routes inside it. Register
+   * with { prefix: '/api' }.
+   */
+  apiRoutes: FastifyPluginAsync;
   /** The operator's invitations (the admin command's `invite`). */
   invitations: { create: Roles['createInvitation'] };
-  /** The append-only audit log: GET /api/audit (register with { prefix: '/api' }) and the admin command's reads. */
+  /** The append-only audit log: the admin command's reads (GET /api/audit is in apiRoutes). */
   audit: Audit;
-  auditRoutes: FastifyPluginAsync;
-  /** The reports API. Register with { prefix: '/api' }. */
-  reportsRoutes: FastifyPluginAsync;
-  /** Comments (DESIGN.md §9.2); their API: register commentsRoutes with { prefix: '/api' }. */
+  /** Comments (DESIGN.md §9.2). */
   comments: Comments;
-  commentsRoutes: FastifyPluginAsync;
   /** GET and POST /unsubscribe (register without a prefix). */
   unsubscribeRoutes: FastifyPluginAsync;
-  /** Newsletters (DESIGN.md §9.3): apiRoutes with { prefix: '/api' }, formRoutes without one. */
+  /** Newsletters (DESIGN.md §9.3): formRoutes without a prefix (its API is in apiRoutes). */
   newsletters: Newsletters;
 }
 
@@ -88,14 +89,20 @@ export function createServices(deps: {
     photoUrls: { toStored: origin.toStored, toServed: origin.toServed },
     providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
   });
-  // The Bearer token check of articles, images and members: REQUIRE_TWO_STEP applies to all of them.
-  const verifyIdToken = withTwoStepRequirement(config.requireTwoStep, identity.verifyIdToken);
+  // The Bearer token check of the whole /api scope: REQUIRE_TWO_STEP applies to all of it.
+  const verifyIdToken = withTwoStepRequirement(config.requireTwoStep, async (idToken) => {
+    try {
+      return await identity.verifyIdToken(idToken);
+    } catch (error) {
+      // Identity's refusal, in the words of the /api scope's check (http/ knows no feature).
+      throw error instanceof IdTokenError ? new TokenRefused(error.message) : error;
+    }
+  });
   // Articles: authors are identity's users; a deleted user's articles go in the same transaction.
   // The author is mailed when an editor hides their article or publishes their submitted draft.
   const articles = createArticles({
     config,
     database,
-    verifyIdToken,
     rateLimiter,
     clock,
     // Hides, restores and deletions of another person's article are audited in their transaction.
@@ -108,14 +115,13 @@ export function createServices(deps: {
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
   // Uploaded images: a deleted user's go with the account; an article's cover and body images
   // are recorded as used in the transaction that writes it (unused uploads go after a day).
-  const images = createImages({ config, database, verifyIdToken, rateLimiter, clock });
+  const images = createImages({ config, database, rateLimiter, clock });
   identity.onUserDeleting((uid, trx) => images.deleteByOwner(uid, trx));
   articles.onWritten((article, trx) => images.recordUses(article.id, [article.image, article.description], trx));
   // Author profiles (decision 0420): a slug made from the name (anew when it changes, old ones
   // redirect) and a bio; the picture is identity's photoUrl, an upload kept while it is shown.
   const authors = createAuthors({
     database,
-    verifyIdToken,
     countArticles: (uids) => articles.countByAuthors(uids),
     servedPhotoUrl: origin.toServed,
     clock,
@@ -150,9 +156,9 @@ export function createServices(deps: {
   // Members are identity's accounts with their article counts.
   const rolesRoutes = roles.routes({
     members: identity.members,
-    verifyIdToken,
     countArticles: (uids) => articles.countByAuthors(uids),
   });
+  const siteExportRoutes = exportRoutes({ db: database.db });
   // One-click unsubscribe (RFC 8058), by list: comment notifications now.
   const unsubscribe = createUnsubscribe({
     database,
@@ -160,6 +166,7 @@ export function createServices(deps: {
     siteTitle: config.site.title,
     clock,
     listNames: { ...NOTIFICATION_LIST_NAMES, [NEWSLETTER_LIST]: 'new articles (the newsletter)' },
+    resubscribeHints: { [NEWSLETTER_LIST]: 'To get them again, subscribe with the form at the foot of any page.' },
   });
   identity.onUserDeleting((uid, trx) => unsubscribe.forget(uid, trx));
   // Newsletters (DESIGN.md §9.3): a send is made in the transaction of each first publication;
@@ -175,7 +182,6 @@ export function createServices(deps: {
     ratePerSecond: config.mailRatePerSecond,
     rateLimiter,
     unsubscribe,
-    verifyIdToken,
     accountAddress: async (uid) => {
       const member = await identity.members.find(uid);
       return member?.email ? { email: member.email, verified: member.emailVerified } : undefined;
@@ -210,7 +216,6 @@ export function createServices(deps: {
   if (config.comments !== 'off') articles.onCountingComments((ids) => comments.countPublishedOf(ids));
   const commentsRoutes = commentsRoutesOf({
     comments,
-    verifyIdToken,
     publicFirstPage: (id) => comments.publicFirstPage(id),
   });
   // Reports: any signed-in account reports an article it can see; editors resolve them by
@@ -219,7 +224,6 @@ export function createServices(deps: {
     database,
     rateLimiter,
     clock,
-    verifyIdToken,
     // Reports are of published articles: the one kind everyone may see (and report).
     findVisibleArticle: async (_caller, id) => {
       const article = await articles.reader.find(id);
@@ -242,13 +246,10 @@ export function createServices(deps: {
   const reportsRoutes = reports.routes;
   // The Log names actors and targets as of now: one batch read of each feature per page.
   const auditRoutes = audit.routes({
-    verifyIdToken,
-    names: {
-      accounts: (uids) => authors.namesOf(uids),
-      articles: (ids) => articles.titlesOf(ids),
-      comments: (ids) => comments.excerptsOf(ids),
-      reports: (ids) => reports.targetsOf(ids),
-    },
+    accounts: (uids) => authors.namesOf(uids),
+    articles: (ids) => articles.titlesOf(ids),
+    comments: (ids) => comments.excerptsOf(ids),
+    reports: (ids) => reports.targetsOf(ids),
   });
   return {
     identity,
@@ -257,13 +258,24 @@ export function createServices(deps: {
     images,
     passkeys,
     rateLimiter,
-    rolesRoutes,
+    // One scope, one token check (REQUIRE_TWO_STEP included) for every feature's API.
+    apiRoutes: apiScope({
+      verifyIdToken,
+      features: [
+        articles.routes,
+        authors.routes,
+        images.apiRoutes,
+        rolesRoutes,
+        auditRoutes,
+        reportsRoutes,
+        commentsRoutes,
+        newsletters.apiRoutes,
+        siteExportRoutes,
+      ],
+    }),
     invitations: { create: roles.createInvitation },
     audit,
-    auditRoutes,
-    reportsRoutes,
     comments,
-    commentsRoutes,
     unsubscribeRoutes: unsubscribe.routes,
     newsletters,
   };

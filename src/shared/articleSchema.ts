@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from './fieldError.ts';
+import { characterCount } from './moderation.ts';
 import { TAG_NAME_MAX_LENGTH, TAGS_MAX, tagSlug } from './tags.ts';
 
 /**
@@ -26,11 +27,10 @@ export const WRITABLE_ARTICLE_STATUSES = ['published', 'draft', 'submitted'] as 
 export type WritableArticleStatus = (typeof WRITABLE_ARTICLE_STATUSES)[number];
 
 /** A hide's reason: 1 to 500 characters after trimming. */
-export const HIDE_REASON_MAX_LENGTH = 500;
+export { HIDE_REASON_MAX_LENGTH } from './moderation.ts';
 export type ArticleInputField = (typeof articleInputFields)[number];
 
 // Characters as a person counts them: an emoji is one, not two UTF-16 units.
-const characterCount = (value: string) => [...value].length;
 
 // PostgreSQL text cannot hold NUL, and a lone UTF-16 surrogate has no UTF-8 form: neither
 // could be stored and returned unchanged, so neither is accepted.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMMENT_BODY_MAX_LENGTH, COMMENT_HIDE_REASON_MAX_LENGTH } from './comments.ts';
+import { characterCount } from './moderation.ts';
 
 /**
  * The comment request bodies (DESIGN.md §9.2) as the server parses them. Apart from
@@ -8,7 +9,6 @@ import { COMMENT_BODY_MAX_LENGTH, COMMENT_HIDE_REASON_MAX_LENGTH } from './comme
  */
 
 // Characters as a person counts them: an emoji is one, not two UTF-16 units.
-const characterCount = (value: string) => [...value].length;
 const bodyText = z
   .string({
     error: (issue) => (issue.input === undefined ? 'Write a comment first.' : 'A comment must be text.'),

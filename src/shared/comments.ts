@@ -1,3 +1,4 @@
+import { HIDE_REASON_MAX_LENGTH } from './moderation.ts';
 /**
  * Comments as the API sends them and the fields a person may set (DESIGN.md §9.2), shared by
  * the server (which enforces them) and the web app (which shows the same messages).
@@ -14,7 +15,8 @@ export type CommentStatus = (typeof COMMENT_STATUSES)[number];
 export const COMMENT_BODY_MAX_LENGTH = 5000;
 /** Top-level comments a page (each with all its replies). */
 export const COMMENTS_PAGE_SIZE = 25;
-export const COMMENT_HIDE_REASON_MAX_LENGTH = 500;
+/** A comment's hide reason is a hide reason (shared/moderation.ts). */
+export const COMMENT_HIDE_REASON_MAX_LENGTH = HIDE_REASON_MAX_LENGTH;
 
 /** What a deleted comment with replies shows instead of its author and body. */
 export const DELETED_COMMENT_TEXT = 'This comment was deleted.';

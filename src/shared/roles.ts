@@ -84,10 +84,14 @@ export type Action =
   | 'reports:handle'
   /** Read the audit log. */
   | 'audit:read'
+  /** Download the whole site as a zip (GET /api/export, DESIGN.md §9.5). */
+  | 'site:export'
   /** Comment on published articles; edit and delete one's own comments (DESIGN.md §9.2). */
   | 'comment:write'
   /** Approve, hide, restore and delete any comment; see pending and hidden ones (an article's author may on their own article). */
-  | 'comment:moderate';
+  | 'comment:moderate'
+  /** See, search and remove newsletter subscribers; see the sends (DESIGN.md §9.3). */
+  | 'subscribers:manage';
 
 const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:write': 'contributor',
@@ -97,8 +101,10 @@ const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:review': 'editor',
   'reports:handle': 'editor',
   'audit:read': 'owner',
+  'site:export': 'owner',
   'comment:write': 'reader',
   'comment:moderate': 'editor',
+  'subscribers:manage': 'editor',
 };
 
 export function can(role: Role, action: Action): boolean {

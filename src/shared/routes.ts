@@ -1,78 +1,92 @@
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from './articlePaging.ts';
 import { articlePath, articlesListPath } from './articlesApiPaths.ts';
+import type { Role } from './roles.ts';
 
-/** One screen of the web app (DESIGN.md §8.6): where it is, its code, and what it asks the API first. */
+/**
+ * One screen of the web app (DESIGN.md §8.6): where it is, who fetches its code ahead, whether the
+ * server renders it, and what it asks the API first. What only the build and the server's shell
+ * read of its code (module, landing, budget) stands beside it in screenCode.ts (decision 0762).
+ */
 export interface ScreenRecord {
   /** Its route pattern (docs/product.md): `:name` one segment, `:name?` an optional last one. */
   path: string;
   /**
-   * Its code, under src/web/: the router's loader imports it (router.tsx, one loader per screen),
-   * the bundle budgets find its chunk by it (a module without its own chunk fails the build), and
-   * for a `landing` screen the server's HTML shell hints its chunk.
+   * Whose browser fetches its code ahead when idle, so that their next screen shows at once:
+   * `idle` everyone's (the reading screens and the way in), `signedIn` (once someone is), or the least
+   * role that may use it (staff screens, once someone with that role is signed in). `intent`: on a
+   * pointer or focus on a link or form to it, a few hundred milliseconds before the click (heavy
+   * code, or screens few visitors go to next). The idle set for a signed-out visitor has a budget (§6).
    */
-  module: string;
-  /** People arrive on it from outside (links, feeds, search engines): its shell preloads its chunk. */
-  landing?: true;
-  /** When its code is fetched ahead: when the browser is idle, or on a pointer or focus on a link to it (heavy code). */
-  codeAhead: 'idle' | 'intent';
+  codeAhead: 'idle' | 'signedIn' | Role | 'intent';
+  /**
+   * The server renders it into the page (decision 0301), from data its `ServedScreen` (servedScreen.ts)
+   * carries: the page reads the same to everyone and shows before the app's code runs.
+   */
+  serverRendered?: true;
   /**
    * The API path (under /api) it reads first, from its path's one parameter: the server's shell
    * preloads it and the app prefetches it at boot, both through this function.
    */
   firstData?: (parameter: string) => string;
-  /** The JavaScript (gzip bytes) a visit to it may load, checked by the build (DESIGN.md §6). */
-  jsBudgetBytes?: number;
 }
 
 /**
  * The web app's screens, one record each (docs/product.md): the router mounts them, the server
  * answers their paths with the HTML shell (anything else gets the shell with 404) and its
- * preload hints, the app prefetches their first data, the build checks their budgets.
+ * preload hints, the app prefetches their first data and fetches their code ahead. The table
+ * rides in the home page's bundle: a field only the build or the server reads goes in screenCode.ts.
  */
 export const screenTable = {
   home: {
     path: '/',
-    module: 'articles/HomePage.tsx',
     codeAhead: 'idle',
+    serverRendered: true,
     firstData: () => articlesListPath({ limit: ARTICLE_PAGE_DEFAULT_LIMIT }),
-    jsBudgetBytes: 95_000,
   },
   article: {
     path: '/article/:id',
-    module: 'articles/ArticlePage.tsx',
-    landing: true,
     codeAhead: 'idle',
+    serverRendered: true,
     firstData: articlePath,
-    jsBudgetBytes: 100_000,
   },
-  login: { path: '/login', module: 'account/LoginPage.tsx', codeAhead: 'idle' },
-  signup: { path: '/signup', module: 'account/SignupPage.tsx', codeAhead: 'idle' },
-  forgotPassword: { path: '/forgot-password', module: 'account/ForgotPasswordPage.tsx', codeAhead: 'idle' },
-  resetPassword: { path: '/reset-password', module: 'account/ResetPasswordPage.tsx', codeAhead: 'idle' },
-  profile: { path: '/profile', module: 'account/ProfilePage.tsx', codeAhead: 'idle' },
+  login: { path: '/login', codeAhead: 'idle' },
+  signup: { path: '/signup', codeAhead: 'idle' },
+  /** Linked from the login screen only. */
+  forgotPassword: { path: '/forgot-password', codeAhead: 'intent' },
+  /** Reached from a reset email's link, never from another screen. */
+  resetPassword: { path: '/reset-password', codeAhead: 'intent' },
+  profile: { path: '/profile', codeAhead: 'signedIn' },
   /** The editor: a new article without an id, an existing one with it. Its code carries the Markdown renderer. */
-  editor: { path: '/article-update/:id?', module: 'articles/ArticleEditorPage.tsx', codeAhead: 'intent' },
+  editor: { path: '/article-update/:id?', codeAhead: 'intent' },
   /**
    * An author's page at their slug (decision 0420); a uid or an old slug redirects there. No first
    * data: the list is read by uid, which the slug does not say (the page arrives server-rendered).
    */
-  author: { path: '/author/:slug', module: 'authors/AuthorPage.tsx', landing: true, codeAhead: 'idle' },
-  /** Where email action links land (verify, change and recover an email). */
-  action: { path: '/action', module: 'account/EmailActionPage.tsx', codeAhead: 'idle' },
+  author: {
+    path: '/author/:slug',
+    codeAhead: 'idle',
+    serverRendered: true,
+  },
+  /** Where email action links land (verify, change and recover an email), never reached from another screen. */
+  action: { path: '/action', codeAhead: 'intent' },
   /** Members and invitations, for editors and owners (others see the 404 page). */
-  admin: { path: '/admin', module: 'admin/AdminPage.tsx', codeAhead: 'idle' },
-  /** One tag's articles (DESIGN.md §8.5). */
+  admin: { path: '/admin', codeAhead: 'editor' },
+  /** One tag's articles (DESIGN.md §8.5): from an article's tag links, on a pointer or focus. */
   tag: {
     path: '/tag/:slug',
-    module: 'tags/TagPage.tsx',
-    codeAhead: 'idle',
+    codeAhead: 'intent',
     firstData: (slug) => articlesListPath({ tag: slug, limit: ARTICLE_PAGE_DEFAULT_LIMIT }),
   },
-  /** Search results for `?q=`. */
-  search: { path: '/search', module: 'search/SearchPage.tsx', codeAhead: 'idle' },
+  /** Search results for `?q=`: from the top bar's form, fetched when its box gets the focus. */
+  search: { path: '/search', codeAhead: 'intent' },
 } as const satisfies Record<string, ScreenRecord>;
 
 export type ScreenName = keyof typeof screenTable;
+
+/** The screens the server renders into the page (their records say `serverRendered`). */
+export type ServedScreenName = {
+  [Name in ScreenName]: (typeof screenTable)[Name] extends { serverRendered: true } ? Name : never;
+}[ScreenName];
 
 /** Each screen's route pattern, by name. */
 export const screens = Object.fromEntries(Object.entries(screenTable).map(([name, screen]) => [name, screen.path])) as {

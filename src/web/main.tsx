@@ -2,9 +2,11 @@ import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AuthProvider } from './auth/AuthProvider.tsx';
 import { createBrowserSession } from './auth/browserSession.ts';
+import { forgetArticleDrafts } from './articles/articleDraftStorage.ts';
 import { prefetchForPath, primeServedScreen } from './articles/articlePrefetch.ts';
-import { readServedScreen } from './ssr/servedScreen.ts';
-import { AppRouter, preloadServedScreen } from './router.tsx';
+import { ServedPageContext } from './served/servedPage.ts';
+import { readServedScreen } from './served/servedScreen.ts';
+import { AppRouter, preloadServedScreen, screenModules } from './router.tsx';
 import './styles.css';
 
 // Start the first screen's data call and ask the server about the session cookie before React
@@ -15,6 +17,16 @@ if (served) primeServedScreen(served);
 else prefetchForPath(window.location.pathname);
 const session = createBrowserSession();
 void session.restore();
+// Log Out (or account deletion) in this tab: drafts typed here must not greet the next person.
+session.onAuthStateChanged((state) => {
+  if (state.status === 'signedOut' && session.endedByUser) forgetArticleDrafts();
+});
+
+// After the page's load, the code of the screens this visitor may go to next (screensAhead.ts).
+const fetchAhead = () =>
+  void import('./screensAhead.ts').then((module) => module.fetchScreensAhead(screenModules, session)).catch(() => {});
+if (document.readyState === 'complete') fetchAhead();
+else window.addEventListener('load', fetchAhead, { once: true });
 
 /** The shell's static frame (index.html) stands in until React's first commit replaces it, in the same frame. */
 function RemoveBootFrame() {
@@ -28,9 +40,11 @@ function RemoveBootFrame() {
 const app = (
   <StrictMode>
     <RemoveBootFrame />
-    <AuthProvider session={session}>
-      <AppRouter />
-    </AuthProvider>
+    <ServedPageContext value={{ screen: served }}>
+      <AuthProvider session={session}>
+        <AppRouter />
+      </AuthProvider>
+    </ServedPageContext>
   </StrictMode>
 );
 const root = document.getElementById('root')!;

@@ -4,15 +4,16 @@ import { AppLayout } from './components/AppLayout.tsx';
 import { HomePage } from './articles/HomePage.tsx';
 import { RequireAuth } from './auth/RequireAuth.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { screenAt, screenTable, screens, type ScreenName } from '../shared/routes.ts';
+import { screens, type ServedScreenName } from '../shared/routes.ts';
+import type { ScreenLoaders } from './screensAhead.ts';
 
 // Declarative routing: React Router's data mode costs ~18 kB gzip more, which the home page
 // budget (docs/architecture.md) cannot carry. The home page ships in the main bundle; every other screen
-// loads on demand, and is fetched ahead (below) so its first visit shows no blank page.
-// One loader per screen of the table (routes.ts), importing the module its record names: a
-// bundler needs the import's text, and the build's budget check fails when a record's module has
-// no chunk of its own (scripts/bundleBudgetPlugin.ts).
-const screenModules = {
+// loads on demand, and is fetched ahead (screensAhead.ts) so its first visit shows no blank page.
+// One loader per screen of the table (routes.ts), importing the module its screenCode.ts entry
+// names: a bundler needs the import's text, and the build's budget check fails when a screen's
+// module has no chunk of its own (scripts/bundleBudgetPlugin.ts).
+export const screenModules = {
   article: () => import('./articles/ArticlePage.tsx'),
   editor: () => import('./articles/ArticleEditorPage.tsx'),
   login: () => import('./account/LoginPage.tsx'),
@@ -25,7 +26,7 @@ const screenModules = {
   admin: () => import('./admin/AdminPage.tsx'),
   tag: () => import('./tags/TagPage.tsx'),
   search: () => import('./search/SearchPage.tsx'),
-} satisfies Record<Exclude<ScreenName, 'home'>, () => Promise<unknown>>;
+} satisfies ScreenLoaders;
 
 /** A lazy screen from the module's named export (one helper, not an adapter per screen: decision 0181). */
 function lazyScreen<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -52,8 +53,13 @@ const ArticlePage = preloadable(() => screenModules.article().then((m) => m.Arti
 const AuthorPage = preloadable(() => screenModules.author().then((m) => m.AuthorPage));
 
 /** Loads the code of a screen the server rendered, before the app takes the page over. */
-export async function preloadServedScreen(kind: 'home' | 'article' | 'author'): Promise<void> {
-  await { article: ArticlePage, author: AuthorPage, home: undefined }[kind]?.preload();
+export async function preloadServedScreen(kind: ServedScreenName): Promise<void> {
+  const served: Record<ServedScreenName, { preload(): Promise<void> } | undefined> = {
+    article: ArticlePage,
+    author: AuthorPage,
+    home: undefined,
+  };
+  await served[kind]?.preload();
 }
 
 const ArticleEditorPage = lazyScreen(screenModules.editor, 'ArticleEditorPage');
@@ -67,30 +73,6 @@ const AdminPage = lazyScreen(screenModules.admin, 'AdminPage');
 const TagPage = lazy(screenModules.tag);
 const SearchPage = lazy(screenModules.search);
 const ProfilePage = lazyScreen(screenModules.profile, 'ProfilePage');
-
-const fetchAhead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
-
-// Once the page has loaded and the browser is idle, the code of the screens whose record says
-// 'idle' is fetched; of those that say 'intent' (the editor: the Markdown renderer, ~70 kB) only
-// when a link to it is pointed at, touched or focused, still a few hundred milliseconds before the click.
-function fetchScreensAhead() {
-  const names = Object.keys(screenModules) as Array<keyof typeof screenModules>;
-  const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1_000));
-  whenIdle(() => {
-    for (const name of names) if (screenTable[name].codeAhead === 'idle') fetchAhead(screenModules[name]);
-  });
-  const onIntent = (event: Event) => {
-    if (!(event.target instanceof Element)) return;
-    const link = event.target.closest('a[href]');
-    const screen = link && screenAt(new URL((link as HTMLAnchorElement).href).pathname);
-    if (screen && screen.name !== 'home' && screen.screen.codeAhead === 'intent')
-      fetchAhead(screenModules[screen.name]);
-  };
-  for (const type of ['pointerover', 'focusin', 'touchstart'])
-    document.addEventListener(type, onIntent, { passive: true });
-}
-if (document.readyState === 'complete') fetchScreensAhead();
-else window.addEventListener('load', fetchScreensAhead, { once: true });
 
 // The app puts the page where it belongs itself: top for a new screen, the kept place when Back
 // returns to the home list (useArticleFeed). The browser's own restoring would run before the

@@ -4,12 +4,12 @@ import { articlesApi, sampleArticle, signUp } from '../support/articlesTestClien
 import { identityClient } from '../support/identityTestClient.ts';
 import { databaseUrl } from '../support/adminRunner.ts';
 import { restoreBackup, scratchInstallations, takeBackup } from '../support/operatorBackup.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { storageDatabases } from '../support/testDatabases.ts';
 
 // SQLite: the admin command's online backup, restored by copying the file into a new data
 // directory. PostgreSQL: the pg_dump command the admin command prints, restored with
 // pg_restore into a new database, as docs/deploy.md tells operators to do.
-describe.each(dialectCases())('backup while writing, then restore, on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('backup while writing, then restore, on $dialect', (dialectCase) => {
   const { tempDir, newDatabase, startServer } = scratchInstallations(dialectCase);
 
   it('restores every article acknowledged before the backup began', async () => {

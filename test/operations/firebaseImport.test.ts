@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/server/db/database.ts';
 import { databaseUrl, runAdmin, runAdminProcess } from '../support/adminRunner.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { storageDatabases } from '../support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../support/testOidcProvider.ts';
 import { authAgainst } from '../support/firebaseSdk.ts';
 
@@ -116,7 +116,7 @@ const exportedArticles = {
   art0NoAuthor00000006: article('nobodyUid', 1600000006000),
 };
 
-describe.each(dialectCases())('import-firebase on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('import-firebase on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let firebaseApp: FirebaseApp;

@@ -4,14 +4,14 @@ import { parseUploadedImageUrl, uploadedImageSrcset } from '../../src/shared/ima
 import { articlesApi, signUp } from '../support/articlesTestClient.ts';
 import { databaseUrl } from '../support/adminRunner.ts';
 import { restoreBackup, scratchInstallations, takeBackup } from '../support/operatorBackup.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { storageDatabases } from '../support/testDatabases.ts';
 import { phonePhoto } from '../support/testImages.ts';
 
 const PUBLIC_URL = 'http://inkwell.test';
 
 // Uploaded images live in the database (docs/product.md, Rules): the operator's backup, taken and restored
 // as docs/deploy.md says (the admin command's SQLite copy, or pg_dump and pg_restore), holds them.
-describe.each(dialectCases())('uploaded images in a backup, on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('uploaded images in a backup, on $dialect', (dialectCase) => {
   const { tempDir, newDatabase, startServer } = scratchInstallations(dialectCase);
 
   it('brings every file of an uploaded image back, byte for byte', async () => {

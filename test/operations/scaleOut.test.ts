@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '../../src/server/db/database.ts';
 import { migrations as allMigrations } from '../../src/server/db/migrations/index.ts';
 import { identityClient, protocolError, uniqueEmail } from '../support/identityTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
-import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../support/testDatabases.ts';
 import { databaseUrl, runAdminProcess } from '../support/adminRunner.ts';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
 
@@ -17,7 +17,7 @@ type Jwks = { keys: { kid: string }[] };
 // Two real server processes on one database: PostgreSQL (when TEST_DATABASE_URL is set, as
 // in CI) is the deployment this is about; a shared SQLite file is a real multi-process set-up
 // too (WAL), so the proof runs everywhere.
-describe.each(dialectCases())('two server processes sharing one $dialect database', (dialectCase) => {
+describe.each(storageDatabases())('two server processes sharing one $dialect database', (dialectCase) => {
   let testDatabase: TestDatabase;
   let database: Database;
   let sink: SmtpSink;

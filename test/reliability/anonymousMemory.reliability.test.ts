@@ -9,7 +9,7 @@ import { openDatabase } from '../../src/server/db/database.ts';
 import { databaseUrl } from '../support/adminRunner.ts';
 import { signUp } from '../support/articlesTestClient.ts';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
-import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../support/testDatabases.ts';
 
 const ARTICLES = 400;
 const DESCRIPTION_CHARACTERS = 20_000;
@@ -60,7 +60,7 @@ function longDescription(seed: number): string {
  * limit=100 filled the read cache with pages nobody had been handed, and it was capped by
  * entries, not bytes (169 -> 797 MB with 100 requests). Anonymous requests must not grow memory.
  */
-describe.each(dialectCases())('anonymous list requests with made-up cursors, on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('anonymous list requests with made-up cursors, on $dialect', (dialectCase) => {
   let testDatabase: TestDatabase;
   let server: ServerProcess;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-memory-'));

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Database as DatabaseConfig } from '../../src/server/config.ts';
 import { openDatabase } from '../../src/server/db/database.ts';
 import { runSeed, seededRandom, startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
-import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../support/testDatabases.ts';
 
 /**
  * Crash consistency: a write load runs against the real server process, which is killed with
@@ -42,7 +42,7 @@ function databaseUrl(config: DatabaseConfig): string {
   return config.kind === 'sqlite' ? `sqlite:${config.file}` : config.url;
 }
 
-describe.each(dialectCases())('crash consistency on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('crash consistency on $dialect', (dialectCase) => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();

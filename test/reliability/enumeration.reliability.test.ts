@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { storageDatabases } from '../support/testDatabases.ts';
 import { signUpUser, type LoadUser } from './loadClient.ts';
 
 /**
@@ -32,7 +32,7 @@ async function timed(url: string, body: unknown) {
   return { ms: performance.now() - started, status: response.status, text };
 }
 
-describe.each(dialectCases())('no account enumeration on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('no account enumeration on $dialect', (dialectCase) => {
   let server: TestApp;
   let sink: SmtpSink;
   let known: LoadUser;

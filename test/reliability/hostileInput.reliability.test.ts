@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../src/shared/identityProtocol.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { storageDatabases } from '../support/testDatabases.ts';
 import {
   expectCleanRefusal,
   expectNoServerFault,
@@ -53,7 +53,7 @@ const identityPosts: Record<string, string[]> = {
   '/identity/v1/passkeys:finishSignIn': ['credential', 'idToken'],
 };
 
-describe.each(dialectCases())('hostile input on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('hostile input on $dialect', (dialectCase) => {
   let server: TestApp;
   let user: LoadUser;
   let articleId: string;

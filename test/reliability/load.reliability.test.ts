@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
-import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../support/testDatabases.ts';
 import { call, failureCode, inBatches, sampleArticle, signUpUser, type LoadUser } from './loadClient.ts';
 
 /**
@@ -22,7 +22,7 @@ const HEALTH_DEADLINE_MS = 5000;
 // Stays under the default 60 articles per user per 10 minutes: legitimate use is never limited.
 const CREATES_PER_CLIENT = 30;
 
-describe.each(dialectCases())('load on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('load on $dialect', (dialectCase) => {
   let testDatabase: TestDatabase;
   let server: ServerProcess | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-load-'));

@@ -2,14 +2,14 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { storageDatabases } from '../support/testDatabases.ts';
 
 /**
  * No secret in any log line: a full account and article flow runs with the app's logger at
  * `trace`, writing to a captured stream; afterwards the log is searched for every password,
  * ID token, refresh token, reset code and cookie value the flow used.
  */
-describe.each(dialectCases())('logs hold no secrets on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('logs hold no secrets on $dialect', (dialectCase) => {
   let server: TestApp;
   let sink: SmtpSink;
   let log = '';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { storageDatabases } from '../support/testDatabases.ts';
 import { call, signUpUser, type LoadUser } from './loadClient.ts';
 
 const REFRESH_LOOPS = 4;
@@ -15,7 +15,7 @@ const RESETS = 4;
  * articles API, however the refreshes and the change interleaved. Before ID tokens named their
  * session, 5 of 8 changes and 4 of 4 resets left such tokens working on PostgreSQL.
  */
-describe.each(dialectCases())('a stolen session racing a password change, on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('a stolen session racing a password change, on $dialect', (dialectCase) => {
   let server: TestApp;
   let sink: SmtpSink;
 

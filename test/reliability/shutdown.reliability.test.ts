@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
-import { dialectCases, type TestDatabase } from '../support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../support/testDatabases.ts';
 import { call, failureCode, inBatches, sampleArticle, signUpUser, type LoadUser } from './loadClient.ts';
 
 /**
@@ -25,7 +25,7 @@ const CLIENTS = 30;
 const LOAD_BEFORE_SIGTERM_MS = 2500;
 const EXIT_DEADLINE_MS = 10_000;
 
-describe.each(dialectCases())('graceful shutdown on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('graceful shutdown on $dialect', (dialectCase) => {
   let testDatabase: TestDatabase;
   let server: ServerProcess | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-shutdown-'));

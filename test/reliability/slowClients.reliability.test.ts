@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TIMEOUT_MS } from '../../src/server/app.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { contractDatabases } from '../support/testDatabases.ts';
 
 const TRICKLERS = 100;
 const BYTE_EVERY_MS = 2_000;
@@ -56,7 +56,7 @@ function trickleRequest(port: number, head: string, trickle: string): Trickle {
 }
 
 // One database is enough: the timeouts are the HTTP server's, whatever the storage.
-describe.each(dialectCases().slice(0, 1))('clients that trickle their requests, on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('clients that trickle their requests, on $dialect', (dialectCase) => {
   let server: TestApp;
   let port: number;
   const open: Trickle[] = [];

@@ -4,7 +4,7 @@ import { importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disableAccount } from '../support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { dialectCases } from '../support/testDatabases.ts';
+import { storageDatabases } from '../support/testDatabases.ts';
 import { call, signUpUser, type LoadUser } from './loadClient.ts';
 
 /**
@@ -13,7 +13,7 @@ import { call, signUpUser, type LoadUser } from './loadClient.ts';
  * stored in plain form. (identity/verifyIdToken.test.ts checks the verifier itself; this goes
  * through both HTTP surfaces of the whole app.)
  */
-describe.each(dialectCases())('token refusals on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('token refusals on $dialect', (dialectCase) => {
   let server: TestApp;
   const PUBLIC_URL = 'http://inkwell.test';
   const issuedSecrets: string[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { socketFetch } from './injectedFetch.ts';
 import { startTestApp, type TestApp } from './testApp.ts';
-import { dialectCases } from './testDatabases.ts';
+import { contractDatabases } from './testDatabases.ts';
 
 // Route tests trust that a request through inject answers as the same request over the socket.
 // The same requests, both ways, must give the same status, body and headers a test looks at.
@@ -10,7 +10,7 @@ const HEADERS = ['content-type', 'content-encoding', 'etag', 'cache-control', 'v
 describe('fetch through inject answers as fetch over the socket', () => {
   let server: TestApp;
   beforeAll(async () => {
-    server = await startTestApp(dialectCases()[0]!);
+    server = await startTestApp(contractDatabases()[0]!);
     const signUp = await fetch(`${server.url}/identity/v1/accounts:signUp?key=k`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

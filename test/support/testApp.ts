@@ -20,6 +20,8 @@ export interface TestApp {
   url: string;
   config: Config;
   database: Database;
+  /** The web build it serves (the fixture shell or dist/web), for a second server on its database. */
+  webDistDir: string;
   close(): Promise<void>;
 }
 
@@ -71,10 +73,11 @@ export async function startTestApp(
   await migrateToLatest(database);
   const webDist = options.webDist ?? (process.env.INKWELL_TEST_WEB_DIST === 'built' ? 'built' : 'fixture');
   if (webDist === 'built') await ensureWebBuild();
+  const servedWebDist = webDist === 'built' ? webDistDir : fixtureWebDist();
   const app = await buildApp({
     config,
     database,
-    webDistDir: webDist === 'built' ? webDistDir : fixtureWebDist(),
+    webDistDir: servedWebDist,
     logger: options.logStream ? { stream: options.logStream } : false,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.sitemapPageSize ? { sitemapPageSize: options.sitemapPageSize } : {}),
@@ -93,6 +96,7 @@ export async function startTestApp(
     url,
     config,
     database,
+    webDistDir: servedWebDist,
     close: async () => {
       forget();
       await app.close();

@@ -112,10 +112,40 @@ export async function dropDatabases(adminUrl: string, prefix: string): Promise<v
   });
 }
 
-/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
-export function dialectCases(): DialectCase[] {
-  const cases: DialectCase[] = [{ dialect: 'sqlite', create: createSqlite }];
+const sqlite: DialectCase = { dialect: 'sqlite', create: createSqlite };
+
+/**
+ * The databases a test file runs on, chosen by what it proves (decision 0781):
+ *
+ * - `contractDatabases()`: SQLite only. HTTP contracts: what a route answers, its validation,
+ *   permissions, texts and headers. The answer is built by the same code on either database;
+ *   running it twice proved the same thing twice (a third of Vitest's CPU went to PostgreSQL
+ *   repeats of such tests).
+ * - `storageDatabases()`: SQLite always, PostgreSQL too when TEST_DATABASE_URL is set (CI sets
+ *   it). What the database itself decides: storage and its queries (paging, search, ordering,
+ *   constraints), migrations, races and transactions, queues, caches across processes, backups.
+ *
+ * A contract test that turns out to depend on the database belongs to the second.
+ */
+export function contractDatabases(): DialectCase[] {
+  return [sqlite];
+}
+
+/** See contractDatabases. */
+export function storageDatabases(): DialectCase[] {
+  const cases: DialectCase[] = [sqlite];
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) cases.push({ dialect: 'postgres', create: () => createPostgres(adminUrl) });
   return cases;
 }
+
+/** PostgreSQL alone, for what only it has (several connections racing, crash recovery); undefined without TEST_DATABASE_URL. */
+export function postgresDatabase(): DialectCase | undefined {
+  return storageDatabases().find((dialectCase) => dialectCase.dialect === 'postgres');
+}
+
+/**
+ * @deprecated Choose `contractDatabases()` or `storageDatabases()`: what the test proves decides.
+ * Kept, as both databases, for test files written on other branches before the choice existed.
+ */
+export const dialectCases = storageDatabases;

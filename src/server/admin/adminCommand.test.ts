@@ -7,7 +7,7 @@ import { articlesApi, sampleArticle, signUp } from '../../../test/support/articl
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
 import { databaseUrl, runAdmin, runAdminProcess } from '../../../test/support/adminRunner.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { totpCode } from '../../../test/support/twoStepTestSupport.ts';
 import { migrations } from '../db/migrations/index.ts';
 
@@ -86,7 +86,7 @@ describe('npm run admin: usage', () => {
   });
 });
 
-describe.each(dialectCases())('npm run admin on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('npm run admin on $dialect', (dialectCase) => {
   let server: TestApp;
   let env: Record<string, string>;
   let clockOffset = 0;

@@ -112,6 +112,25 @@ async function services(context: CommandContext): Promise<Services> {
   return createServices({ config: context.config, database: context.database, mailer });
 }
 
+/** `import-ghost` and `import-wordpress` (src/server/moving/importing). */
+async function blogImport(
+  context: CommandContext,
+  kind: 'ghost' | 'wordpress',
+  file: string,
+  folder: string | undefined,
+): Promise<CommandResult> {
+  const { runBlogImport } = await import('../moving/importing/importCommand.ts');
+  const { terminalProgress } = await import('../firebaseImport/terminalProgress.ts');
+  return runBlogImport(kind, file, folder, {
+    config: context.config,
+    database: context.database,
+    now: Date.now(),
+    cover: context.options['--cover'],
+    progress: terminalProgress(context.stderr),
+    services: () => services(context),
+  });
+}
+
 /** The last enabled owner stays: an operator's refusal, not a failure. */
 async function lastOwnerKept<T>(change: Promise<T>): Promise<T> {
   try {
@@ -344,6 +363,39 @@ export const commands: Record<CommandName, Command> = {
       lines.push([subscriber.email, subscriber.status, subscriber.createdAt].map(csvField).join(','));
     }
     return { text: lines.join('\n'), json: all, jsonLines: true };
+  },
+  'import-ghost': (context, file) => blogImport(context, 'ghost', file, context.options['--images']),
+  'import-wordpress': (context, file) => blogImport(context, 'wordpress', file, context.options['--uploads']),
+  export: async (context, file) => {
+    const { writeExportFile } = await import('../moving/export/exportFile.ts');
+    const pending = await pendingMigrations(context.database);
+    if (pending.length > 0)
+      throw new CommandFailure(
+        `The database needs migrations (${pending.join(', ')}); run "npm run admin -- migrate" first.`,
+      );
+    const { bytes } = await writeExportFile(context.database.db, path.resolve(file));
+    return {
+      text: `Exported the site to ${path.resolve(file)} (${bytes} bytes).`,
+      json: { file: path.resolve(file), bytes },
+    };
+  },
+  'copy-database': async (context) => {
+    const { runCopyDatabase, copyProgress } = await import('../moving/copy/copyCommand.ts');
+    const { CopyRefusal } = await import('../moving/copy/copyDatabase.ts');
+    const { terminalProgress } = await import('../firebaseImport/terminalProgress.ts');
+    const { database } = context.config;
+    const sourceName = database.kind === 'sqlite' ? database.file : 'the configured database';
+    try {
+      return await runCopyDatabase(
+        context.database,
+        sourceName,
+        context.options['--to']!,
+        copyProgress(terminalProgress(context.stderr)),
+      );
+    } catch (error) {
+      if (error instanceof CopyRefusal) throw new CommandFailure(error.message);
+      throw error;
+    }
   },
   migrate: async (context) => {
     const result = await migrateToLatest(context.database);

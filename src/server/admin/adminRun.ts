@@ -59,6 +59,9 @@ function parse(argv: string[]): Parsed {
   if (name === 'import-firebase' && (!options['--users'] || !options['--hash-config'])) {
     throw new UsageError('"import-firebase" needs --users FILE and --hash-config FILE.');
   }
+  if (name === 'copy-database' && !options['--to']) {
+    throw new UsageError('"copy-database" needs --to postgres://...');
+  }
   const role = name === 'users role' ? rest[1] : name === 'invite' ? rest[0] : options['--role'];
   if (role !== undefined && !isRole(role)) {
     throw new UsageError(`Unknown role "${role}": use one of ${ROLES.join(', ')}.`);
@@ -103,7 +106,7 @@ export async function runAdminCommand(argv: string[], io: AdminIo): Promise<numb
   }
   // A mistyped DATA_DIR must not quietly create an empty database; only migrate and an
   // import (which migrates first, as npm start does) create one.
-  const creates = parsed.name === 'migrate' || parsed.name === 'import-firebase';
+  const creates = ['migrate', 'import-firebase', 'import-ghost', 'import-wordpress'].includes(parsed.name);
   if (config.database.kind === 'sqlite' && !creates && !fs.existsSync(config.database.file)) {
     return fail(`No database at ${config.database.file} (check DATA_DIR or DATABASE_URL).`);
   }

@@ -7,6 +7,10 @@ export const VALUE_OPTIONS = {
   '--name': ['users create'],
   '--email': ['invite'],
   '--limit': ['audit'],
+  '--to': ['copy-database'],
+  '--images': ['import-ghost'],
+  '--uploads': ['import-wordpress'],
+  '--cover': ['import-ghost', 'import-wordpress'],
 } as const satisfies Record<string, readonly CommandName[]>;
 
 export type ValueOption = keyof typeof VALUE_OPTIONS;
@@ -29,6 +33,10 @@ export const COMMAND_NAMES = {
   audit: undefined,
   'subscribers import': 'FILE',
   'subscribers export': undefined,
+  'copy-database': undefined,
+  'import-ghost': 'FILE',
+  'import-wordpress': 'FILE',
+  export: 'FILE',
 } as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'ROLE' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
@@ -80,6 +88,26 @@ Commands:
                           Mailchimp: a column named email). They count as confirmed; an
                           address already here keeps its state.
   subscribers export      Every newsletter subscriber as CSV: email,status,created_at.
+  import-ghost EXPORT.json [--images DIR] [--cover URL]
+                          Move in from Ghost 5 or 6 (Settings → Advanced → Export):
+                          posts (published and drafts; pages are left out and counted) as
+                          Markdown with their tags, dates, excerpts and covers; authors as
+                          accounts without a password (NEW_ACCOUNT_ROLE); with --images
+                          (Ghost's content/images folder) the images as uploads. --cover:
+                          the cover of a post without one. A re-run skips what is there.
+                          See docs/migrating-from-ghost-and-wordpress.md.
+  import-wordpress EXPORT.xml [--uploads DIR] [--cover URL]
+                          The same from a WordPress export (Tools → Export, WXR): categories
+                          and tags become tags; with --uploads (wp-content/uploads) the
+                          images as uploads.
+  export FILE.zip         Move out: every article as Markdown with front matter, every
+                          image, authors.json, comments.json and subscribers.csv, in one
+                          zip (no password hash, key, code or token). Owners download the
+                          same from GET /api/export.
+  copy-database --to postgres://USER@HOST/DB
+                          Move up from SQLite to PostgreSQL: every table into an empty
+                          database (migrated first), checked by row counts and checksums,
+                          in one transaction. Stop the server first. See docs/deploy.md.
 
 Options:
   --json                  Print the result as JSON (for scripts).

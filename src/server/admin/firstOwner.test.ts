@@ -5,12 +5,12 @@ import { databaseUrl, runAdmin } from '../../../test/support/adminRunner.ts';
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 const PUBLIC_URL = 'https://blog.example';
 
 // DESIGN §9.6: an invite-only site names its first owner from the terminal, in one step.
-describe.each(dialectCases())('accounts and invitations from the terminal on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('accounts and invitations from the terminal on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let env: Record<string, string>;

@@ -27,3 +27,6 @@ export function decodeArticleCursor(text: string): ArticleCursor | undefined {
   // Base64 has several spellings of the same bytes; only the canonical one is ours.
   return encodeArticleCursor(cursor) === text ? cursor : undefined;
 }
+
+/** The cursor after a row of the list (its date and id): keysetPage's `cursorOf`. */
+export const articleCursorOf = (row: ArticleCursor): string => encodeArticleCursor({ date: row.date, id: row.id });

@@ -1,10 +1,11 @@
 import type { Article, ArticleDetail, ArticlePage } from '../../shared/articleSchema.ts';
 import type { Database } from '../db/database.ts';
 import { createStampedCache } from '../db/stampedCache.ts';
-import { createProcessingSlots } from '../images/processingSlots.ts';
-import { encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
+import { createProcessingSlots } from '../http/processingSlots.ts';
+import { articleCursorOf, encodeArticleCursor, type ArticleCursor } from './articleCursor.ts';
 import type { ArticleDetailRow, ArticleRow, ArticlesRepository, ListFilter } from './articlesRepository.ts';
 import { jsonResourceBytes, toJsonResource, toJsonResourceInSteps, type JsonResource } from '../http/cachedResource.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 /** One article's bytes for the API, with the read model they were made from (page heads use it). */
 export type ArticleResource = JsonResource & { article: ArticleDetail };
@@ -110,11 +111,11 @@ export function createArticleReads(
         key,
         () =>
           build(async () => {
-            const rows = await repository.listPage(limit, after, filter);
-            const pageRows = rows.slice(0, limit);
-            const last = pageRows.at(-1);
-            const nextCursor =
-              rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null;
+            const { rows: pageRows, nextCursor } = await keysetPage(
+              limit,
+              (rows) => repository.listPage(rows, after, filter),
+              articleCursorOf,
+            );
             if (nextCursor !== null) issued.add(listKey(limit, nextCursor, filter));
             const page: ArticlePage = { articles: await withCommentCounts(pageRows.map(toArticleJson)), nextCursor };
             const made = await toJsonResourceInSteps('articles', page.articles, { nextCursor: page.nextCursor });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AuditEvent } from '../../shared/moderation.ts';
 import type { ArticleInput } from '../../shared/articleSchema.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { Caller } from '../http/callerAuth.ts';
@@ -15,16 +16,10 @@ import { AuthorGoneError, type ArticlesRepository, type CurrentArticle } from '.
 import { articleHiddenMail, draftPublishedMail, type AuthorMail } from './moderationEmails.ts';
 
 /**
- * A moderation event for the audit log, declared here as the audit feature's `AuditEvent` is
- * (features do not import each other; the composition root passes the audit log's `record`).
+ * A moderation event for the audit log (shared/moderation.ts; features do not import each
+ * other: the composition root passes the audit log's `record`).
  */
-export interface ModerationEvent {
-  actorUid: string | null;
-  action: 'article.hide' | 'article.restore' | 'article.delete';
-  targetType: 'article';
-  targetId: string;
-  detail?: Record<string, unknown>;
-}
+export type ModerationEvent = AuditEvent<'article.hide' | 'article.restore' | 'article.delete', 'article'>;
 
 /** Appends one audit row inside the caller's transaction (never outside it). */
 export type ModerationEventRecorder = (trx: Kysely<DatabaseSchema>, event: ModerationEvent) => Promise<void>;

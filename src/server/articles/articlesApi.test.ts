@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { articleDetailSchema } from '../../shared/articleSchema.ts';
 import { rawGet } from '../../../test/support/rawGet.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { articlesTestApp, sampleArticle, type Answer } from '../../../test/support/articlesTestClient.ts';
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
@@ -20,7 +20,7 @@ function expectFieldError(answer: Answer, field: string, message: string | RegEx
   expect(answer.body.errors).toEqual(expect.arrayContaining([{ field, message: expect.stringMatching(message) }]));
 }
 
-describe.each(dialectCases())('the articles API on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the articles API on $dialect', (dialectCase) => {
   const app = articlesTestApp(dialectCase);
 
   const countArticles = async () => {

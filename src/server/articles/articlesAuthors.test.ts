@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import {
   articlesApi,
   identityCall,
@@ -10,7 +10,7 @@ import {
   type TestUser,
 } from '../../../test/support/articlesTestClient.ts';
 
-describe.each(dialectCases())('articles and their authors on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('articles and their authors on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;
   let alice: TestUser;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 // docs/architecture.md, Articles API: GET /api/articles?author=UID lists one author's articles, paged like the home list.
-describe.each(dialectCases())('one author’s articles on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('one author’s articles on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;
   let alice: TestUser;

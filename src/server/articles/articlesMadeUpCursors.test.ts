@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp } from '../../../test/support/articlesTestClient.ts';
 import { rawGet } from '../../../test/support/rawGet.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { encodeArticleCursor } from './articleCursor.ts';
 
 // A page at a cursor the server never handed out is made for that one request and not kept
 // (docs/architecture.md, Budgets); it must still be the right page, in a coding the client takes.
-describe.each(dialectCases())('pages at made-up cursors on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('pages at made-up cursors on $dialect', (dialectCase) => {
   let server: TestApp;
 
   beforeAll(async () => {

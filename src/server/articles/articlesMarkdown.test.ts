@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { articleDetailSchema, articlePageSchema } from '../../shared/articleSchema.ts';
 import { articlesTestApp, sampleArticle } from '../../../test/support/articlesTestClient.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 const HOSTILE = [
   '<script>alert("x")</script>',
@@ -29,7 +29,7 @@ function expectInert(html: string) {
   }
 }
 
-describe.each(dialectCases())('Markdown articles on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('Markdown articles on $dialect', (dialectCase) => {
   const app = articlesTestApp(dialectCase);
 
   it('stores the rendered body and excerpt on create and on edit, and serves them', async () => {

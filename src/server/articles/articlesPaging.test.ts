@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { articlePageSchema, type Article } from '../../shared/articleSchema.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { encodeArticleCursor } from './articleCursor.ts';
 import { newArticleId } from './articleId.ts';
 import { createArticlesRepository } from './articlesRepository.ts';
@@ -13,7 +13,7 @@ function isStrictlyBefore(a: Article, b: Article): boolean {
   return da > db || (da === db && a.id > b.id);
 }
 
-describe.each(dialectCases())('paging the article list on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('paging the article list on $dialect', (dialectCase) => {
   const app = articlesTestApp(dialectCase);
 
   async function walk(limit: number, onPage?: () => Promise<void>): Promise<Article[]> {

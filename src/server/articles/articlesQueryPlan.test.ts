@@ -2,7 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { newArticleId } from './articleId.ts';
 import { createArticlesRepository, listPageQuery, type ListFilter } from './articlesRepository.ts';
 
@@ -12,7 +12,7 @@ import { createArticlesRepository, listPageQuery, type ListFilter } from './arti
 // scan of articles, no sort of the matching rows, no OFFSET, no COUNT.
 const ARTICLES = 3000;
 
-describe.each(dialectCases())('the article list query plan on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('the article list query plan on $dialect', (dialectCase) => {
   let testDatabase: TestDatabase;
   let database: Database;
   const cursor = { date: 1_700_000_000_000 + 1500 * 1000, id: 'M'.repeat(20) };
@@ -132,7 +132,7 @@ describe.each(dialectCases())('the article list query plan on $dialect', (dialec
       .sort((a, b) => (before(a, b) ? -1 : 1))
       .slice(0, 21)
       .map((row) => row.id);
-    const page = await listPageQuery(database.db, 20, cursor).execute();
+    const page = await listPageQuery(database.db, 21, cursor).execute();
     expect(page.map((row) => row.id)).toEqual(expected);
   });
 });

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HIDE_REASON_MAX_LENGTH, parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
-import { callerOf, registerCallerAuthentication, sendInvalidToken, type VerifyIdToken } from '../http/callerAuth.ts';
+import { parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
+import { characterCount, HIDE_REASON_MAX_LENGTH } from '../../shared/moderation.ts';
+import { callerIfSignedIn, requires, signedIn } from '../http/apiScope.ts';
+import { callerOf, sendInvalidToken } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { queryValidation } from '../http/queryValidation.ts';
 import { toArticleDetailJson, toArticleJson, type ArticleReads } from './articleReads.ts';
@@ -9,10 +11,10 @@ import { listQuery, type ListQuery } from './listQuery.ts';
 import { isArticleId, newArticleId } from './articleId.ts';
 import type { ArticleDetailRow, ArticlesRepository, ListFilter } from './articlesRepository.ts';
 import { oneRequestFinisher, sendJsonResource } from '../http/cachedResource.ts';
-import { encodeArticleCursor } from './articleCursor.ts';
+import { articleCursorOf } from './articleCursor.ts';
 import { mayList, mayView, type ModerationRefusal, type WriteRefusal } from './articleRules.ts';
 import type { ArticleWrites } from './articleWrites.ts';
-import { can } from '../roles/permissions.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 export interface CreateRateLimit {
   /** Returns the seconds to wait when `uid` has created too many articles lately. */
@@ -23,7 +25,6 @@ export interface ArticlesRoutesDeps {
   repository: ArticlesRepository;
   reads: ArticleReads;
   writes: ArticleWrites;
-  verifyIdToken: VerifyIdToken;
   createRateLimit: CreateRateLimit;
 }
 
@@ -56,7 +57,8 @@ const hideBody = z.strictObject(
       .trim()
       .min(1, { error: 'reason is required: say why the article is hidden.' })
       .refine(
-        (reason) => [...reason].length <= HIDE_REASON_MAX_LENGTH && reason.isWellFormed() && !reason.includes('\u0000'),
+        (reason) =>
+          characterCount(reason) <= HIDE_REASON_MAX_LENGTH && reason.isWellFormed() && !reason.includes('\u0000'),
         {
           error: `reason must be at most ${HIDE_REASON_MAX_LENGTH} characters of text.`,
         },
@@ -65,51 +67,17 @@ const hideBody = z.strictObject(
   { error: 'The body must be an object with a reason.' },
 );
 
-/** The `/api` routes: registered with { prefix: '/api' }. */
+/** The articles' routes of the `/api` scope (http/apiScope.ts). */
 export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
-  const { repository, reads, writes, verifyIdToken, createRateLimit } = deps;
+  const { repository, reads, writes, createRateLimit } = deps;
 
   return async (app: FastifyInstance) => {
-    // The API speaks JSON only: without this, Fastify's built-in text/plain parser (and any
-    // form parser registered for /identity) would hand text to the handlers instead of a 415.
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
-
-    // Unknown API paths are API errors, never the web app's HTML shell. The catch-all routes
-    // outrank the static files' GET /* wildcard, which would otherwise serve the shell.
-    const notFound = (request: FastifyRequest, reply: FastifyReply) =>
-      sendProblem(
-        reply,
-        404,
-        `There is no API endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}.`,
-      );
-    app.setNotFoundHandler(notFound);
-    app.all('/', notFound);
-    app.all('/*', notFound);
-
     // Public reads leave the compression plugin out: their bodies are compressed once and kept
     // with the cached resource (http/cachedResource.ts), and its three hooks per request were an eighth
     // of a cached list read's CPU (bench/README.md). A GET has no body to decompress.
     const cachedRead = { compress: false, decompress: false } as const;
-    // Writes need a signed-in caller: checked before the handler runs (callerOf in it).
-    const authenticate = registerCallerAuthentication(app, verifyIdToken);
-    const signedIn = { preHandler: authenticate };
     // Readers may not write at all: refused before the body or the article is looked at.
-    const writer = {
-      preHandler: [
-        authenticate,
-        async (request: FastifyRequest, reply: FastifyReply) => {
-          if (!can(callerOf(request).role, 'article:write')) return sendRefusal(reply, 'no-write-role');
-          return undefined;
-        },
-      ],
-    };
-    /** For reads public only in part: the caller when a token was sent, else null; a bad token answers 401. */
-    const callerIfSignedIn = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.headers.authorization === undefined) return null;
-      await authenticate(request, reply);
-      return reply.sent ? undefined : callerOf(request);
-    };
+    const writer = requires('article:write', REFUSALS['no-write-role'].detail);
 
     app.get('/articles', { ...cachedRead, preValidation: queryValidation(listQuery) }, async (request, reply) => {
       const { limit, author, tag, status = 'published', q, cursor: after } = request.query as ListQuery;
@@ -151,17 +119,15 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
               : "Only editors can list every author's articles.",
         );
       }
-      const rows = await repository.listPage(limit, after, {
-        ...filter,
-        status,
-        ...(q === undefined ? {} : { titleSearch: q }),
-      });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return reply.header('cache-control', 'private, no-store').send({
-        articles: page.map(toArticleJson),
-        nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
-      });
+      const page = await keysetPage(
+        limit,
+        (rows) =>
+          repository.listPage(rows, after, { ...filter, status, ...(q === undefined ? {} : { titleSearch: q }) }),
+        articleCursorOf,
+      );
+      return reply
+        .header('cache-control', 'private, no-store')
+        .send({ articles: page.rows.map(toArticleJson), nextCursor: page.nextCursor });
     });
 
     app.get<{ Params: { id: string } }>('/articles/:id', cachedRead, async (request, reply) => {

@@ -1,10 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { openDatabase, type Database } from '../db/database.ts';
+import { startSecondServer, type SecondServer } from '../../../test/support/secondServer.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
-import { webDistDir } from '../web/webBuild.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import {
   articlesApi,
   identityCall,
@@ -16,33 +13,24 @@ import {
 // Two servers on one database, as two processes behind a load balancer would be. Reads
 // are cached in memory (articleReads.ts); a write through the other server must show at
 // once, never a stale page or article.
-describe.each(dialectCases())('two servers sharing one database on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('two servers sharing one database on $dialect', (dialectCase) => {
   let first: TestApp;
-  let secondApp: FastifyInstance;
-  let secondDatabase: Database;
-  let secondUrl: string;
+  let second: SecondServer;
   let author: TestUser;
 
   beforeAll(async () => {
     first = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '1000' });
-    // Its own connection (pool), like another process.
-    secondDatabase = openDatabase(first.config.database);
-    secondApp = await buildApp({ config: first.config, database: secondDatabase, webDistDir, logger: false });
-    await secondApp.listen({ port: 0, host: '127.0.0.1' });
-    const address = secondApp.server.address();
-    if (address === null || typeof address === 'string') throw new Error('no TCP port');
-    secondUrl = `http://127.0.0.1:${address.port}`;
-    author = await signUp(secondUrl, 'Before');
+    second = await startSecondServer(first);
+    author = await signUp(second.url, 'Before');
   });
   afterAll(async () => {
-    await secondApp.close();
-    await secondDatabase.close();
+    await second?.close();
     await first.close();
   });
 
   it('shows articles created, changed and deleted through the other server at once', async () => {
     const reader = articlesApi(first.url);
-    const writer = articlesApi(secondUrl);
+    const writer = articlesApi(second.url);
     const titles = async () => ((await reader.list()).body.articles as Array<{ title: string }>).map((a) => a.title);
 
     expect(await titles()).toEqual([]);
@@ -56,13 +44,19 @@ describe.each(dialectCases())('two servers sharing one database on $dialect', (d
     expect(await titles()).toEqual(['One, edited']);
     expect((await reader.get(id)).body.title).toBe('One, edited');
 
-    const renamed = await identityCall(secondUrl, 'accounts:update', { idToken: author.idToken, displayName: 'After' });
+    const renamed = await identityCall(second.url, 'accounts:update', {
+      idToken: author.idToken,
+      displayName: 'After',
+    });
     expect(renamed.status).toBe(200);
     expect((await reader.get(id)).body.authorName).toBe('After');
     expect((await reader.list()).body.articles[0].authorName).toBe('After');
     // A new picture too (issue 39.5: it waited for a restart).
     const picture = 'https://pictures.example/after.png';
-    const repictured = await identityCall(secondUrl, 'accounts:update', { idToken: author.idToken, photoUrl: picture });
+    const repictured = await identityCall(second.url, 'accounts:update', {
+      idToken: author.idToken,
+      photoUrl: picture,
+    });
     expect(repictured.status).toBe(200);
     expect((await reader.get(id)).body.authorPhotoUrl).toBe(picture);
     expect((await reader.list()).body.articles[0].authorPhotoUrl).toBe(picture);

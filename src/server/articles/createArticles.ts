@@ -1,10 +1,9 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Transaction } from 'kysely';
-import { matchArticlePath, matchEditArticlePath, matchTagPath } from '../../shared/routes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { Caller, VerifyIdToken } from '../http/callerAuth.ts';
+import type { Caller } from '../http/callerAuth.ts';
 import { createArticleWrites, type MailAuthor, type ModerationEventRecorder } from './articleWrites.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
@@ -28,9 +27,10 @@ import { mostUsedTags, publishedTagName, publishedTagSlugs } from './articleTags
 import { isTagSlug } from '../../shared/tags.ts';
 import { searchRoutes } from './search/searchRoutes.ts';
 import { tagsRoutes } from './tagsRoutes.ts';
-import { decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
+import { articleCursorOf, decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import { imageOrigin } from './imageOrigin.ts';
 import type { ArticleDetail, ArticlePage, ArticleStatus } from '../../shared/articleSchema.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -39,8 +39,11 @@ export interface Articles {
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
   /** Calls `listener` inside the transaction of every article created or changed through the API. */
   onWritten(listener: ArticleWrittenListener): void;
-  /** 404 for the screens of an article or an author that does not exist; no opinion on other paths. */
-  pageStatus(request: FastifyRequest, pathname: string): Promise<number | undefined>;
+  /** 404 for a tag page no published article has, and for the editor of an article that is not published. */
+  screenPages: {
+    tag(slug: string): Promise<{ status: 404 } | undefined>;
+    editor(id: string): Promise<{ status: 404 } | undefined>;
+  };
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
   reader: ArticleReader;
   /** How many published articles each of these accounts has (the members list); 0s are left out. */
@@ -99,8 +102,6 @@ export interface ArticleReader {
 
 export interface ArticlesDeps {
   database: Database;
-  /** identity.verifyIdToken (with the site's caller policy): the one ID token check. */
-  verifyIdToken: VerifyIdToken;
   rateLimiter: RateLimiter;
   config: Config;
   /** The audit log's `record` (hide, restore, deleting another person's article); none until wired. */
@@ -147,9 +148,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
 
   return {
     routes: async (app) => {
-      await app.register(
-        articlesRoutes({ repository, reads, writes, verifyIdToken: deps.verifyIdToken, createRateLimit }),
-      );
+      await app.register(articlesRoutes({ repository, reads, writes, createRateLimit }));
       await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
       await app.register(
         searchRoutes({
@@ -181,14 +180,16 @@ export function createArticles(deps: ArticlesDeps): Articles {
     onFirstPublished: (listener) => {
       firstPublishedListeners.push(listener);
     },
-    async pageStatus(_request, pathname) {
+    screenPages: {
       // A tag page exists while a published article has the tag.
-      const slug = matchTagPath(pathname);
-      if (slug !== null) return isTagSlug(slug) && (await publishedTagName(deps.database.db, slug)) ? undefined : 404;
-      const id = matchArticlePath(pathname) ?? matchEditArticlePath(pathname);
-      if (id === null) return undefined;
-      // The HTML carries no token: an article that is not published is not there for it.
-      return isArticleId(id) && (await reads.article(id))?.article.status === 'published' ? undefined : 404;
+      tag: async (slug) =>
+        isTagSlug(slug) && (await publishedTagName(deps.database.db, slug)) ? undefined : { status: 404 },
+      // A new article's editor ('') is always there. The HTML carries no token: an article that is
+      // not published is not there for it.
+      editor: async (id) =>
+        id === '' || (isArticleId(id) && (await reads.article(id))?.article.status === 'published')
+          ? undefined
+          : { status: 404 },
     },
     reader: {
       async find(id) {
@@ -199,24 +200,23 @@ export function createArticles(deps: ArticlesDeps): Articles {
       newest: (limit) => reads.newest(limit),
       async firstPage(authorId) {
         const limit = ARTICLE_PAGE_DEFAULT_LIMIT;
-        const rows = await repository.listPage(limit, undefined, authorId === undefined ? {} : { authorId });
-        const last = rows[limit - 1];
+        const page = await keysetPage(
+          limit,
+          (rows) => repository.listPage(rows, undefined, authorId === undefined ? {} : { authorId }),
+          articleCursorOf,
+        );
         return {
-          articles: await attachCommentCounts(rows.slice(0, limit).map(toArticleJson), countComments),
-          nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
+          articles: await attachCommentCounts(page.rows.map(toArticleJson), countComments),
+          nextCursor: page.nextCursor,
         };
       },
       cached: (key, build) => reads.cached(key, build),
       async links(limit, after) {
-        const rows = await repository.listLinks(
-          limit + 1,
-          after === undefined ? undefined : decodeArticleCursor(after),
-        );
-        const page = rows.slice(0, limit);
-        const last = page.at(-1);
+        const position = after === undefined ? undefined : decodeArticleCursor(after);
+        const page = await keysetPage(limit, (rows) => repository.listLinks(rows, position), articleCursorOf);
         return {
-          links: page.map((row) => ({ id: row.id, date: new Date(row.date).toISOString() })),
-          nextCursor: rows.length > limit && last ? encodeArticleCursor({ date: last.date, id: last.id }) : null,
+          links: page.rows.map((row) => ({ id: row.id, date: new Date(row.date).toISOString() })),
+          nextCursor: page.nextCursor,
         };
       },
       async cursorAfter(count, after) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { articlesApi, identityCall, signUp } from '../../../test/support/articlesTestClient.ts';
 import { migratedJustBefore, type DatabaseBeforeMigration } from '../../../test/support/migratedJustBefore.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
+import { contractDatabases, storageDatabases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { plainJpeg } from '../../../test/support/testImages.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
@@ -19,7 +19,7 @@ async function upload(server: TestApp, token: string, bytes: Buffer): Promise<st
   return ((await response.json()) as { url: string }).url;
 }
 
-describe.each(dialectCases())('uploaded images after a move to another PUBLIC_URL, on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('uploaded images after a move to another PUBLIC_URL, on $dialect', (dialectCase) => {
   let database: TestDatabase | undefined;
   let server: TestApp | undefined;
 
@@ -88,7 +88,7 @@ describe.each(dialectCases())('uploaded images after a move to another PUBLIC_UR
   });
 });
 
-describe.each(dialectCases())('migration 0360 on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('migration 0360 on $dialect', (dialectCase) => {
   let before: DatabaseBeforeMigration | undefined;
 
   afterEach(async () => {

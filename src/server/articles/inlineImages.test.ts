@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { plainJpeg } from '../../../test/support/testImages.ts';
 
 // Issue 26 point 6: pictures uploaded into an article's text get the resized copies covers get.
-describe.each(dialectCases())('images in an article’s text on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('images in an article’s text on $dialect', (dialectCase) => {
   let server: TestApp;
   let author: TestUser;
 

@@ -5,14 +5,15 @@ import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
+import { signUpAs } from '../../../test/support/staffAccounts.ts';
 
 /**
  * Drafts, review and moderation through the real API (DESIGN.md §8.2): who may write which
  * status, who sees what, hide and restore, editors acting on any article, the first
  * publication date, and the author's mails through a real SMTP sink.
  */
-describe.each(dialectCases())('drafts, review and moderation on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('drafts, review and moderation on $dialect', (dialectCase) => {
   let server: TestApp;
   let sink: SmtpSink;
   let api: ReturnType<typeof articlesApi>;
@@ -40,8 +41,7 @@ describe.each(dialectCases())('drafts, review and moderation on $dialect', (dial
       ['editor', 'editor'],
     ];
     for (const [name, role] of roles) {
-      people[name] = await signUp(server.url, name[0]!.toUpperCase() + name.slice(1));
-      if (role !== 'author') await setRole(server, people[name].email, role);
+      people[name] = await signUpAs(server, name[0]!.toUpperCase() + name.slice(1), role);
     }
   });
   afterAll(async () => {

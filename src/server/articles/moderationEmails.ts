@@ -1,3 +1,5 @@
+import { paths } from '../../shared/routes.ts';
+
 /**
  * The mails to an article's author when an editor hides it or publishes their submitted draft
  * (DESIGN.md §8.2). Like every mail, they name the site as its operator calls it (SITE_TITLE).
@@ -34,7 +36,7 @@ export function articleHiddenMail(options: {
       `An editor of ${options.siteTitle} hid your article "${options.title}". Readers no longer see it; you still do.`,
       `The editor's reason: ${options.reason}`,
     ],
-    `${options.publicUrl}/article/${options.articleId}`,
+    `${options.publicUrl}${paths.article(options.articleId)}`,
   );
 }
 
@@ -47,6 +49,6 @@ export function draftPublishedMail(options: {
   return mail(
     `Your article is published on ${options.siteTitle}`,
     [`An editor of ${options.siteTitle} published your article "${options.title}", which you submitted for review.`],
-    `${options.publicUrl}/article/${options.articleId}`,
+    `${options.publicUrl}${paths.article(options.articleId)}`,
   );
 }

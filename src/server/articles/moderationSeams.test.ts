@@ -1,32 +1,31 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRole } from '../../../test/support/operatorActions.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { createServices } from '../services.ts';
-import type { VerifyIdToken } from '../http/callerAuth.ts';
+import { apiScope } from '../http/apiScope.ts';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { createRateLimiter } from '../rateLimit/rateLimiter.ts';
 import type { ModerationEvent } from './articleWrites.ts';
 import { createArticles } from './createArticles.ts';
+import { signUpAs } from '../../../test/support/staffAccounts.ts';
 
 /**
  * The articles service as other features use it (docs/shared seams): `hide`, which resolving a
  * report with `hide` calls, and the audit recorder the composition root passes in, called in
  * the hide's own transaction so a failing record leaves the article as it was.
  */
-describe.each(dialectCases())('the moderation seams of the articles service on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('the moderation seams of the articles service on $dialect', (dialectCase) => {
   let server: TestApp;
   let author: TestUser;
   const recorded: { event: ModerationEvent; statusInTransaction: string | undefined }[] = [];
   let failRecording = false;
 
-  const articlesWith = (verifyIdToken: VerifyIdToken = () => Promise.reject(new Error('not used'))) =>
+  const articlesWith = () =>
     createArticles({
       config: server.config,
       database: server.database,
-      verifyIdToken,
       rateLimiter: createRateLimiter(server.database),
       async recordAudit(trx, event) {
         const row = await trx
@@ -89,8 +88,7 @@ describe.each(dialectCases())('the moderation seams of the articles service on $
   });
 
   it('records restores and deletions of another person’s article made through the API, not one’s own', async () => {
-    const editor = await signUp(server.url, 'Editor');
-    await setRole(server, editor.email, 'editor');
+    const editor = await signUpAs(server, 'Editor', 'editor');
     const mailer = createMailer({
       smtpUrl: undefined,
       from: server.config.mailFrom,
@@ -99,7 +97,9 @@ describe.each(dialectCases())('the moderation seams of the articles service on $
     });
     const { identity } = createServices({ config: server.config, database: server.database, mailer });
     const app = Fastify();
-    await app.register(articlesWith(identity.verifyIdToken).routes, { prefix: '/api' });
+    await app.register(apiScope({ verifyIdToken: identity.verifyIdToken, features: [articlesWith().routes] }), {
+      prefix: '/api',
+    });
     const call = (method: 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
       app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
     try {

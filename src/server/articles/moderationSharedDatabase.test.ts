@@ -1,45 +1,33 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { openDatabase, type Database } from '../db/database.ts';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
-import { setRole } from '../../../test/support/operatorActions.ts';
+import { startSecondServer, type SecondServer } from '../../../test/support/secondServer.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
-import { webDistDir } from '../web/webBuild.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
+import { signUpAs } from '../../../test/support/staffAccounts.ts';
 
 // Two servers on one database, as two processes behind a load balancer. Every status change
 // made through one shows through the other at once: its read cache (articleReads.ts) holds the
 // article, the lists, the feed and the page shells until the database's read version moves.
-describe.each(dialectCases())('status changes across two servers on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('status changes across two servers on $dialect', (dialectCase) => {
   let first: TestApp;
-  let secondApp: FastifyInstance;
-  let secondDatabase: Database;
-  let secondUrl: string;
+  let second: SecondServer;
   let author: TestUser;
   let editor: TestUser;
 
   beforeAll(async () => {
     first = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '1000' });
-    secondDatabase = openDatabase(first.config.database);
-    secondApp = await buildApp({ config: first.config, database: secondDatabase, webDistDir, logger: false });
-    await secondApp.listen({ port: 0, host: '127.0.0.1' });
-    const address = secondApp.server.address();
-    if (address === null || typeof address === 'string') throw new Error('no TCP port');
-    secondUrl = `http://127.0.0.1:${address.port}`;
+    second = await startSecondServer(first);
     author = await signUp(first.url, 'Author');
-    editor = await signUp(first.url, 'Editor');
-    await setRole(first, editor.email, 'editor');
+    editor = await signUpAs(first, 'Editor', 'editor');
   });
   afterAll(async () => {
-    await secondApp.close();
-    await secondDatabase.close();
+    await second?.close();
     await first.close();
   });
 
   it('hides on one server and the other answers 404 at once; restore and publish show at once too', async () => {
     const reader = articlesApi(first.url);
-    const moderator = articlesApi(secondUrl);
+    const moderator = articlesApi(second.url);
     const created = await reader.create(author.idToken, sampleArticle('Across'));
     const id = created.body.id as string;
     const listed = async () => ((await reader.list()).body.articles as { id: string }[]).map((article) => article.id);
@@ -74,6 +62,6 @@ describe.each(dialectCases())('status changes across two servers on $dialect', (
     expect((await reader.update(author.idToken, id, { ...sampleArticle('Across'), status: 'published' })).status).toBe(
       200,
     );
-    expect((await articlesApi(secondUrl).get(id)).status).toBe(200);
+    expect((await articlesApi(second.url).get(id)).status).toBe(200);
   });
 });

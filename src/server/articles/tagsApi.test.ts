@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tagSlug } from '../../shared/tags.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { articlesTestApp, sampleArticle } from '../../../test/support/articlesTestClient.ts';
 
 describe('tag slugs', () => {
@@ -15,7 +15,7 @@ describe('tag slugs', () => {
   });
 });
 
-describe.each(dialectCases())('tags on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('tags on $dialect', (dialectCase) => {
   const app = articlesTestApp(dialectCase);
   const withTags = (title: string, tags: unknown) => ({ ...sampleArticle(title), tags });
 

@@ -7,8 +7,9 @@ import { databaseUrl, runAdmin } from '../../../test/support/adminRunner.ts';
 import { identityClient } from '../../../test/support/identityTestClient.ts';
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { AUDIT_PAGE_SIZE } from './auditRoutes.ts';
+import { staffAccounts } from '../../../test/support/staffAccounts.ts';
 
 interface Entry {
   id: string;
@@ -21,7 +22,7 @@ interface Entry {
 }
 
 // docs/product.md, Audit log.
-describe.each(dialectCases())('the audit log on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('the audit log on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;
   let owner: TestUser;
@@ -70,13 +71,7 @@ describe.each(dialectCases())('the audit log on $dialect', (dialectCase) => {
   beforeAll(async () => {
     server = await startTestApp(dialectCase, { PUBLIC_URL: 'https://blog.example' }, { clock });
     api = articlesApi(server.url);
-    [owner, editor, author] = await Promise.all([
-      signUp(server.url, 'Olive Owner'),
-      signUp(server.url, 'Eddie Editor'),
-      signUp(server.url, 'Ann Author'),
-    ]);
-    await setRole(server, owner.email, 'owner');
-    await setRole(server, editor.email, 'editor');
+    ({ owner, editor, author } = await staffAccounts(server));
   });
   afterAll(() => server?.close());
 

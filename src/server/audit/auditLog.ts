@@ -1,48 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
+import type { AuditAction, AuditEntryJson, AuditEvent, AuditTargetType } from '../../shared/moderation.ts';
 import type { AuditLogRow } from './auditTables.ts';
 
-export type AuditAction =
-  | 'comment.hide'
-  | 'comment.restore'
-  | 'comment.approve'
-  | 'comment.delete'
-  | 'member.role'
-  | 'member.disable'
-  | 'member.enable'
-  | 'invitation.create'
-  | 'invitation.use'
-  | 'invitation.revoke'
-  | 'article.hide'
-  | 'article.restore'
-  /** Another person's article only. */
-  | 'article.delete'
-  | 'report.resolve';
-
-export interface AuditEvent {
-  /** null: the operator's admin command / the system. */
-  actorUid: string | null;
-  action: AuditAction;
-  targetType: 'user' | 'article' | 'invitation' | 'report' | 'comment';
-  targetId: string;
-  /** e.g. {from:'author', to:'editor'}, {reason}, {action:'hide'} */
-  detail?: Record<string, unknown>;
-}
+export type { AuditAction, AuditEntryJson, AuditEvent } from '../../shared/moderation.ts';
 
 /** Appends one row inside the caller's transaction (never outside it: no half-written record). */
 export type RecordAudit = (trx: Kysely<DatabaseSchema>, event: AuditEvent) => Promise<void>;
-
-/** One entry as the API and the admin command's JSON show it. */
-export interface AuditEntryJson {
-  id: string;
-  at: string;
-  actorUid: string | null;
-  action: string;
-  targetType: string;
-  targetId: string;
-  detail: Record<string, unknown>;
-}
 
 /** Where a newest-first page ends: the last entry's time and id. */
 export interface AuditPosition {
@@ -92,8 +57,8 @@ export function auditEntryJson(row: AuditLogRow): AuditEntryJson {
     id: row.id,
     at: new Date(row.at).toISOString(),
     actorUid: row.actor_uid,
-    action: row.action,
-    targetType: row.target_type,
+    action: row.action as AuditAction,
+    targetType: row.target_type as AuditTargetType,
     targetId: row.target_id,
     detail: JSON.parse(row.detail) as Record<string, unknown>,
   };

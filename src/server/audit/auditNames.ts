@@ -1,4 +1,4 @@
-import type { AuditEntryJson } from './auditLog.ts';
+import type { AuditEntryJson, NamedAuditEntryJson } from '../../shared/moderation.ts';
 
 /**
  * Where the Log's names come from: each feature's batch read, wired in services.ts. Every
@@ -15,25 +15,11 @@ export interface AuditNameSources {
   reports(ids: readonly string[]): Promise<Map<string, { articleId: string; commentId: string | null }>>;
 }
 
-/**
- * What the Log shows beside the ids: the actor's name and the target's (an article's title, a
- * member's name, a comment's excerpt; a report by what it reported), as of now. `…Gone` says the
- * account or the target has been deleted since; an invitation is not named (null, not gone).
- */
-export interface AuditEntryNames {
-  actorName: string | null;
-  actorGone: boolean;
-  targetName: string | null;
-  targetGone: boolean;
-}
-
-export type NamedAuditEntry = AuditEntryJson & AuditEntryNames;
-
 /** A page of entries with their names: one batch read per kind, however many entries. */
 export async function nameAuditEntries(
   entries: readonly AuditEntryJson[],
   sources: AuditNameSources,
-): Promise<NamedAuditEntry[]> {
+): Promise<NamedAuditEntryJson[]> {
   const idsOf = (type: string) => entries.filter((entry) => entry.targetType === type).map((entry) => entry.targetId);
   const reports = await sources.reports(idsOf('report'));
   const reported = [...reports.values()];

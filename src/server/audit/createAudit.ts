@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../db/database.ts';
-import type { VerifyIdToken } from '../http/callerAuth.ts';
 import { auditEntryJson, createAuditLog, type AuditEntryJson, type RecordAudit } from './auditLog.ts';
 import type { AuditNameSources } from './auditNames.ts';
 import { auditRoutes } from './auditRoutes.ts';
@@ -10,8 +9,8 @@ export interface Audit {
   record: RecordAudit;
   /** The newest `limit` entries, newest first (the admin command). */
   newest(limit: number): Promise<AuditEntryJson[]>;
-  /** GET /api/audit. Register with { prefix: '/api' }. */
-  routes(deps: { verifyIdToken: VerifyIdToken; names?: AuditNameSources }): FastifyPluginAsync;
+  /** GET /api/audit, in the `/api` scope (http/apiScope.ts), naming actors and targets from `names`. */
+  routes(names: AuditNameSources): FastifyPluginAsync;
 }
 
 /** The append-only audit log (docs/product.md, Audit log). */
@@ -20,6 +19,6 @@ export function createAudit(deps: { database: Database; clock?: (() => number) |
   return {
     record: log.record,
     newest: async (limit) => (await log.newest(limit)).map(auditEntryJson),
-    routes: ({ verifyIdToken, names }) => auditRoutes({ log, verifyIdToken, names }),
+    routes: (names) => auditRoutes({ log, names }),
   };
 }

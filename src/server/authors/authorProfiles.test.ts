@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, identityCall, sampleArticle, signUp } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { plainJpeg } from '../../../test/support/testImages.ts';
 import { AUTHOR_BIO_MAX_LENGTH } from '../../shared/authorProfile.ts';
 
 const HOUR = 60 * 60 * 1000;
 
-describe.each(dialectCases())('author profiles on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('author profiles on $dialect', (dialectCase) => {
   let server: TestApp;
   let now = Date.now();
 

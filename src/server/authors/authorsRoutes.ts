@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { checkBio, type AuthorProfile } from '../../shared/authorProfile.ts';
-import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import { signedIn } from '../http/apiScope.ts';
+import { callerOf } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { isAuthorId } from '../articles/articleId.ts';
 
@@ -11,19 +12,16 @@ export interface AuthorsRoutesDeps {
   profileOfUid(uid: string): Promise<AuthorProfile | undefined>;
   /** Sets the bio; false when the account has gone meanwhile. */
   setBio(uid: string, bio: string): Promise<boolean>;
-  verifyIdToken: VerifyIdToken;
 }
 
 const NOT_FOUND = 'There is no author with this id or name.';
 
 /**
  * `GET /api/authors/:uidOrSlug` (public) and `PUT /api/authors/:uid` with `{bio}` (the author
- * only). Register with { prefix: '/api' }.
+ * only), in the `/api` scope.
  */
 export function authorsRoutes(deps: AuthorsRoutesDeps): FastifyPluginAsync {
   return async (app) => {
-    const signedIn = { preHandler: registerCallerAuthentication(app, deps.verifyIdToken) };
-
     app.get<{ Params: { key: string } }>('/authors/:key', async (request, reply) => {
       const { key } = request.params;
       const profile = isAuthorId(key) ? await deps.profile(key) : undefined;

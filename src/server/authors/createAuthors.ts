@@ -3,7 +3,6 @@ import type { Transaction } from 'kysely';
 import type { AuthorProfile } from '../../shared/authorProfile.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { VerifyIdToken } from '../http/callerAuth.ts';
 import { createAuthorsRepository, type AccountName } from './authorsRepository.ts';
 import { authorsRoutes } from './authorsRoutes.ts';
 
@@ -30,7 +29,6 @@ export interface Authors {
 
 export interface AuthorsDeps {
   database: Database;
-  verifyIdToken: VerifyIdToken;
   /** How many articles each account has (the articles feature's count). */
   countArticles(uids: readonly string[]): Promise<Map<string, number>>;
   /** A stored photo URL as it is answered (origin-free uploads made absolute). */
@@ -66,7 +64,6 @@ export function createAuthors(deps: AuthorsDeps): Authors {
       profile: async (key) => (await resolve(key))?.profile,
       profileOfUid: profileOf,
       setBio: (uid, bio) => repository.setBio(uid, bio),
-      verifyIdToken: deps.verifyIdToken,
     }),
     ensureSlug: (uid, trx) => repository.ensureSlug(uid, trx),
     resolve,

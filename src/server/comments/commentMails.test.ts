@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { commentsClient } from './commentsTestSupport.ts';
 
 // DESIGN.md §9.2 (mail) and §9.3 (one-click unsubscribe, RFC 8058), against a real SMTP server.
-describe.each(dialectCases())('comment mail and unsubscribe on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('comment mail and unsubscribe on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let c: ReturnType<typeof commentsClient>;
@@ -108,6 +108,7 @@ describe.each(dialectCases())('comment mail and unsubscribe on $dialect', (diale
     });
     expect(posted.statusCode).toBe(200);
     expect(posted.body).toContain('You are unsubscribed');
+    expect(posted.body).toContain('Your profile can turn it back on.');
     expect(await settings()).toEqual({ commentsOnMyArticles: false, repliesToMyComments: true });
     // Again: still fine (a mail client may retry).
     const multipart = await server.app.inject({

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityCall, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases, storageDatabases } from '../../../test/support/testDatabases.ts';
 import { commentsClient, threads } from './commentsTestSupport.ts';
 
 // DESIGN.md §9.2, docs/product.md (Comments).
-describe.each(dialectCases())('comments on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('comments on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let c: ReturnType<typeof commentsClient>;
@@ -383,7 +383,7 @@ describe.each(dialectCases())('comments on $dialect', (dialectCase) => {
   });
 });
 
-describe.each(dialectCases())('COMMENTS=approval and the rate limit on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('COMMENTS=approval and the rate limit on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let c: ReturnType<typeof commentsClient>;
@@ -438,7 +438,7 @@ describe.each(dialectCases())('COMMENTS=approval and the rate limit on $dialect'
   });
 });
 
-describe.each(dialectCases())('COMMENTS=off on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('COMMENTS=off on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   beforeAll(async () => {

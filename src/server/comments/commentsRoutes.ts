@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { commentTexts } from '../../shared/comments.ts';
 import { editCommentBody, hideCommentBody, newCommentBody } from '../../shared/commentSchema.ts';
 import { sendJsonResource, type JsonResource } from '../http/cachedResource.ts';
-import { callerOf, registerCallerAuthentication, type Caller, type VerifyIdToken } from '../http/callerAuth.ts';
+import { callerIfSignedIn, requires, sendNoEndpoint, signedIn as anyCaller } from '../http/apiScope.ts';
+import { callerOf } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
-import { can } from '../roles/permissions.ts';
-import { parseBody } from '../roles/requestBodies.ts';
+import { queryValidation } from '../http/queryValidation.ts';
+import { parseBody } from '../http/requestBody.ts';
 import type { ChangeOutcome, Comments } from './createComments.ts';
 
 const NO_ARTICLE = 'There is no article with this id.';
@@ -20,37 +21,19 @@ const settingsBody = z.strictObject({
 });
 
 /**
- * The comments API (DESIGN.md §9.2). Register with { prefix: '/api' }. Under COMMENTS=off every
- * route answers 404, as if it did not exist.
+ * The comments API (DESIGN.md §9.2), in the `/api` scope. Under COMMENTS=off every route
+ * answers 404, as if it did not exist.
  */
 export function commentsRoutes(deps: {
   comments: Comments;
-  verifyIdToken: VerifyIdToken;
   /** The first page as everyone sees it, as kept bytes (the read cache). */
   publicFirstPage(articleId: string): Promise<JsonResource | undefined>;
 }): FastifyPluginAsync {
   const { comments } = deps;
   return async (app) => {
-    const authenticate = registerCallerAuthentication(app, deps.verifyIdToken);
-    const off = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (comments.mode === 'off') {
-        return sendProblem(
-          reply,
-          404,
-          `There is no API endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}.`,
-        );
-      }
-      return undefined;
-    };
-    const signedIn = { onRequest: off, preHandler: authenticate };
-    const callerIfSignedIn = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-    ): Promise<Caller | null | undefined> => {
-      if (request.headers.authorization === undefined) return null;
-      await authenticate(request, reply);
-      return reply.sent ? undefined : callerOf(request);
-    };
+    const off = async (request: FastifyRequest, reply: FastifyReply) =>
+      comments.mode === 'off' ? sendNoEndpoint(request, reply) : undefined;
+    const signedIn = { onRequest: off, ...anyCaller };
     const sendChange = (reply: FastifyReply, outcome: ChangeOutcome, forbidden = NOT_ALLOWED) => {
       if (outcome.ok) return reply.header('cache-control', 'no-store').send(outcome.comment);
       if (outcome.reason === 'not_found') return sendProblem(reply, 404, NO_COMMENT);
@@ -58,26 +41,17 @@ export function commentsRoutes(deps: {
       return sendProblem(reply, 409, 'This comment is not in a state for that.');
     };
 
-    app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>(
+    const listQuery = z.strictObject({
+      cursor: z
+        .string({ error: 'cursor must be a nextCursor this API gave.' })
+        .refine((cursor) => comments.isCursor(cursor), { error: 'cursor must be a nextCursor this API gave.' })
+        .optional(),
+    });
+    app.get<{ Params: { id: string } }>(
       '/articles/:id/comments',
-      { onRequest: off, compress: false },
+      { onRequest: off, compress: false, preValidation: queryValidation(listQuery) },
       async (request, reply) => {
-        const query = request.query;
-        const unknown = Object.keys(query).filter((key) => key !== 'cursor');
-        if (unknown.length > 0) {
-          return sendProblem(
-            reply,
-            400,
-            'The request is not valid.',
-            unknown.map((field) => ({ field, message: `${field} is not a parameter of this request.` })),
-          );
-        }
-        const cursor = query.cursor;
-        if (cursor !== undefined && (typeof cursor !== 'string' || !comments.isCursor(cursor))) {
-          return sendProblem(reply, 400, 'The request is not valid.', [
-            { field: 'cursor', message: 'cursor must be a nextCursor this API gave.' },
-          ]);
-        }
+        const { cursor } = request.query as z.output<typeof listQuery>;
         const caller = await callerIfSignedIn(request, reply);
         if (caller === undefined) return reply;
         // Anyone's first page is the same bytes for everyone: from the read cache.
@@ -151,9 +125,7 @@ export function commentsRoutes(deps: {
     });
 
     // The pending queue (/admin, Comments): editors.
-    app.get('/comments/pending', signedIn, async (request, reply) => {
-      if (!can(callerOf(request).role, 'comment:moderate'))
-        return sendProblem(reply, 403, 'Your role does not allow this.');
+    app.get('/comments/pending', { onRequest: off, ...requires('comment:moderate') }, async (_request, reply) => {
       return reply.header('cache-control', 'no-store').send({ comments: await comments.pendingQueue(PENDING_MAX) });
     });
 

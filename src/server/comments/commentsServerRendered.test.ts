@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { commentsClient } from './commentsTestSupport.ts';
 
 // DESIGN.md §9.2: comments are part of the server-rendered article page, readable without JavaScript.
-describe.each(dialectCases().slice(0, 1))('comments in the article page’s HTML, on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('comments in the article page’s HTML, on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let c: ReturnType<typeof commentsClient>;

@@ -1,37 +1,26 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi } from '../../../test/support/articlesTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
+import { startSecondServer, type SecondServer } from '../../../test/support/secondServer.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
-import { buildApp } from '../app.ts';
-import { openDatabase, type Database } from '../db/database.ts';
-import { webDistDir } from '../web/webBuild.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { commentsClient } from './commentsTestSupport.ts';
 
 // Two servers on one database, as two processes: a comment written through one shows through
 // the other at once (the comments move the read version, migration 0600), in the API, in the
 // article's count and in the page's HTML, never a stale cached answer.
-describe.each(dialectCases())('comments on two servers sharing one database on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('comments on two servers sharing one database on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let first: TestApp;
-  let secondApp: FastifyInstance;
-  let secondDatabase: Database;
-  let secondUrl: string;
+  let second: SecondServer;
 
   beforeAll(async () => {
     sink = await startSmtpSink();
     first = await startTestApp(dialectCase, { SMTP_URL: sink.url });
-    secondDatabase = openDatabase(first.config.database);
-    secondApp = await buildApp({ config: first.config, database: secondDatabase, webDistDir, logger: false });
-    await secondApp.listen({ port: 0, host: '127.0.0.1' });
-    const address = secondApp.server.address();
-    if (address === null || typeof address === 'string') throw new Error('no TCP port');
-    secondUrl = `http://127.0.0.1:${address.port}`;
+    second = await startSecondServer(first);
   });
   afterAll(async () => {
-    await secondApp?.close();
-    await secondDatabase?.close();
+    await second?.close();
     await first?.close();
     await sink?.close();
   });
@@ -41,7 +30,7 @@ describe.each(dialectCases())('comments on two servers sharing one database on $
     const author = await c.member('Ann Author');
     const reader = await c.member('Rita Reader', 'reader');
     const id = await c.publish(author);
-    const other = articlesApi(secondUrl);
+    const other = articlesApi(second.url);
     const seen = async () => (await other.request('GET', `/articles/${id}/comments`)).body;
     // Read (and cached) through the second server first.
     expect((await seen()).count).toBe(0);

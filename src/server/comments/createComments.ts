@@ -1,3 +1,4 @@
+import type { AuditEvent } from '../../shared/moderation.ts';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
@@ -20,15 +21,14 @@ import { commentMail, NOTIFICATION_LISTS } from './commentMails.ts';
 import { mayModerate, maySeeArticle, viewOf, type CommentedArticle } from './commentRules.ts';
 import { createCommentsStore, type CommentView, type CommentWithAuthor } from './commentsStore.ts';
 import type { CommentRow } from './commentsTables.ts';
+import { paths } from '../../shared/routes.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 /** What the comments feature puts in the audit log. */
-export interface CommentEvent {
-  actorUid: string | null;
-  action: 'comment.hide' | 'comment.restore' | 'comment.approve' | 'comment.delete';
-  targetType: 'comment';
-  targetId: string;
-  detail?: Record<string, unknown>;
-}
+export type CommentEvent = AuditEvent<
+  'comment.hide' | 'comment.restore' | 'comment.approve' | 'comment.delete',
+  'comment'
+>;
 /** Structurally the audit feature's RecordAudit, passed in by services.ts. */
 export type CommentEventRecorder = (trx: Kysely<DatabaseSchema>, event: CommentEvent) => Promise<void>;
 
@@ -163,8 +163,11 @@ export function createComments(deps: CommentsDeps) {
     viewerUid: string | null = null,
   ): Promise<CommentPage> => {
     const after = cursor === undefined ? undefined : decodeKeysetCursor(cursor, 16);
-    const rows = await store.topLevel(article.id, view, COMMENTS_PAGE_SIZE + 1, after);
-    const top = rows.slice(0, COMMENTS_PAGE_SIZE);
+    const { rows: top, nextCursor } = await keysetPage(
+      COMMENTS_PAGE_SIZE,
+      (rows) => store.topLevel(article.id, view, rows, after),
+      (last) => encodeKeysetCursor({ at: last.created_at, id: last.id }),
+    );
     const replies = await store.replies(
       top.map((row) => row.id),
       view,
@@ -175,11 +178,9 @@ export function createComments(deps: CommentsDeps) {
       list.push(toJson(reply, [], viewerUid));
       byParent.set(reply.parent_id!, list);
     }
-    const last = top.at(-1);
     return {
       comments: top.map((row) => toJson(row, byParent.get(row.id) ?? [], viewerUid)),
-      nextCursor:
-        rows.length > COMMENTS_PAGE_SIZE && last ? encodeKeysetCursor({ at: last.created_at, id: last.id }) : null,
+      nextCursor,
       count: await store.countPublished(article.id),
     };
   };
@@ -223,7 +224,7 @@ export function createComments(deps: CommentsDeps) {
     const writer = row.author_uid;
     const task = async () => {
       const name = row.author_uid ? ((await store.findWithAuthor(row.id))?.authorName ?? 'Someone') : 'Someone';
-      const link = `${deps.site.publicUrl}/article/${article.id}#comment-${row.id}`;
+      const link = `${deps.site.publicUrl}${paths.article(article.id)}#comment-${encodeURIComponent(row.id)}`;
       const replyTo = parent?.author_uid ?? null;
       if (replyTo !== null && replyTo !== writer) {
         await mailOnce(replyTo, NOTIFICATION_LISTS.reply, (unsubscribeUrl) =>

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { openDatabase, type Database } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 
-describe.each(dialectCases())('migrations on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('migrations on $dialect', (dialectCase) => {
   const opened: Database[] = [];
   let testDatabase: TestDatabase | undefined;
 

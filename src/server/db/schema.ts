@@ -12,6 +12,7 @@ import type { PasskeysTables } from '../passkeys/passkeysTables.ts';
 import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
 import type { TwoStepTables } from '../identity/twoStep/twoStepTables.ts';
 import type { RolesTables } from '../roles/invitationsTables.ts';
+import type { MovedInTables } from '../moving/importing/movedInTables.ts';
 
 /**
  * The whole database as Kysely sees it: one interface per feature, composed here.
@@ -32,4 +33,5 @@ export interface DatabaseSchema
     ReportsTables,
     CommentsTables,
     UnsubscribeTables,
-    NewslettersTables {}
+    NewslettersTables,
+    MovedInTables {}

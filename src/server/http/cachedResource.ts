@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createProcessingSlots } from '../images/processingSlots.ts';
+import { createProcessingSlots } from './processingSlots.ts';
 
 /** Below this many bytes a body goes out as it is (the compression plugin's threshold too). */
 const COMPRESSION_THRESHOLD_BYTES = 1024;

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { IdTokenError } from '../identity/createIdentity.ts';
 import type { Role } from '../../shared/roles.ts';
 import { sendProblem } from './problem.ts';
 
@@ -10,7 +9,16 @@ export interface Caller {
   role: Role;
 }
 
+/**
+ * Resolves the caller of a valid token; rejects with TokenRefused (401) or CallerRefused (403).
+ * Any other rejection is a fault of ours and surfaces as one, not as a 401.
+ */
 export type VerifyIdToken = (idToken: string) => Promise<Caller>;
+
+/** The token is refused: bad, expired, revoked, or its account gone or disabled (401). */
+export class TokenRefused extends Error {
+  override name = 'TokenRefused';
+}
 
 /**
  * A valid token whose caller may not act now (a site policy, such as REQUIRE_TWO_STEP): a
@@ -53,9 +61,7 @@ export function callerAuthentication(verifyIdToken: VerifyIdToken) {
         return undefined;
       } catch (error) {
         if (error instanceof CallerRefused) return sendProblem(reply, error.status, error.message);
-        // IdTokenError is a refused token (bad, expired, revoked, user gone or disabled); any
-        // other failure is a fault of ours and must surface as one, not as a 401.
-        if (!(error instanceof IdTokenError)) throw error;
+        if (!(error instanceof TokenRefused)) throw error;
       }
     }
     return sendInvalidToken(reply);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../test/support/testOidcProvider.ts';
 
 /**
@@ -139,7 +139,7 @@ function routeTable(app: FastifyInstance): Route[] {
   return routes;
 }
 
-describe.each(dialectCases())('hostile values through every route on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('hostile values through every route on $dialect', (dialectCase) => {
   let provider: TestOidcProvider;
   let server: TestApp;
   let owner: { uid: string; idToken: string; refreshToken: string; email: string };

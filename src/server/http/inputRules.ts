@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IdentityErrorCode } from '../../shared/identityProtocol.ts';
-import { ProtocolError, sendProtocolError } from '../identity/protocol/protocolErrors.ts';
 import { sendProblem } from './problem.ts';
 
 /**
@@ -30,7 +28,7 @@ export function isUnstorableText(text: string): boolean {
   return text.includes('\u0000') || !text.isWellFormed();
 }
 
-type Fault = 'unstorable' | 'too long' | 'too deep';
+export type Fault = 'unstorable' | 'too long' | 'too deep';
 /** What is wrong, and where: the field's path in the body or query ([] for the URL's path). */
 type Verdict = undefined | { fault: Fault; field: string[] };
 
@@ -89,25 +87,24 @@ const FIELD_MESSAGES: Record<Fault, (field: string) => string> = {
   'too deep': (field) => `${field} is nested too deeply.`,
 };
 
-/**
- * The protocol's code for a field the client sent, as the route itself would have refused it
- * (a Firebase client shows its own message for these); INVALID_REQUEST for any other.
- */
-const PROTOCOL_CODES: Partial<Record<string, IdentityErrorCode>> = {
-  email: 'INVALID_EMAIL',
-  newEmail: 'INVALID_EMAIL',
-  identifier: 'INVALID_EMAIL',
-  displayName: 'INVALID_DISPLAY_NAME',
-  photoUrl: 'INVALID_PHOTO_URL',
-  idToken: 'INVALID_ID_TOKEN',
-  refresh_token: 'INVALID_REFRESH_TOKEN',
-  oobCode: 'INVALID_OOB_CODE',
-  mfaPendingCredential: 'INVALID_MFA_PENDING_CREDENTIAL',
-  name: 'INVALID_PASSKEY_NAME',
-  credential: 'INVALID_PASSKEY',
-};
+/** A refusal as a scope with its own error format (identity's protocol) answers it. */
+export interface InputRefusal {
+  fault: Fault;
+  /** The field at fault, as a path; empty for the URL, or a body or query that is itself the fault. */
+  field: readonly string[];
+  where: 'url' | 'query' | 'body';
+  /** The sentence the refusal would have as a problem's detail. */
+  detail: string;
+}
+
+/** The scopes whose paths start with `prefix` answer in their own format. */
+export interface InputRuleScope {
+  prefix: string;
+  refuse(reply: FastifyReply, refusal: InputRefusal): unknown;
+}
 
 function refuse(
+  scopes: readonly InputRuleScope[],
   request: FastifyRequest,
   reply: FastifyReply,
   verdict: Exclude<Verdict, undefined>,
@@ -116,14 +113,11 @@ function refuse(
   request.log.info({ inputRule: verdict.fault, where }, 'request refused by the input rules');
   // A body or query that is itself the fault (a bare string, a bad key) is named as a whole.
   const field = verdict.field.join('.') || (where === 'url' ? '' : where);
-  if (request.url.startsWith('/identity/')) {
-    // A field's own code says what is wrong, as the route's would; any other refusal says why.
-    // Own keys only: a field named `toString` must not find Object.prototype's.
-    const field = verdict.field[0] ?? '';
-    const code = where === 'body' && Object.hasOwn(PROTOCOL_CODES, field) ? PROTOCOL_CODES[field] : undefined;
-    if (code) return sendProtocolError(reply, new ProtocolError(code));
-    const detail = field === '' ? URL_MESSAGES[verdict.fault] : FIELD_MESSAGES[verdict.fault](field);
-    return sendProtocolError(reply, new ProtocolError('INVALID_REQUEST', { detail }));
+  const scope = scopes.find(({ prefix }) => request.url.startsWith(prefix));
+  if (scope) {
+    const first = verdict.field[0] ?? '';
+    const detail = first === '' ? URL_MESSAGES[verdict.fault] : FIELD_MESSAGES[verdict.fault](first);
+    return scope.refuse(reply, { fault: verdict.fault, field: verdict.field, where, detail });
   }
   if (field === '') return sendProblem(reply, 400, URL_MESSAGES[verdict.fault]);
   const detail = where === 'query' ? `The ${field} parameter is not valid.` : 'The request is not valid.';
@@ -154,15 +148,22 @@ function otherFaults(value: unknown, first: Exclude<Verdict, undefined>, where: 
  * Adds the rules to the root instance; call before any route is registered so that every
  * scope (/identity, /api, images, publishing and the page routes) inherits them.
  */
-export function registerInputRules(app: FastifyInstance) {
-  app.addHook('onRequest', async (request, reply) => {
+export function registerInputRules(app: FastifyInstance, scopes: readonly InputRuleScope[] = []) {
+  // Callback style: an async hook costs every request a promise and a microtask (issue 41's
+  // profile of a cached list read). Refusing sends the answer and leaves `done` uncalled.
+  app.addHook('onRequest', (request, reply, done) => {
     const inPath = pathVerdict(request.url);
-    if (inPath) return refuse(request, reply, inPath, 'url');
+    if (inPath) return void refuse(scopes, request, reply, inPath, 'url');
     const inQuery = checkValue(request.query, 0, MAX_QUERY_VALUE_LENGTH, []);
-    if (inQuery) return refuse(request, reply, inQuery, 'query');
+    if (inQuery) return void refuse(scopes, request, reply, inQuery, 'query');
+    done();
   });
-  app.addHook('preValidation', async (request, reply) => {
-    const verdict = checkValue(request.body, 0, Number.POSITIVE_INFINITY, []);
-    if (verdict) return refuse(request, reply, verdict, 'body');
+  app.addHook('preValidation', (request, reply, done) => {
+    // A GET has no body: nothing to walk.
+    if (request.body !== undefined) {
+      const verdict = checkValue(request.body, 0, Number.POSITIVE_INFINITY, []);
+      if (verdict) return void refuse(scopes, request, reply, verdict, 'body');
+    }
+    done();
   });
 }

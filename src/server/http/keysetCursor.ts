@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The opaque cursor of a list paged by (time, id), newest or oldest first: the last row's pair,
  * as base64url JSON. Decoding accepts only that form, so a made-up cursor is a client error. The
@@ -31,4 +33,17 @@ export function decodeKeysetCursor(text: string, maxIdLength: number): KeysetPos
     // not JSON
   }
   return undefined;
+}
+
+/** A query's `cursor` parameter as a schema (queryValidation): absent, or a position this server handed out. */
+export function keysetCursorParameter(maxIdLength: number) {
+  return z
+    .string({ error: 'Use the nextCursor of an earlier page.' })
+    .transform((text, context) => {
+      const position = decodeKeysetCursor(text, maxIdLength);
+      if (position === undefined)
+        context.addIssue({ code: 'custom', message: 'Use the nextCursor of an earlier page.' });
+      return position ?? z.NEVER;
+    })
+    .optional();
 }

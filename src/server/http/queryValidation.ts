@@ -16,7 +16,11 @@ const PARSED_QUERIES_KEPT = 256;
  * allocates enough that, on every cached list read, its garbage tripled the collector's share
  * of the CPU (bench/README.md, "Profile of a cached list read").
  */
-export function queryValidation(schema: z.ZodType) {
+export function queryValidation(
+  schema: z.ZodType,
+  /** The problem's sentence for the field at fault, where a route has its own; else `The <field> parameter is not valid.` */
+  detailFor: (field: string) => string = (field) => `The ${field} parameter is not valid.`,
+) {
   const parsed = new Map<string, unknown>();
   return function validateQuery(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
     const mark = request.url.indexOf('?');
@@ -32,10 +36,11 @@ export function queryValidation(schema: z.ZodType) {
       request.query = result.data;
       return done();
     }
-    const errors = result.error.issues.map((issue) => ({
-      field: String(issue.path[0] ?? 'query'),
-      message: issue.message,
-    }));
-    void sendProblem(reply, 400, `The ${errors[0]!.field} parameter is not valid.`, errors.slice(0, 1));
+    const errors = result.error.issues.map((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? { field: issue.keys[0]!, message: `${issue.keys[0]!} is not a parameter of this request.` }
+        : { field: String(issue.path[0] ?? 'query'), message: issue.message },
+    );
+    void sendProblem(reply, 400, detailFor(errors[0]!.field), errors.slice(0, 1));
   };
 }

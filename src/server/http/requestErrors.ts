@@ -1,4 +1,5 @@
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { sendProblem } from './problem.ts';
 
 /**
  * Turns an error Fastify raised while reading a request (body too large, bad JSON, wrong
@@ -24,4 +25,12 @@ export function describeRequestError(error: FastifyError): { status: number; mes
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return { status, message: error.message };
   return undefined;
+}
+
+/** The problem+json error handler (of the root and of the `/api` scope): a known client error says what to mend; any other is logged and answered 500 without its details. */
+export function problemErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const known = describeRequestError(error);
+  if (known) return sendProblem(reply, known.status, known.message);
+  request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(reply, 500, 'Something went wrong on our side. Please try again.');
 }

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { VerifyIdToken } from '../http/callerAuth.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -11,13 +10,17 @@ import {
   replaceImageUses,
   replaceProfileImage,
 } from './imagesRepository.ts';
+import { newImageId } from './imageId.ts';
+import { ImageRejectedError, inspectImage, processImage, type AcceptedImageType } from './imageProcessing.ts';
 import { imagesRoutes } from './imagesRoutes.ts';
 import { createImageWorkers } from './imageWorkers.ts';
 import { createUploadQueue } from './uploadQueue.ts';
 
 export interface Images {
-  /** POST /api/images and GET /images/...; register without a prefix. */
+  /** GET /images/...; register without a prefix. */
   routes: FastifyPluginAsync;
+  /** POST /api/images, in the `/api` scope. */
+  apiRoutes: FastifyPluginAsync;
   /** Removes an owner's images inside the transaction that deletes the user. */
   deleteByOwner(ownerId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
   /**
@@ -30,6 +33,12 @@ export interface Images {
    * null), inside the transaction that changes it: it is kept past the first day.
    */
   recordProfilePicture(userId: string, photoUrl: string | null, trx: Transaction<DatabaseSchema>): Promise<void>;
+  /**
+   * Stores an image file an operator brings (an importer's, from a blog's image folder) as an
+   * upload of `ownerId`, with its variants, as POST /api/images would; answers its URL, or null
+   * when the bytes are not an accepted image. Processed in this process (the admin command's).
+   */
+  storeFile(ownerId: string, bytes: Buffer, createdAt: number): Promise<string | null>;
   /** Deletes the images older than a day that no article or profile uses; returns how many went. */
   removeUnused(): Promise<number>;
   /** Runs removeUnused every `intervalMs` (and soon after start) until the returned stop is called. */
@@ -39,7 +48,6 @@ export interface Images {
 export interface ImagesDeps {
   config: Config;
   database: Database;
-  verifyIdToken: VerifyIdToken;
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
 }
@@ -70,23 +78,24 @@ export function createImages(deps: ImagesDeps): Images {
 
   const removeUnused = () => repository.deleteUnusedCreatedBefore(clock() - UNUSED_IMAGE_LIFETIME_MS);
 
-  return {
-    routes: imagesRoutes({
-      repository,
-      verifyIdToken: deps.verifyIdToken,
-      uploadRateLimit: {
-        async consume(uid) {
-          const result = await deps.rateLimiter.consume(uploadRule, uid);
-          return result.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: result.retryAfterSeconds };
-        },
+  const routes = imagesRoutes({
+    repository,
+    uploadRateLimit: {
+      async consume(uid) {
+        const result = await deps.rateLimiter.consume(uploadRule, uid);
+        return result.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: result.retryAfterSeconds };
       },
-      queue: createUploadQueue(UPLOAD_PLACES),
-      workers: createImageWorkers(deps.config.imageProcessingTimeoutSeconds * 1000),
-      bodyTimeoutMs: UPLOAD_BODY_TIMEOUT_MS,
-      maxBytes: deps.config.imageMaxBytes,
-      publicUrl,
-      clock,
-    }),
+    },
+    queue: createUploadQueue(UPLOAD_PLACES),
+    workers: createImageWorkers(deps.config.imageProcessingTimeoutSeconds * 1000),
+    bodyTimeoutMs: UPLOAD_BODY_TIMEOUT_MS,
+    maxBytes: deps.config.imageMaxBytes,
+    publicUrl,
+    clock,
+  });
+  return {
+    routes: routes.files,
+    apiRoutes: routes.upload,
     deleteByOwner: (ownerId, trx) => deleteImagesByOwner(trx, ownerId),
     async recordUses(articleId, texts, trx) {
       const ids = new Set<string>();
@@ -98,6 +107,28 @@ export function createImages(deps: ImagesDeps): Images {
       const match = photoUrl === null ? null : /^(?:https?:\/\/[^/]+)?\/images\/([A-Za-z0-9_-]{22})\//.exec(photoUrl);
       const own = match && (photoUrl!.startsWith('/') || photoUrl!.startsWith(`${publicUrl}/`));
       await replaceProfileImage(trx, userId, own ? match[1] : undefined);
+    },
+    async storeFile(ownerId, bytes, createdAt) {
+      const declared = sniffImageType(bytes);
+      if (!declared || bytes.length > deps.config.imageMaxBytes) return null;
+      let processed;
+      try {
+        await inspectImage(bytes, declared);
+        processed = await processImage(bytes, declared);
+      } catch (error) {
+        if (error instanceof ImageRejectedError) return null;
+        throw error;
+      }
+      const id = newImageId();
+      await repository.insert({
+        id,
+        ownerId,
+        width: processed.width,
+        height: processed.height,
+        createdAt,
+        files: [processed.main, ...processed.variants],
+      });
+      return `${publicUrl}/images/${id}/${processed.main.name}`;
     },
     removeUnused,
     startCleanup(intervalMs, log) {
@@ -124,4 +155,16 @@ export function createImages(deps: ImagesDeps): Images {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The accepted type a file's first bytes show (a file from disk has no Content-Type). */
+function sniffImageType(bytes: Buffer): AcceptedImageType | null {
+  if (bytes.length < 12) return null;
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.toString('latin1', 0, 4) === 'GIF8') return 'image/gif';
+  if (bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (bytes.toString('latin1', 4, 8) === 'ftyp' && /^avi[fs]$/.test(bytes.toString('latin1', 8, 12)))
+    return 'image/avif';
+  return null;
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUploadedImageUrl, uploadedImageSrcset } from '../../shared/imageUrls.ts';
 import { articlesApi, identityCall, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import {
   exifHasGps,
   isBluish,
@@ -59,7 +59,7 @@ function filesOf(url: string): string[] {
   return [url, ...copies];
 }
 
-describe.each(dialectCases())('image uploads on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('image uploads on $dialect', (dialectCase) => {
   let server: TestApp;
   let alice: TestUser;
   const maxBytes = 300_000;
@@ -301,7 +301,7 @@ describe.each(dialectCases())('image uploads on $dialect', (dialectCase) => {
   });
 });
 
-describe.each(dialectCases())('image upload limits on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('image upload limits on $dialect', (dialectCase) => {
   let server: TestApp;
   beforeAll(async () => {
     server = await startTestApp(dialectCase, { RATE_LIMIT_IMAGE_UPLOAD_PER_USER: '2' });

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { callerAuthentication, callerOf, sendInvalidToken, type VerifyIdToken } from '../http/callerAuth.ts';
+import { callerOf, sendInvalidToken } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { ACCEPTED_IMAGE_TYPES, ImageRejectedError, inspectImage, type AcceptedImageType } from './imageProcessing.ts';
 import { isImageId, newImageId } from './imageId.ts';
@@ -16,7 +16,6 @@ export interface UploadRateLimit {
 
 export interface ImagesRoutesDeps {
   repository: ImagesRepository;
-  verifyIdToken: VerifyIdToken;
   uploadRateLimit: UploadRateLimit;
   /** Who may send a body now, fairly between accounts (memory: docs/architecture.md, Budgets). */
   queue: UploadQueue;
@@ -38,18 +37,21 @@ const TYPE_LIST = Object.keys(ACCEPTED_IMAGE_TYPES).join(', ');
 /** The uploader of an admitted upload, and the signal that fires when its client leaves. */
 const admitted = new WeakMap<FastifyRequest, { uid: string; clientGone: AbortSignal }>();
 
-/** `POST /api/images` and `GET /images/:id/:name`; register without a prefix. */
-export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
-  const { repository, verifyIdToken, uploadRateLimit, queue, workers, publicUrl } = deps;
+/**
+ * `upload`: `POST /api/images`, in the `/api` scope (http/apiScope.ts); `files`:
+ * `GET /images/:id/:name`, registered without a prefix.
+ */
+export function imagesRoutes(deps: ImagesRoutesDeps): { upload: FastifyPluginAsync; files: FastifyPluginAsync } {
+  const { repository, uploadRateLimit, queue, workers, publicUrl } = deps;
   const tooLarge = `The image is larger than ${formatBytes(deps.maxBytes)}.`;
-  const authenticateCaller = callerAuthentication(verifyIdToken);
 
   /**
    * Everything that can refuse an upload without its body runs before the body is read: an
    * anonymous, rate-limited or queued client makes the server buffer nothing.
    */
   async function admitUpload(request: FastifyRequest, reply: FastifyReply) {
-    await authenticateCaller(request, reply);
+    // The `/api` scope's token check, here at onRequest: nothing of the body is read before it.
+    await request.server.authenticateCaller(request, reply);
     if (reply.sent) return reply;
     const caller = callerOf(request);
     if (Number(request.headers['content-length'] ?? 0) > deps.maxBytes) {
@@ -80,9 +82,8 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
     return undefined;
   }
 
-  return async (app: FastifyInstance) => {
+  const upload: FastifyPluginAsync = async (app: FastifyInstance) => {
     await app.register(async (upload) => {
-      upload.decorateRequest('caller', null);
       // Only the listed image types are read, as raw bytes; anything else is a 415 before reading.
       upload.removeAllContentTypeParsers();
       upload.addContentTypeParser(Object.keys(ACCEPTED_IMAGE_TYPES), (_request: FastifyRequest, body: Readable) =>
@@ -111,7 +112,7 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
       });
 
       upload.post(
-        '/api/images',
+        '/images',
         { bodyLimit: deps.maxBytes, onRequest: admitUpload, compress: false },
         async (request, reply) => {
           const { uid, clientGone } = admitted.get(request)!;
@@ -153,7 +154,9 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
         },
       );
     });
+  };
 
+  const files: FastifyPluginAsync = async (app: FastifyInstance) => {
     app.get<{ Params: { id: string; name: string } }>(
       '/images/:id/:name',
       { compress: false },
@@ -168,6 +171,7 @@ export function imagesRoutes(deps: ImagesRoutesDeps): FastifyPluginAsync {
       },
     );
   };
+  return { upload, files };
 }
 
 function mediaType(header: string | undefined): string {

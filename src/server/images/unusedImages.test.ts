@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, signUp } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 import { plainJpeg } from '../../../test/support/testImages.ts';
 import { createImages, UNUSED_IMAGE_LIFETIME_MS } from './createImages.ts';
 import { createRateLimiter } from '../rateLimit/rateLimiter.ts';
 
 const HOUR = 60 * 60 * 1000;
 
-describe.each(dialectCases())('unused uploads on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('unused uploads on $dialect', (dialectCase) => {
   let server: TestApp;
   let now = Date.now();
 
@@ -82,7 +82,6 @@ describe.each(dialectCases())('unused uploads on $dialect', (dialectCase) => {
         config: server.config,
         database: server.database,
         rateLimiter: createRateLimiter(server.database),
-        verifyIdToken: async () => ({ uid: 'unused', role: 'author' }),
         clock: () => time,
       });
     const later = now + UNUSED_IMAGE_LIFETIME_MS + HOUR;

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { identityClient } from '../../../test/support/identityTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases, storageDatabases } from '../../../test/support/testDatabases.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -54,7 +54,7 @@ async function eventually(check: () => Promise<boolean>) {
   throw new Error('condition not met within 10 s');
 }
 
-describe.each(dialectCases())('/metrics on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('/metrics on $dialect', (dialectCase) => {
   let server: TestApp;
   let sink: SmtpSink;
 
@@ -136,7 +136,7 @@ describe.each(dialectCases())('/metrics on $dialect', (dialectCase) => {
   });
 });
 
-describe.each(dialectCases().filter((c) => c.dialect === 'sqlite'))('/metrics without METRICS_TOKEN', (dialectCase) => {
+describe.each(contractDatabases())('/metrics without METRICS_TOKEN', (dialectCase) => {
   let server: TestApp;
 
   beforeAll(async () => {
@@ -156,7 +156,7 @@ describe.each(dialectCases().filter((c) => c.dialect === 'sqlite'))('/metrics wi
   });
 });
 
-describe.each(dialectCases().filter((c) => c.dialect === 'sqlite'))('/metrics with METRICS_TOKEN', (dialectCase) => {
+describe.each(contractDatabases())('/metrics with METRICS_TOKEN', (dialectCase) => {
   let server: TestApp;
   let sink: SmtpSink;
 

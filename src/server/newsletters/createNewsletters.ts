@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { ArticleDetail } from '../../shared/articleSchema.ts';
-import { roleAtLeast } from '../../shared/roles.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import { requires, signedIn } from '../http/apiScope.ts';
+import { callerOf } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import type { Mailer, MailerLog } from '../mail/mailer.ts';
 import { escapeHtml } from '../publishing/markupText.ts';
@@ -33,7 +33,6 @@ export interface NewslettersDeps {
   ratePerSecond: number;
   rateLimiter: RateLimiter;
   unsubscribe: Unsubscribe;
-  verifyIdToken: VerifyIdToken;
   /** An account's address and whether it is verified. */
   accountAddress: (uid: string) => Promise<{ email: string; verified: boolean } | undefined>;
   findArticle: (id: string) => Promise<ArticleDetail | undefined>;
@@ -106,10 +105,7 @@ export function createNewsletters(deps: NewslettersDeps) {
       .type('text/html; charset=utf-8')
       .send(page(deps.site.title, title, inner));
 
-  const mayEdit = (role: Parameters<typeof roleAtLeast>[0]) => roleAtLeast(role, 'editor');
-
   const api: FastifyPluginAsync = async (app) => {
-    const authenticate = registerCallerAuthentication(app, deps.verifyIdToken);
     app.post<{ Body: { email?: unknown } | null }>('/subscribers', async (request, reply) => {
       if (!deps.enabled) return sendProblem(reply, 404, 'This site has no newsletter.');
       const outcome = await subscribe(request.body?.email, request.ip);
@@ -132,12 +128,12 @@ export function createNewsletters(deps: NewslettersDeps) {
       return reply.header('cache-control', 'no-store').send({ subscribed: true });
     });
     // The signed-in reader's one click (a verified address, no mail).
-    app.get('/subscribers/me', { preHandler: authenticate }, async (request, reply) => {
+    app.get('/subscribers/me', signedIn, async (request, reply) => {
       const account = await deps.accountAddress(callerOf(request).uid);
       const subscribed = account ? await subscribers.isSubscribed(account.email.toLowerCase()) : false;
       return reply.header('cache-control', 'no-store').send({ enabled: deps.enabled, subscribed });
     });
-    app.put('/subscribers/me', { preHandler: authenticate }, async (request, reply) => {
+    app.put('/subscribers/me', signedIn, async (request, reply) => {
       if (!deps.enabled) return sendProblem(reply, 404, 'This site has no newsletter.');
       const { uid } = callerOf(request);
       const account = await deps.accountAddress(uid);
@@ -147,7 +143,7 @@ export function createNewsletters(deps: NewslettersDeps) {
       await subscribers.subscribeAccount(uid, account.email.toLowerCase());
       return reply.header('cache-control', 'no-store').send({ enabled: true, subscribed: true });
     });
-    app.delete('/subscribers/me', { preHandler: authenticate }, async (request, reply) => {
+    app.delete('/subscribers/me', signedIn, async (request, reply) => {
       const account = await deps.accountAddress(callerOf(request).uid);
       if (account) await subscribers.removeByEmail(account.email.toLowerCase());
       return reply.header('cache-control', 'no-store').send({ enabled: deps.enabled, subscribed: false });
@@ -155,9 +151,8 @@ export function createNewsletters(deps: NewslettersDeps) {
     // Staff: editors see, search and remove subscribers, and the sends' progress.
     app.get<{ Querystring: { q?: unknown; cursor?: unknown } }>(
       '/subscribers',
-      { preHandler: authenticate },
+      requires('subscribers:manage', 'Only editors may see the subscribers.'),
       async (request, reply) => {
-        if (!mayEdit(callerOf(request).role)) return sendProblem(reply, 403, 'Only editors may see the subscribers.');
         const q = typeof request.query.q === 'string' ? request.query.q.trim().slice(0, 254) : '';
         const { cursor } = request.query;
         const after = typeof cursor === 'string' ? decodeSubscriberCursor(cursor) : undefined;
@@ -168,21 +163,26 @@ export function createNewsletters(deps: NewslettersDeps) {
           .send({ ...pageOf, confirmed: await subscribers.countReached() });
       },
     );
-    app.delete<{ Params: { id: string } }>('/subscribers/:id', { preHandler: authenticate }, async (request, reply) => {
-      if (!mayEdit(callerOf(request).role)) return sendProblem(reply, 403, 'Only editors may remove subscribers.');
-      if (!(await subscribers.remove(request.params.id)))
-        return sendProblem(reply, 404, 'There is no such subscriber.');
-      return reply.code(204).send();
-    });
-    app.get('/newsletters', { preHandler: authenticate }, async (request, reply) => {
-      if (!mayEdit(callerOf(request).role)) return sendProblem(reply, 403, 'Only editors may see the newsletters.');
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ enabled: deps.enabled, subscribers: await subscribers.countReached(), sends: await sends.list() });
-    });
+    app.delete<{ Params: { id: string } }>(
+      '/subscribers/:id',
+      requires('subscribers:manage', 'Only editors may remove subscribers.'),
+      async (request, reply) => {
+        if (!(await subscribers.remove(request.params.id)))
+          return sendProblem(reply, 404, 'There is no such subscriber.');
+        return reply.code(204).send();
+      },
+    );
+    app.get(
+      '/newsletters',
+      requires('subscribers:manage', 'Only editors may see the newsletters.'),
+      async (_request, reply) => {
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ enabled: deps.enabled, subscribers: await subscribers.countReached(), sends: await sends.list() });
+      },
+    );
     // What the editor's "Email to N subscribers" says, for anyone who may publish.
-    app.get('/newsletters/audience', { preHandler: authenticate }, async (request, reply) => {
-      if (!roleAtLeast(callerOf(request).role, 'author')) return sendProblem(reply, 403, 'Only authors publish.');
+    app.get('/newsletters/audience', requires('article:publish', 'Only authors publish.'), async (_request, reply) => {
       return reply
         .header('cache-control', 'no-store')
         .send({ enabled: deps.enabled, subscribers: deps.enabled ? await subscribers.countReached() : 0 });

@@ -8,11 +8,11 @@ import { createUnsubscribe } from '../unsubscribe/createUnsubscribe.ts';
 import { articlesApi, sampleArticle, signUp } from '../../../test/support/articlesTestClient.ts';
 import { startRulesSmtp, type RulesSmtp } from '../../../test/support/recipientRulesSmtp.ts';
 import { startServerProcess, type ServerProcess } from '../../../test/support/serverProcess.ts';
-import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
+import { postgresDatabase, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { createSubscribers } from './subscribers.ts';
 import { LEASE_MS } from './sender.ts';
 
-const postgres = dialectCases().find((dialectCase) => dialectCase.dialect === 'postgres');
+const postgres = postgresDatabase();
 const SUBSCRIBERS = 400;
 
 // DESIGN.md §9.3: two real server processes on one PostgreSQL share a send; one is killed -9

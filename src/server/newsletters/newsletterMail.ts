@@ -1,5 +1,6 @@
 import type { ArticleDetail } from '../../shared/articleSchema.ts';
 import { absoluteUrls, escapeHtml } from '../publishing/markupText.ts';
+import { paths } from '../../shared/routes.ts';
 
 /** Where the unsubscribe link of each message goes in a send's prepared message. */
 const UNSUBSCRIBE_SLOT = '\u0000UNSUBSCRIBE\u0000';
@@ -23,7 +24,7 @@ export interface NewsletterSite {
  * author pointed them, made absolute.
  */
 export function prepareNewsletter(site: NewsletterSite, article: ArticleDetail): PreparedNewsletter {
-  const articleUrl = `${site.publicUrl}/article/${article.id}`;
+  const articleUrl = `${site.publicUrl}${paths.article(article.id)}`;
   const byline = [article.authorName ?? undefined, formatDate(article.date)].filter(Boolean).join(' · ');
   const body = styleBody(absoluteUrls(article.descriptionHtml, site.publicUrl, articleUrl));
   const image = absoluteUrl(article.image, site.publicUrl);

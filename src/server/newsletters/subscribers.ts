@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { Unsubscribe } from '../unsubscribe/createUnsubscribe.ts';
 import type { SubscriberStatus } from './newslettersTables.ts';
+import { keysetPage } from '../http/keysetPage.ts';
 
 /** The unsubscribe feature's list of the newsletter; its recipients are subscriber ids. */
 export const NEWSLETTER_LIST = 'newsletter';
@@ -177,17 +178,19 @@ export function createSubscribers(deps: { database: Database; unsubscribe: Unsub
           join.onRef('o.recipient', '=', 's.id').on('o.list', '=', NEWSLETTER_LIST),
         )
         .select(['s.id', 's.email', 's.status', 's.uid', 's.created_at', 's.confirmed_at', 'o.list as optedOut'])
-        .orderBy('s.email')
-        .limit(SUBSCRIBERS_PAGE_SIZE + 1);
+        .orderBy('s.email');
       if (q !== '') {
         const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         query = query.where(sql<boolean>`${sql.ref('s.email')} like ${pattern} escape '\\'`);
       }
       if (after !== undefined) query = query.where('s.email', '>', after);
-      const rows = await query.execute();
-      const page = rows.slice(0, SUBSCRIBERS_PAGE_SIZE);
+      const page = await keysetPage(
+        SUBSCRIBERS_PAGE_SIZE,
+        (rows) => query.limit(rows).execute(),
+        (last) => Buffer.from(last.email).toString('base64url'),
+      );
       return {
-        subscribers: page.map((row) => ({
+        subscribers: page.rows.map((row) => ({
           id: row.id,
           email: row.email,
           status: row.status === 'confirmed' && row.optedOut !== null ? 'unsubscribed' : row.status,
@@ -195,7 +198,7 @@ export function createSubscribers(deps: { database: Database; unsubscribe: Unsub
           createdAt: new Date(Number(row.created_at)).toISOString(),
           confirmedAt: row.confirmed_at === null ? null : new Date(Number(row.confirmed_at)).toISOString(),
         })),
-        nextCursor: rows.length > SUBSCRIBERS_PAGE_SIZE ? Buffer.from(page.at(-1)!.email).toString('base64url') : null,
+        nextCursor: page.nextCursor,
       };
     },
 

@@ -4,12 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, runAdmin } from '../../../test/support/adminRunner.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
-import { signUpWithVerifiedAddress } from '../../../test/support/verifiedAccounts.ts';
-import { setRole } from '../../../test/support/operatorActions.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
+import { signUpAs } from '../../../test/support/staffAccounts.ts';
 
 // `npm run admin -- subscribers import FILE.csv` and `subscribers export` (DESIGN.md §9.3).
-describe.each(dialectCases())('subscribers import and export on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('subscribers import and export on $dialect', (dialectCase) => {
   let server: TestApp;
   let dir: string;
   beforeAll(async () => {
@@ -54,11 +53,34 @@ describe.each(dialectCases())('subscribers import and export on $dialect', (dial
       'bo@example.org,confirmed',
     ]);
     // Imported subscribers are what a send reaches.
-    const editor = await signUpWithVerifiedAddress(server, 'Eddie Editor');
-    await setRole(server, editor.email, 'editor');
+    const editor = await signUpAs(server, 'Eddie Editor', 'editor', { verified: true });
     const view = await fetch(`${server.url}/api/newsletters`, {
       headers: { authorization: `Bearer ${editor.idToken}` },
     });
     expect(await view.json()).toMatchObject({ enabled: true, subscribers: 2, sends: [] });
+  });
+
+  it('pages the subscribers by address, 50 a page: pages neither overlap nor skip, and the last says so', async () => {
+    const many = path.join(dir, 'many.csv');
+    const imported = Array.from({ length: 120 }, (_, index) => `reader${String(index).padStart(3, '0')}@example.net`);
+    fs.writeFileSync(many, `email\n${imported.join('\n')}\n`);
+    expect((await admin(['subscribers', 'import', many])).code).toBe(0);
+    const editor = await signUpAs(server, 'Paging Editor', 'editor', { verified: true });
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `q=example.net${cursor === null ? '' : `&cursor=${cursor}`}`;
+      const response = await fetch(`${server.url}/api/subscribers?${query}`, {
+        headers: { authorization: `Bearer ${editor.idToken}` },
+      });
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { subscribers: { email: string }[]; nextCursor: string | null };
+      sizes.push(page.subscribers.length);
+      seen.push(...page.subscribers.map((subscriber) => subscriber.email));
+      cursor = page.nextCursor;
+    } while (cursor !== null && sizes.length < 5);
+    expect(sizes).toEqual([50, 50, 20]);
+    expect(seen).toEqual(imported);
   });
 });

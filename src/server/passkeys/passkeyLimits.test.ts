@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 // Review finding 5: one anonymous client wrote about 300 challenge rows a second.
-describe.each(dialectCases())('passkeys:startSignIn limits on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('passkeys:startSignIn limits on $dialect', (dialectCase) => {
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;
   let offset = 0;

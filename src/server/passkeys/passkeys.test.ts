@@ -6,12 +6,12 @@ import { signUpWithVerifiedAddress } from '../../../test/support/verifiedAccount
 import { databaseUrl, runAdmin } from '../../../test/support/adminRunner.ts';
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { softAuthenticator, type SoftPasskey } from './testAuthenticator.ts';
 
 const PUBLIC_URL = 'https://blog.example';
 
-describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('passkeys on $dialect', (dialectCase) => {
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;
   let offset = 0;
@@ -399,7 +399,7 @@ describe.each(dialectCases())('passkeys on $dialect', (dialectCase) => {
 });
 
 // Many failed sign-ins in a row: the limits are lifted so every answer reaches the verification.
-describe.each(dialectCases())('passkey answers with random bytes on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('passkey answers with random bytes on $dialect', (dialectCase) => {
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;
   const authenticator = softAuthenticator(PUBLIC_URL);

@@ -8,14 +8,14 @@ import { openDatabase } from '../db/database.ts';
 import { databaseUrl } from '../../../test/support/adminRunner.ts';
 import { identityClient, protocolError } from '../../../test/support/identityTestClient.ts';
 import { startServerProcess, type ServerProcess } from '../../../test/support/serverProcess.ts';
-import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { softAuthenticator } from './testAuthenticator.ts';
 
 const PUBLIC_URL = 'https://blog.example';
 
 // Two real server processes behind one public origin, sharing one database (PostgreSQL when
 // TEST_DATABASE_URL is set): a ceremony started on one is finished on the other.
-describe.each(dialectCases())('passkey ceremonies across two processes on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('passkey ceremonies across two processes on $dialect', (dialectCase) => {
   let testDatabase: TestDatabase;
   let dataDir: string;
   let a: ServerProcess;

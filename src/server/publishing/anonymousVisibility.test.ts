@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
-import { setRole } from '../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
+import { signUpAs } from '../../../test/support/staffAccounts.ts';
 
 /**
  * No draft, submitted or hidden article is reachable through any anonymous URL (DESIGN.md
@@ -10,7 +10,7 @@ import { dialectCases } from '../../../test/support/testDatabases.ts';
  * demonstrably finds them, and every cache holds them), then again after each has left
  * `published`: no body, head tag, feed, sitemap file, list, search or tag count may name them.
  */
-describe.each(dialectCases())('what anonymous visitors can reach on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('what anonymous visitors can reach on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;
   let writer: TestUser;
@@ -27,8 +27,7 @@ describe.each(dialectCases())('what anonymous visitors can reach on $dialect', (
     );
     api = articlesApi(server.url);
     writer = await signUp(server.url, 'Writer');
-    editor = await signUp(server.url, 'Editor');
-    await setRole(server, editor.email, 'editor');
+    editor = await signUpAs(server, 'Editor', 'editor');
     for (const status of ['published', 'draft', 'submitted', 'hidden'] as const) {
       // A word found nowhere else, in the title, the text and a tag of its own.
       const word = `Zq${status}xv`;

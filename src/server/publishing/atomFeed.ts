@@ -28,7 +28,7 @@ export function atomFeed(
   /** A tag's feed: its articles only, titled and linked to the tag's page. */
   tag?: { name: string; slug: string },
 ): string {
-  const home = tag ? `${publicUrl}${paths.tag(tag.slug)}` : `${publicUrl}/`;
+  const home = tag ? `${publicUrl}${paths.tag(tag.slug)}` : `${publicUrl}${paths.home}`;
   const self = tag ? `${publicUrl}${paths.tag(tag.slug)}/feed.xml` : `${publicUrl}/feed.xml`;
   const title = tag ? `${tag.name} · ${site.title}` : site.title;
   // An empty feed still needs an <updated>; the epoch says "nothing yet" without inventing a time.

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { rawGet } from '../../../test/support/rawGet.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 
 // The feed, sitemaps and HTML shells are made once and kept until an article changes (issue 13 §1):
 // what a reader gets must still follow every change at once, and the compressed bytes must be the page.
-describe.each(dialectCases())('kept feed, sitemap and pages on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('kept feed, sitemap and pages on $dialect', (dialectCase) => {
   let server: TestApp;
   let author: TestUser;
 

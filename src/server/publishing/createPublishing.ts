@@ -2,14 +2,14 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../shared/messages.ts';
 import { isTagSlug } from '../../shared/tags.ts';
-import { matchArticlePath, matchAuthorPath, paths } from '../../shared/routes.ts';
+import { paths, type ServedScreenName } from '../../shared/routes.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import type { CommentPage } from '../../shared/comments.ts';
 import type { ArticleDetail } from '../../shared/articleSchema.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ArticleReader } from '../articles/createArticles.ts';
 import type { Authors } from '../authors/createAuthors.ts';
-import type { PageHead } from '../web/webPlugin.ts';
+import type { ScreenPage } from '../web/webPlugin.ts';
 import { atomFeed } from './atomFeed.ts';
 import { articleHeadTags, authorHeadTags, defaultHeadTags, homeHeadTags, siteShellTags } from './pageHeadTags.ts';
 import { robotsTxt } from './robotsTxt.ts';
@@ -27,8 +27,11 @@ import {
 export interface Publishing {
   /** /feed.xml, /sitemap.xml, /sitemaps/articles.xml, /sitemaps/authors.xml and /robots.txt; register without a prefix. */
   routes: FastifyPluginAsync;
-  /** Head tags (and 404 for unknown articles and authors) of the home, article and author screens; no opinion elsewhere. */
-  pageHead(request: FastifyRequest, pathname: string): Promise<PageHead | undefined>;
+  /**
+   * The pages of the screens the server renders (home, article, author): head tags, 404 for an
+   * unknown article or author, 301 from an author's uid or old slug, and the data to render.
+   */
+  screenPages: Record<ServedScreenName, ScreenPage>;
   /** Tags every HTML shell carries (og:site_name, the site identity for the web app). */
   shellTags: string;
   /** The title and description of a screen with none of its own; `status` 404 names the 404 page. */
@@ -152,15 +155,12 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     shellTags: siteShellTags(site),
     fallbackHead: (status) => defaultHeadTags(site, status === 404 ? messages.pageNotFound : undefined),
     // The reading screens also come with their data, for the page the server renders (decision 0301).
-    async pageHead(_request, pathname) {
-      if (pathname === '/') {
-        return {
-          head: homeHeadTags(publicUrl, site),
-          screen: async () => ({ kind: 'home', page: await reader.firstPage() }),
-        };
-      }
-      const key = matchAuthorPath(pathname);
-      if (key !== null) {
+    screenPages: {
+      home: async () => ({
+        head: homeHeadTags(publicUrl, site),
+        screen: async () => ({ kind: 'home', page: await reader.firstPage() }),
+      }),
+      async author(key) {
         const found = await deps.authors.resolve(key);
         if (!found) return { status: 404 };
         const author = found.profile;
@@ -170,18 +170,18 @@ export function createPublishing(deps: PublishingDeps): Publishing {
           head: authorHeadTags(publicUrl, site, author),
           screen: async () => ({ kind: 'author', uid: author.uid, author, page: await reader.firstPage(author.uid) }),
         };
-      }
-      const id = matchArticlePath(pathname);
-      if (id === null) return undefined;
-      const article = await reader.find(id);
-      if (!article) return { status: 404 };
-      return {
-        head: articleHeadTags(publicUrl, site, article),
-        screen: async () => {
-          const comments = await deps.comments?.(article);
-          return { kind: 'article', article, ...(comments ? { comments } : {}) };
-        },
-      };
+      },
+      async article(id) {
+        const article = await reader.find(id);
+        if (!article) return { status: 404 };
+        return {
+          head: articleHeadTags(publicUrl, site, article),
+          screen: async () => {
+            const comments = await deps.comments?.(article);
+            return { kind: 'article', article, ...(comments ? { comments } : {}) };
+          },
+        };
+      },
     },
   };
 }

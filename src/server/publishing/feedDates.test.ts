@@ -2,13 +2,13 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, signUp } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
 
 // RFC 3339 §5.6 date-time: four-digit year, always an offset.
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 // Review finding 6: an article imported with a date in year 275760 made the feed write `+275760-…`.
-describe.each(dialectCases())('feed dates on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('feed dates on $dialect', (dialectCase) => {
   let server: TestApp;
 
   beforeAll(async () => {

@@ -34,7 +34,7 @@ export function defaultHeadTags(site: SiteIdentity, name?: string): string {
 
 /** The home page's site-level tags. `publicUrl` is the origin without a trailing slash. */
 export function homeHeadTags(publicUrl: string, site: SiteIdentity): string {
-  const url = `${publicUrl}/`;
+  const url = `${publicUrl}${paths.home}`;
   return joinTags([
     `<title>${escapeHtml(site.title)}</title>`,
     meta('description', site.description),

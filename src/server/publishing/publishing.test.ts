@@ -2,7 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 // What a crawler, a feed reader or a link preview sees: plain HTTP, no JavaScript.
 
@@ -56,7 +56,7 @@ async function get(url: string) {
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-describe.each(dialectCases())('publishing on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('publishing on $dialect', (dialectCase) => {
   let server: TestApp;
   let author: TestUser;
   let nasty: { id: string; date: string };
@@ -225,7 +225,7 @@ describe.each(dialectCases())('publishing on $dialect', (dialectCase) => {
   });
 });
 
-describe.each(dialectCases())('publishing a small blog on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('publishing a small blog on $dialect', (dialectCase) => {
   let server: TestApp;
   beforeAll(async () => {
     server = await startTestApp(dialectCase, { PUBLIC_URL });

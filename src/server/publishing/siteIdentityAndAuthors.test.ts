@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSiteIdentity, SITE_IDENTITY_ELEMENT_ID } from '../../shared/siteIdentity.ts';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 // SITE_TITLE and SITE_DESCRIPTION (docs/architecture.md, Configuration) and the author pages (§5), as a crawler sees them.
 
@@ -37,7 +37,7 @@ async function page(url: string) {
   };
 }
 
-describe.each(dialectCases())('the site’s name and its author pages on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the site’s name and its author pages on $dialect', (dialectCase) => {
   let server: TestApp;
   let writer: TestUser;
   let quiet: TestUser;

@@ -106,7 +106,7 @@ async function* articleLines(source: SitemapSource, after: string | undefined, c
  */
 export async function* singleSitemap(source: SitemapSource): AsyncGenerator<string> {
   yield URLSET_OPEN;
-  yield urlLine(`${source.publicUrl}/`);
+  yield urlLine(`${source.publicUrl}${paths.home}`);
   yield* articleLines(source, undefined, source.pageSize);
   const authors = await source.reader.authorIds(source.pageSize);
   if (authors.length > 0) yield await authorLines(source, authors);
@@ -118,7 +118,7 @@ export async function* singleSitemap(source: SitemapSource): AsyncGenerator<stri
 /** One article file of a paged sitemap: the home page first when `after` is undefined. */
 export async function* articleSitemap(source: SitemapSource, after: string | undefined): AsyncGenerator<string> {
   yield URLSET_OPEN;
-  if (after === undefined) yield urlLine(`${source.publicUrl}/`);
+  if (after === undefined) yield urlLine(`${source.publicUrl}${paths.home}`);
   yield* articleLines(source, after, after === undefined ? source.pageSize - 1 : source.pageSize);
   yield URLSET_CLOSE;
 }

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 // Tag pages as a crawler and a feed reader see them (DESIGN.md §8.5).
 
 const PUBLIC_URL = 'https://notes.example.org';
 
-describe.each(dialectCases())('tag pages, feeds and sitemap on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('tag pages, feeds and sitemap on $dialect', (dialectCase) => {
   let server: TestApp;
   let writer: TestUser;
   let api: ReturnType<typeof articlesApi>;

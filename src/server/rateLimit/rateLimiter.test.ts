@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { createRateLimiter, type RateLimitRule } from './rateLimiter.ts';
 
 const signIn: RateLimitRule = { name: 'signIn:email', limit: 3, windowMs: 15 * 60_000 };
@@ -13,7 +13,7 @@ function manualClock(start = 1_800_000_000_000) {
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
-describe.each(dialectCases())('rate limiter on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('rate limiter on $dialect', (dialectCase) => {
   const opened: Database[] = [];
   let testDatabase: TestDatabase | undefined;
 

@@ -1,15 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { AuditEvent } from '../../shared/moderation.ts';
 import type { Caller } from '../http/callerAuth.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 
 /** What the reports feature puts in the audit log: one row per report resolved. */
-export interface ReportEvent {
-  actorUid: string | null;
-  action: 'report.resolve';
-  targetType: 'report';
-  targetId: string;
-  detail?: Record<string, unknown>;
-}
+export type ReportEvent = AuditEvent<'report.resolve', 'report'>;
 
 /**
  * Appends one event inside the caller's transaction. Structurally the audit feature's

@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import {
+  characterCount,
+  HIDE_REASON_MAX_LENGTH as HIDE_REASON_MAX,
+  REPORT_REASON_MAX_LENGTH as REPORT_REASON_MAX,
+  REPORT_STATUSES,
+} from '../../shared/moderation.ts';
 
-export const REPORT_STATUSES = ['open', 'hidden', 'dismissed'] as const;
-export type ReportStatus = (typeof REPORT_STATUSES)[number];
-
-export const REPORT_REASON_MAX = 1000;
-/** A note is the hiding reason when given, and a hiding reason has at most 500 characters (DESIGN.md §8.2). */
-export const HIDE_REASON_MAX = 500;
+export { REPORT_STATUSES, type ReportStatus } from '../../shared/moderation.ts';
+// A note is the hiding reason when given, so it has a hiding reason's limit (DESIGN.md §8.2).
 /** Reports one person may make in a day. */
 export const REPORTS_PER_DAY = 20;
 /** The most reports one GET /api/reports answers with, oldest first: older ones are handled first. */
@@ -16,7 +18,10 @@ export const reportBody = z.strictObject({
     .string({ error: `Give a reason: 1 to ${REPORT_REASON_MAX} characters.` })
     .trim()
     .min(1, `Give a reason: 1 to ${REPORT_REASON_MAX} characters.`)
-    .max(REPORT_REASON_MAX, `A reason has at most ${REPORT_REASON_MAX} characters.`),
+    .refine(
+      (reason) => characterCount(reason) <= REPORT_REASON_MAX,
+      `A reason has at most ${REPORT_REASON_MAX} characters.`,
+    ),
 });
 
 export const resolveBody = z.strictObject({
@@ -25,7 +30,7 @@ export const resolveBody = z.strictObject({
     .string({ error: `Give a note of 1 to ${HIDE_REASON_MAX} characters, or leave it out.` })
     .trim()
     .min(1, `Give a note of 1 to ${HIDE_REASON_MAX} characters, or leave it out.`)
-    .max(HIDE_REASON_MAX, `A note has at most ${HIDE_REASON_MAX} characters.`)
+    .refine((note) => characterCount(note) <= HIDE_REASON_MAX, `A note has at most ${HIDE_REASON_MAX} characters.`)
     .optional(),
 });
 
@@ -39,5 +44,7 @@ export const listQuery = z.strictObject({
  */
 export function hidingReason(note: string | undefined, reportReason: string): string {
   if (note !== undefined) return note;
-  return reportReason.length <= HIDE_REASON_MAX ? reportReason : `${reportReason.slice(0, HIDE_REASON_MAX - 1)}…`;
+  if (characterCount(reportReason) <= HIDE_REASON_MAX) return reportReason;
+  return `${[...reportReason].slice(0, HIDE_REASON_MAX - 1).join('')}…`;
 }
+export type ListQuery = z.output<typeof listQuery>;

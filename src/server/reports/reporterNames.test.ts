@@ -8,13 +8,13 @@ import {
 } from '../../../test/support/articlesTestClient.ts';
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 /**
  * The Reports tab says who reported (issue 39, decision 0822): `GET /api/reports` gives each
  * report its reporter's name as of now and their author page's slug. An HTTP contract: SQLite only.
  */
-describe.each(dialectCases().filter((c) => c.dialect === 'sqlite'))('who reported, on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('who reported, on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;
   let editor: TestUser;

@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  articlesApi,
-  identityCall,
-  sampleArticle,
-  signUp,
-  type TestUser,
-} from '../../../test/support/articlesTestClient.ts';
-import { setRole } from '../../../test/support/operatorActions.ts';
+import { articlesApi, identityCall, sampleArticle, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
+import { signUpAs } from '../../../test/support/staffAccounts.ts';
+import type { Role } from '../../shared/roles.ts';
 
 // docs/product.md, Reports.
-describe.each(dialectCases())('reports on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('reports on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;
   let owner: TestUser;
@@ -35,11 +30,7 @@ describe.each(dialectCases())('reports on $dialect', (dialectCase) => {
     ((await api.request('GET', '/audit', { token: owner.idToken })).body.entries as { targetId: string }[]).filter(
       (entry) => entry.targetId === targetId,
     );
-  const member = async (name: string, role?: 'reader' | 'contributor' | 'editor' | 'owner') => {
-    const user = await signUp(server.url, name);
-    if (role) await setRole(server, user.email, role);
-    return user;
-  };
+  const member = (name: string, role?: Role) => signUpAs(server, name, role);
 
   beforeAll(async () => {
     server = await startTestApp(dialectCase, { RATE_LIMIT_ARTICLE_CREATE_PER_USER: '100000' });

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import type { ReportJson } from '../../shared/moderation.ts';
+import { requires, sendNoEndpoint, signedIn } from '../http/apiScope.ts';
+import { callerOf } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
-import { can } from '../roles/permissions.ts';
-import { parseBody } from '../roles/requestBodies.ts';
+import { queryValidation } from '../http/queryValidation.ts';
+import { parseBody } from '../http/requestBody.ts';
 import { createReports, type ReportOutcome, type Reports, type ReportsDeps } from './createReports.ts';
-import { listQuery, reportBody, resolveBody } from './reportRules.ts';
+import { listQuery, reportBody, resolveBody, type ListQuery } from './reportRules.ts';
 import type { ReportRow } from './reportsTables.ts';
 
 const NOT_ALLOWED = 'Your role does not allow this.';
@@ -19,7 +21,7 @@ interface Reporter {
   slug: string | null;
 }
 
-const reportJson = (row: ReportRow, articleTitle?: string | null, reporter?: Reporter) => ({
+const reportJson = (row: ReportRow, articleTitle?: string | null, reporter?: Reporter): ReportJson => ({
   id: row.id,
   targetType: row.target_type,
   articleId: row.article_id,
@@ -35,17 +37,14 @@ const reportJson = (row: ReportRow, articleTitle?: string | null, reporter?: Rep
     : {}),
 });
 
-/** The reports API (docs/product.md, Reports). Register with { prefix: '/api' }. */
+/** The reports API (docs/product.md, Reports), in the `/api` scope. */
 export function reportsRoutes(deps: {
   reports: Reports;
-  verifyIdToken: VerifyIdToken;
   /** COMMENTS is not off: comments may be reported. */
   commentsOn: boolean;
 }): FastifyPluginAsync {
   const { reports } = deps;
   return async (app) => {
-    const signedIn = { preHandler: registerCallerAuthentication(app, deps.verifyIdToken) };
-
     // Any signed-in account, readers included.
     app.post<{ Params: { id: string } }>('/articles/:id/reports', signedIn, async (request, reply) => {
       const body = parseBody(reportBody, request.body);
@@ -59,8 +58,7 @@ export function reportsRoutes(deps: {
     });
     // A comment's report (DESIGN.md §9.2): the same queue, with targetType "comment".
     app.post<{ Params: { id: string } }>('/comments/:id/reports', signedIn, async (request, reply) => {
-      if (!deps.commentsOn)
-        return sendProblem(reply, 404, `There is no API endpoint POST ${request.url.split('?')[0]!.slice(0, 200)}.`);
+      if (!deps.commentsOn) return sendNoEndpoint(request, reply);
       const body = parseBody(reportBody, request.body);
       if (!body.success) return sendProblem(reply, 400, 'The report is not valid.', body.errors);
       const made = await reports.report(
@@ -91,20 +89,18 @@ export function reportsRoutes(deps: {
       }
     };
 
-    app.get<{ Querystring: Record<string, unknown> }>('/reports', signedIn, async (request, reply) => {
+    const handlers = requires('reports:handle', NOT_ALLOWED);
+    app.get('/reports', { ...handlers, preValidation: queryValidation(listQuery) }, async (request, reply) => {
       const caller = callerOf(request);
-      if (!can(caller.role, 'reports:handle')) return sendProblem(reply, 403, NOT_ALLOWED);
-      const query = parseBody(listQuery, request.query);
-      if (!query.success) return sendProblem(reply, 400, 'The request is not valid.', query.errors);
-      const listed = await reports.list(caller, query.data.status);
+      const { status } = request.query as ListQuery;
+      const listed = await reports.list(caller, status);
       return reply
         .header('cache-control', 'no-store')
         .send({ reports: listed.map(({ row, articleTitle, reporter }) => reportJson(row, articleTitle, reporter)) });
     });
 
-    app.post<{ Params: { id: string } }>('/reports/:id/resolve', signedIn, async (request, reply) => {
+    app.post<{ Params: { id: string } }>('/reports/:id/resolve', handlers, async (request, reply) => {
       const caller = callerOf(request);
-      if (!can(caller.role, 'reports:handle')) return sendProblem(reply, 403, NOT_ALLOWED);
       const body = parseBody(resolveBody, request.body);
       if (!body.success) return sendProblem(reply, 400, 'The resolution is not valid.', body.errors);
       const resolved = await reports.resolve(caller, request.params.id, body.data.action, body.data.note);
@@ -131,20 +127,16 @@ export function reportsRoutes(deps: {
 }
 
 /**
- * The reports feature: its API (the core made from `deps`, behind its routes: register with
- * { prefix: '/api' }) and what other features read of it (the audit log's names of reports).
+ * The reports feature: its API (the core made from `deps`, behind its routes, in the `/api`
+ * scope) and what other features read of it (the audit log's names of reports).
  */
-export function reportsFeature(deps: ReportsDeps & { verifyIdToken: VerifyIdToken }): {
+export function reportsFeature(deps: ReportsDeps): {
   routes: FastifyPluginAsync;
   targetsOf: Reports['targetsOf'];
 } {
   const reports = createReports(deps);
   return {
-    routes: reportsRoutes({
-      reports,
-      verifyIdToken: deps.verifyIdToken,
-      commentsOn: deps.findVisibleComment !== undefined,
-    }),
+    routes: reportsRoutes({ reports, commentsOn: deps.findVisibleComment !== undefined }),
     targetsOf: (ids) => reports.targetsOf(ids),
   };
 }

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { VerifyIdToken } from '../http/callerAuth.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Identity, MemberChangedListener, SignUpGate } from '../identity/createIdentity.ts';
@@ -25,7 +24,6 @@ export interface Roles {
   /** The invitations and members APIs; made once identity and articles exist. */
   routes(deps: {
     members: Identity['members'];
-    verifyIdToken: VerifyIdToken;
     countArticles: (uids: readonly string[]) => Promise<Map<string, number>>;
   }): FastifyPluginAsync;
 }

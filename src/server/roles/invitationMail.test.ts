@@ -4,12 +4,12 @@ import { identityClient } from '../../../test/support/identityTestClient.ts';
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 const PUBLIC_URL = 'https://blog.example';
 
-// An HTTP contract and a mail: one database is enough (the invitation's storage is tested on both in roles.test.ts).
-describe.each(dialectCases().slice(0, 1))('invitations sent to an address on $dialect (issue 39.7)', (dialectCase) => {
+// An HTTP contract and a mail: SQLite alone (decision 0781); the invitation's storage is tested on both in roles.test.ts.
+describe.each(contractDatabases())('invitations sent to an address on $dialect (issue 39.7)', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let ownerToken: string;

@@ -1,17 +1,13 @@
+import type { AuditEvent } from '../../shared/moderation.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { MemberChanged } from '../identity/createIdentity.ts';
 
-/** What the roles feature puts in the audit log (docs/product.md, Audit log). */
-export interface RoleEvent {
-  /** null: the operator's admin command. */
-  actorUid: string | null;
-  action:
-    'member.role' | 'member.disable' | 'member.enable' | 'invitation.create' | 'invitation.use' | 'invitation.revoke';
-  targetType: 'user' | 'invitation';
-  targetId: string;
-  detail?: Record<string, unknown>;
-}
+/** What the roles feature puts in the audit log (docs/product.md, Audit log); actorUid null: the operator's admin command. */
+export type RoleEvent = AuditEvent<
+  'member.role' | 'member.disable' | 'member.enable' | 'invitation.create' | 'invitation.use' | 'invitation.revoke',
+  'user' | 'invitation'
+>;
 
 /**
  * Appends one event inside the caller's transaction. Structurally the audit feature's

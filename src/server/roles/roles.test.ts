@@ -10,13 +10,14 @@ import {
 import { identityClient, protocolError, uniqueEmail } from '../../../test/support/identityTestClient.ts';
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../test/support/testDatabases.ts';
+import { staffAccounts } from '../../../test/support/staffAccounts.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const codeOf = (url: string) => new URL(url).searchParams.get('invite')!;
 
 // docs/product.md, Roles; docs/architecture.md, Invitations and members APIs.
-describe.each(dialectCases())('roles, invitations and members on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('roles, invitations and members on $dialect', (dialectCase) => {
   let server: TestApp;
   let api: ReturnType<typeof articlesApi>;
   let client: ReturnType<typeof identityClient>;
@@ -58,13 +59,7 @@ describe.each(dialectCases())('roles, invitations and members on $dialect', (dia
     );
     api = articlesApi(server.url);
     client = identityClient(server.url);
-    [owner, editor, author] = await Promise.all([
-      signUp(server.url, 'Olive Owner'),
-      signUp(server.url, 'Eddie Editor'),
-      signUp(server.url, 'Ann Author'),
-    ]);
-    await setRole(server, owner.email, 'owner');
-    await setRole(server, editor.email, 'editor');
+    ({ owner, editor, author } = await staffAccounts(server));
   });
   afterAll(() => server?.close());
 

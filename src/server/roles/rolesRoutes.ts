@@ -1,19 +1,24 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import type {
   CreatedInvitationJson,
   InvitationCheckJson,
   InvitationJson,
   MemberJson,
 } from '../../shared/invitations.ts';
-import { callerOf, registerCallerAuthentication, type VerifyIdToken } from '../http/callerAuth.ts';
+import { requires } from '../http/apiScope.ts';
+import { callerOf } from '../http/callerAuth.ts';
+import { parseBody } from '../http/requestBody.ts';
 import { sendProblem } from '../http/problem.ts';
 import { LastOwnerError, type Identity, type MemberRow } from '../identity/createIdentity.ts';
 import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
 import { invitationUrl, type Invitations } from './invitations.ts';
 import type { InvitationRow } from './invitationsTables.ts';
-import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
-import { can, mayGrant, mayManage } from './permissions.ts';
-import { createInvitationBody, invitationCheckBody, memberChangeBody, parseBody } from './requestBodies.ts';
+import { encodeKeysetCursor, keysetCursorParameter } from '../http/keysetCursor.ts';
+import { queryValidation } from '../http/queryValidation.ts';
+import { keysetPage } from '../http/keysetPage.ts';
+import { mayGrant, mayManage } from './permissions.ts';
+import { createInvitationBody, invitationCheckBody, memberChangeBody } from './requestBodies.ts';
 
 export const MEMBERS_PAGE_SIZE = 50;
 
@@ -24,23 +29,16 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 class Forbidden extends Error {}
 
-/** The invitations and members APIs (docs/product.md, Roles). Register with { prefix: '/api' }. */
+/** The invitations and members APIs (docs/product.md, Roles), in the `/api` scope. */
 export function rolesRoutes(deps: {
   publicUrl: string;
   invitations: Invitations;
   members: Identity['members'];
-  verifyIdToken: VerifyIdToken;
   countArticles: (uids: readonly string[]) => Promise<Map<string, number>>;
   rateLimiter: RateLimiter;
   checkRule: RateLimitRule;
 }): FastifyPluginAsync {
   const { invitations, members } = deps;
-
-  /** A preHandler after caller authentication: editors and owners only (else 403). */
-  async function requireManager(request: FastifyRequest, reply: FastifyReply) {
-    if (!can(callerOf(request).role, 'members:manage')) return sendProblem(reply, 403, NOT_ALLOWED);
-    return undefined;
-  }
 
   const invitationJson = (row: InvitationRow): InvitationJson => ({
     id: row.id,
@@ -65,7 +63,8 @@ export function rolesRoutes(deps: {
   }
 
   return async (app) => {
-    const managers = { preHandler: [registerCallerAuthentication(app, deps.verifyIdToken), requireManager] };
+    // Editors and owners only (else 403).
+    const managers = requires('members:manage', NOT_ALLOWED);
     app.post('/invitations', managers, async (request, reply) => {
       const caller = callerOf(request);
       const body = parseBody(createInvitationBody, request.body);
@@ -128,28 +127,28 @@ export function rolesRoutes(deps: {
       return reply.header('cache-control', 'no-store').send(answer);
     });
 
-    app.get<{ Querystring: Record<string, unknown> }>('/members', managers, async (request, reply) => {
-      const { q, cursor } = request.query;
-      if (q !== undefined && (typeof q !== 'string' || q.length > 200)) {
-        return sendProblem(reply, 400, 'The search is not valid.', [
-          { field: 'q', message: 'At most 200 characters.' },
-        ]);
-      }
-      const position = typeof cursor === 'string' ? decodeKeysetCursor(cursor, MEMBER_UID_MAX_LENGTH) : undefined;
-      const after = position && { createdAt: position.at, uid: position.id };
-      if (cursor !== undefined && after === undefined) {
-        return sendProblem(reply, 400, 'The cursor is not valid.', [
-          { field: 'cursor', message: 'Use the nextCursor of an earlier page.' },
-        ]);
-      }
-      // One more than a page tells whether another page follows.
-      const rows = await members.search({ q, after, limit: MEMBERS_PAGE_SIZE + 1 });
-      const page = rows.slice(0, MEMBERS_PAGE_SIZE);
-      const last = page.at(-1);
-      const nextCursor =
-        rows.length > MEMBERS_PAGE_SIZE && last ? encodeKeysetCursor({ at: last.createdAt, id: last.uid }) : null;
-      return reply.header('cache-control', 'no-store').send({ members: await membersJson(page), nextCursor });
+    const membersQuery = z.object({
+      q: z.string({ error: 'At most 200 characters.' }).max(200, 'At most 200 characters.').optional(),
+      cursor: keysetCursorParameter(MEMBER_UID_MAX_LENGTH),
     });
+    const membersQueryDetail = (field: string) =>
+      field === 'q' ? 'The search is not valid.' : 'The cursor is not valid.';
+    app.get(
+      '/members',
+      { ...managers, preValidation: queryValidation(membersQuery, membersQueryDetail) },
+      async (request, reply) => {
+        const { q, cursor: position } = request.query as z.output<typeof membersQuery>;
+        const after = position && { createdAt: position.at, uid: position.id };
+        const page = await keysetPage(
+          MEMBERS_PAGE_SIZE,
+          (rows) => members.search({ q, after, limit: rows }),
+          (last) => encodeKeysetCursor({ at: last.createdAt, id: last.uid }),
+        );
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ members: await membersJson(page.rows), nextCursor: page.nextCursor });
+      },
+    );
 
     app.patch<{ Params: { uid: string } }>('/members/:uid', managers, async (request, reply) => {
       const caller = callerOf(request);

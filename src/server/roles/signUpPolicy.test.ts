@@ -7,7 +7,7 @@ import { identityClient, protocolError, uniqueEmail } from '../../../test/suppor
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases, type DialectCase } from '../../../test/support/testDatabases.ts';
+import { contractDatabases, type DialectCase } from '../../../test/support/testDatabases.ts';
 import type { Role } from '../../shared/roles.ts';
 import { passwordHasher } from '../identity/core/passwords/passwordHashing.ts';
 import { authAgainst } from '../../../test/support/firebaseSdk.ts';
@@ -76,7 +76,7 @@ async function withServer(
 }
 
 // docs/product.md, Sign-up policy: SIGNUP, NEW_ACCOUNT_ROLE, OWNER_EMAIL.
-describe.each(dialectCases())('the sign-up policy on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the sign-up policy on $dialect', (dialectCase) => {
   it('SIGNUP=closed refuses every sign-up, invitation or not, and creates nothing', async () => {
     await withServer(dialectCase, { SIGNUP: 'closed' }, async (server) => {
       const client = identityClient(server.url);
@@ -143,7 +143,7 @@ describe.each(dialectCases())('the sign-up policy on $dialect', (dialectCase) =>
   });
 });
 
-describe.each(dialectCases())('OWNER_EMAIL on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('OWNER_EMAIL on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
 
@@ -199,7 +199,7 @@ describe.each(dialectCases())('OWNER_EMAIL on $dialect', (dialectCase) => {
   });
 });
 
-describe.each(dialectCases())('the official Firebase Auth SDK with SIGNUP=closed on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the official Firebase Auth SDK with SIGNUP=closed on $dialect', (dialectCase) => {
   let server: TestApp;
   let firebaseApp: FirebaseApp;
 

@@ -4,14 +4,14 @@ import { identityClient, uniqueEmail } from '../../../test/support/identityTestC
 import { setRole } from '../../../test/support/operatorActions.ts';
 import { startSmtpSink, type SmtpSink } from '../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { signUpVerified, totpCode } from '../../../test/support/twoStepTestSupport.ts';
 import type { Role } from '../../shared/roles.ts';
 
 const REFUSAL = 'Turn on two-step verification on your profile first: this site requires it for editors and owners.';
 
 // DESIGN §8.4, REQUIRE_TWO_STEP; docs/product.md, Roles.
-describe.each(dialectCases())('REQUIRE_TWO_STEP on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('REQUIRE_TWO_STEP on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let required: TestApp;
   let unset: TestApp;

@@ -20,6 +20,11 @@ export interface UnsubscribeDeps {
   clock?: (() => number) | undefined;
   /** What each list is called on the unsubscribe page ("replies to your comments"). */
   listNames: Record<string, string>;
+  /**
+   * How a recipient of each list gets its mail again, said once they unsubscribed: account
+   * notifications come back from the profile; a newsletter subscriber may have no account.
+   */
+  resubscribeHints?: Record<string, string> | undefined;
 }
 
 export interface UnsubscribeLink {
@@ -144,6 +149,7 @@ export function createUnsubscribe(deps: UnsubscribeDeps) {
           .header('referrer-policy', 'no-referrer')
           .type('text/html; charset=utf-8');
       const listName = (list: string) => deps.listNames[list] ?? 'these mails';
+      const resubscribeHint = (list: string) => deps.resubscribeHints?.[list] ?? 'Your profile can turn it back on.';
       app.get<{ Querystring: { token?: unknown } }>('/unsubscribe', async (request, reply) => {
         htmlPage(reply);
         const found = await findToken(request.query.token);
@@ -165,7 +171,7 @@ export function createUnsubscribe(deps: UnsubscribeDeps) {
         return reply.send(
           page(
             'You are unsubscribed',
-            `<p>You will get no more mail about ${escapeHtml(listName(found.list))}. Your profile can turn it back on.</p>`,
+            `<p>You will get no more mail about ${escapeHtml(listName(found.list))}. ${escapeHtml(resubscribeHint(found.list))}</p>`,
           ),
         );
       });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 
 // The app's static frame (index.html's boot frame: wordmark and footer) is painted before any
 // script runs; it must already carry SITE_TITLE, or the name changes under the reader when the
@@ -9,7 +9,7 @@ import { dialectCases } from '../../../test/support/testDatabases.ts';
 const SITE_TITLE = 'Notes from "Ada" & <friends>';
 const ESCAPED = 'Notes from &quot;Ada&quot; &amp; &lt;friends&gt;';
 
-describe.each(dialectCases().slice(0, 1))('the shell’s static frame on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the shell’s static frame on $dialect', (dialectCase) => {
   let server: TestApp;
   beforeAll(async () => {
     // The real build: the home page arrives server-rendered, frame included.

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { rawGet } from '../../../test/support/rawGet.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { webDistDir } from './webBuild.ts';
 
 // The build writes .br and .gz beside each asset (scripts/precompressPlugin.ts); the server
@@ -14,7 +14,7 @@ describe('precompressed assets', () => {
   let assets: string[];
   beforeAll(async () => {
     // About the real build's files: the fixture shell has no compressed copies.
-    server = await startTestApp(dialectCases()[0]!, {}, { webDist: 'built' });
+    server = await startTestApp(contractDatabases()[0]!, {}, { webDist: 'built' });
     const shell = (await rawGet(`${server.url}/`, {})).body.toString();
     assets = [...shell.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
   });

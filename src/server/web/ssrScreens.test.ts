@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { SERVED_SCREEN_ELEMENT_ID } from '../../shared/servedScreen.ts';
 
 /** The HTML inside the app's root element, and the page's served data block. */
@@ -11,7 +11,7 @@ function rendered(html: string) {
   return { root: root?.[1] ?? '', data: data ? JSON.parse(data[1]!) : undefined };
 }
 
-describe.each(dialectCases())('reading screens rendered by the server, on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('reading screens rendered by the server, on $dialect', (dialectCase) => {
   let server: TestApp;
   let alice: TestUser;
   let id: string;

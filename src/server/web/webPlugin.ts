@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { firstDataPath, isAppRoute, screenAt, screenTable, screens, type ScreenRecord } from '../../shared/routes.ts';
+import { firstDataPath, screenAt, screens, type ScreenName, type ServedScreenName } from '../../shared/routes.ts';
+import { screenCode, type ScreenCode } from '../../shared/screenCode.ts';
 import type { ServedScreen } from '../../shared/servedScreen.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ScreenInShell } from './ssrScreens.ts';
@@ -12,13 +13,8 @@ const HTML = 'text/html; charset=utf-8';
 export interface WebOptions {
   /** The Vite build output: index.html and assets/. */
   distDir: string;
-  /**
-   * Lets features describe one of their screens: its status (e.g. 404 for an article id that
-   * does not exist) and its head tags (title, description, link-preview metadata) for crawlers
-   * and link previews that run no JavaScript. Returns undefined when it has no opinion.
-   * Its head must name what the page shows (the shell is kept by it, see `cached`).
-   */
-  pageHead?: (request: FastifyRequest, pathname: string) => Promise<PageHead | undefined>;
+  /** Who describes each screen (app.ts wires the features'): see ScreenPages. */
+  screenPages?: ScreenPages;
   /** Markup every shell carries in its <head> (the site's name and identity). */
   shellTags?: string;
   /**
@@ -46,6 +42,22 @@ export interface WebOptions {
   /** Renders a reading screen into the shell (ssrScreens.ts); without it the shell comes bare. */
   screenInShell?: ScreenInShell;
 }
+
+/**
+ * A feature's description of one screen at its path's parameter ('' for a screen without one):
+ * its status (404 for an article or author that does not exist, 301 to where it lives now) and
+ * its head tags (title, description, link-preview metadata) for crawlers and link previews that
+ * run no JavaScript; undefined when the screen is there as the app shows it. Its head must name
+ * what the page shows (the shell is kept by it, see `cached`).
+ */
+export type ScreenPage = (parameter: string, request: FastifyRequest) => Promise<PageHead | undefined>;
+
+/**
+ * The one place that decides which page is a 404: a path no screen record matches is, and so is a
+ * screen whose page says so; every other screen is 200. The screens the server renders
+ * (`serverRendered` in routes.ts) must have a page: it brings their data.
+ */
+export type ScreenPages = Record<ServedScreenName, ScreenPage> & Partial<Record<ScreenName, ScreenPage>>;
 
 export interface PageHead {
   status?: number;
@@ -113,12 +125,12 @@ interface ManifestEntry {
  * it directly), its chunk and the chunks it imports statically, from Vite's build manifest: the
  * shell preloads them so they download with the main bundle instead of after it runs.
  */
-function landingScreenChunks(distDir: string, shell: string): Map<ScreenRecord, string[]> {
-  const chunks = new Map<ScreenRecord, string[]>();
+function landingScreenChunks(distDir: string, shell: string): Map<ScreenName, string[]> {
+  const chunks = new Map<ScreenName, string[]>();
   const manifestFile = path.join(distDir, '.vite', 'manifest.json');
   if (!fs.existsSync(manifestFile)) return chunks;
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestEntry>;
-  for (const screen of Object.values(screenTable) as ScreenRecord[]) {
+  for (const [name, screen] of Object.entries(screenCode) as Array<[ScreenName, ScreenCode]>) {
     const entry = screen.landing && manifest[screen.module];
     if (!entry) continue;
     const files = [entry.file, ...(entry.imports ?? []).map((key) => manifest[key]?.file)].filter(
@@ -126,7 +138,7 @@ function landingScreenChunks(distDir: string, shell: string): Map<ScreenRecord, 
       (file): file is string => file !== undefined && !shell.includes(file),
     );
     chunks.set(
-      screen,
+      name,
       files.map((file) => `/${file}`),
     );
   }
@@ -172,9 +184,9 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
 
   const sendShell = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = new URL(request.url, 'http://localhost').pathname;
-    const appRoute = isAppRoute(pathname);
-    const page = appRoute && options.pageHead ? await options.pageHead(request, pathname) : undefined;
-    const status = page?.status ?? (appRoute ? 200 : 404);
+    const shown = screenAt(pathname);
+    const page = shown ? await options.screenPages?.[shown.name]?.(shown.parameter ?? '', request) : { status: 404 };
+    const status = page?.status ?? 200;
     const head = page?.head ?? options.fallbackHead?.(status);
     const html = head === undefined ? shell : shellParts.before + head + shellParts.after;
     if (page?.location !== undefined && status >= 300 && status < 400) {
@@ -188,8 +200,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     // data of the screen's record, the very URL the app prefetches at boot (articlePrefetch.ts).
     const firstData = screen ? null : firstDataPath(pathname);
     const dataUrls = firstData === null ? [] : [`/api${firstData}`];
-    const shown = screenAt(pathname);
-    const modules = (shown && screenChunks.get(shown.screen)) ?? [];
+    const modules = (shown && screenChunks.get(shown.name)) ?? [];
     const build = async () => {
       const rendered = screen ? options.screenInShell!(html, pathname, await screen()) : undefined;
       return toResource(shellWithPreloads(rendered ?? html, dataUrls, modules), HTML);

@@ -2,14 +2,14 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } 
 import { Link } from 'react-router';
 import { AUTHOR_BIO_MAX_LENGTH, type AuthorProfile } from '../../shared/authorProfile.ts';
 import { paths } from '../../shared/routes.ts';
-import { AuthorAvatar } from '../articles/AuthorAvatar.tsx';
-import { UPLOAD_TYPES, uploadImage } from '../articles/imagesApi.ts';
+import { AuthorAvatar } from '../components/AuthorAvatar.tsx';
+import { UPLOAD_TYPES, uploadImage } from '../api/imagesApi.ts';
 import { accountSessionOf } from '../auth/accountSession.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
-import { authorsApi } from '../authors/authorsApi.ts';
-import { FormAlert } from './FormAlert.tsx';
-import { inputClass, linkClass, secondaryButtonClass } from './formStyles.ts';
+import { authorsApi } from '../api/authorsApi.ts';
+import { FormAlert } from '../components/FormAlert.tsx';
+import { inputClass, linkClass, secondaryButtonClass } from '../components/formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 
 /** This section's texts (the spec leaves author profiles open; decision 0420). */

@@ -8,8 +8,8 @@ import { hasCode } from '../auth/errorCodes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AccountCard } from './AccountCard.tsx';
-import { FormAlert } from './FormAlert.tsx';
-import { linkClass } from './formStyles.ts';
+import { FormAlert } from '../components/FormAlert.tsx';
+import { linkClass } from '../components/formStyles.ts';
 import { accountSessionOf } from '../auth/accountSession.ts';
 
 type Mode = 'verifyEmail' | 'verifyAndChangeEmail' | 'recoverEmail';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { emailActionMessages } from '../../shared/accountMessages.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
-import { secondaryButtonClass } from './formStyles.ts';
+import { secondaryButtonClass } from '../components/formStyles.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import { accountSessionOf } from '../auth/accountSession.ts';
 

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { MAX_PASSKEY_NAME_LENGTH, type PasskeyView } from '../../shared/passkeyProtocol.ts';
-import { inputClass, primaryButtonClass, secondaryButtonClass } from './formStyles.ts';
+import { inputClass, primaryButtonClass, secondaryButtonClass } from '../components/formStyles.ts';
 import { passkeyMessages } from './passkeyMessages.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 

@@ -1,8 +1,8 @@
 import { providerStartPath } from '../../shared/providerSignIn.ts';
 import { localStorageSessionHint } from '../auth/sessionHint.ts';
-import { secondaryButtonClass } from './formStyles.ts';
+import { secondaryButtonClass } from '../components/formStyles.ts';
 import { signInMethodMessages } from './signInMethodMessages.ts';
-import { useSignInProviders } from './signInProviders.ts';
+import { useSignInProviders } from '../auth/signInProviders.ts';
 
 /**
  * "Continue with NAME" for each configured provider, under the login and sign-up forms: plain

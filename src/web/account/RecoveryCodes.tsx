@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { secondaryButtonClass } from './formStyles.ts';
+import { secondaryButtonClass } from '../components/formStyles.ts';
 import { twoStepMessages } from './twoStepMessages.ts';
 
 /** The recovery codes, shown once after two-step verification is turned on, with Copy and Download. */

@@ -1,4 +1,4 @@
-import { FormField } from './FormField.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { twoStepMessages } from './twoStepMessages.ts';
 import { hasCode } from '../auth/errorCodes.ts';
 

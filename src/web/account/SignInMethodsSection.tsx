@@ -4,11 +4,11 @@ import type { ProviderUserInfo } from '../../shared/identityProtocol.ts';
 import { providerSignInErrorMessage } from '../../shared/providerSignIn.ts';
 import { AuthError, hasCode } from '../auth/errorCodes.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
-import { FormAlert } from './FormAlert.tsx';
+import { FormAlert } from '../components/FormAlert.tsx';
 import { listPasskeys } from './passkeys.ts';
-import { secondaryButtonClass } from './formStyles.ts';
+import { secondaryButtonClass } from '../components/formStyles.ts';
 import { signInMethodMessages as text } from './signInMethodMessages.ts';
-import { connectProvider, disconnectProvider, signInMethodsOf, useSignInProviders } from './signInProviders.ts';
+import { connectProvider, disconnectProvider, signInMethodsOf, useSignInProviders } from '../auth/signInProviders.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 
 type Outcome = { message: string; tone: 'error' | 'success' } | null;

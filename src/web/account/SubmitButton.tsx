@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
-import { primaryButtonClass } from './formStyles.ts';
+import { primaryButtonClass } from '../components/formStyles.ts';
 
 type Props = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'disabled'> & {
   busy: boolean;

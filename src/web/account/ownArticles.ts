@@ -1,5 +1,5 @@
-import type { Article } from '../articles/articleTypes.ts';
-import { articlesApi } from '../articles/articlesApi.ts';
+import type { Article } from '../api/articleTypes.ts';
+import { articlesApi } from '../api/articlesApi.ts';
 
 /** Articles per page of the profile's list. */
 export const OWN_PAGE_SIZE = 20;

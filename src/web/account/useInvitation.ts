@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { InvitationCheckJson } from '../../shared/invitations.ts';
-import { rolesApi } from '../admin/rolesApi.ts';
+import { rolesApi } from '../api/rolesApi.ts';
 
 export type InvitationState =
   { status: 'none' } | { status: 'checking' } | { status: 'failed' } | ({ status: 'checked' } & InvitationCheckJson);

@@ -17,7 +17,7 @@ import { siteInfo } from '../components/siteInfo.ts';
 import { MembersSection } from './MembersSection.tsx';
 import { PostsSection } from './PostsSection.tsx';
 import { postsTexts } from './postsTexts.ts';
-import { useRole } from './useRole.ts';
+import { useRole } from '../auth/useRole.ts';
 
 /**
  * `/admin`: members and invitations, for editors and owners (docs/product.md, Roles). Anyone

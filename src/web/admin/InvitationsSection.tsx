@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { rolesMessages, type CreatedInvitationJson, type InvitationJson } from '../../shared/invitations.ts';
 import { roleLabels, type Role, mayGrant } from '../../shared/roles.ts';
-import { FormField } from '../account/FormField.tsx';
-import { inputClass, primaryButtonClass } from '../account/formStyles.ts';
-import { ArticlesApiError } from '../articles/articlesApiError.ts';
-import { formatArticleDate } from '../articles/formatArticleDate.ts';
+import { FormField } from '../components/FormField.tsx';
+import { inputClass, primaryButtonClass } from '../components/formStyles.ts';
+import { ArticlesApiError } from '../api/articlesApiError.ts';
+import { formatArticleDate } from '../components/formatArticleDate.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { AdminAlert, adminFailure } from './AdminAlert.tsx';
-import { fittedSecondaryButton, smallButton } from './adminStyles.ts';
-import { rolesApi } from './rolesApi.ts';
+import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
+import { fittedSecondaryButton, smallButton } from '../components/adminStyles.ts';
+import { rolesApi } from '../api/rolesApi.ts';
 import { RoleSelect } from './RoleSelect.tsx';
 
 /** Invitations: make one (a role, optionally an address), copy its link, revoke pending ones. */

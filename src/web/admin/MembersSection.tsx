@@ -3,12 +3,12 @@ import type { MemberJson } from '../../shared/invitations.ts';
 import { rolesMessages } from '../../shared/invitations.ts';
 import { mayManage, type Role } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
-import { inputClass, linkClass } from '../account/formStyles.ts';
-import { ArticlesApiError } from '../articles/articlesApiError.ts';
+import { inputClass, linkClass } from '../components/formStyles.ts';
+import { ArticlesApiError } from '../api/articlesApiError.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { AdminAlert, adminFailure } from './AdminAlert.tsx';
-import { fittedSecondaryButton, smallButton } from './adminStyles.ts';
-import { rolesApi } from './rolesApi.ts';
+import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
+import { fittedSecondaryButton, smallButton } from '../components/adminStyles.ts';
+import { rolesApi } from '../api/rolesApi.ts';
 import { RoleSelect } from './RoleSelect.tsx';
 import { Link } from 'react-router';
 

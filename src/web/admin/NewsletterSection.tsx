@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { callApi } from '../api/callApi.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { AdminAlert, adminFailure } from './AdminAlert.tsx';
-import { smallButton } from './adminStyles.ts';
+import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
+import { smallButton } from '../components/adminStyles.ts';
 
 interface SendJson {
   id: string;

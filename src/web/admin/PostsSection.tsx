@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../shared/routes.ts';
-import { AdminAlert, adminFailure } from './AdminAlert.tsx';
-import { smallButton } from './adminStyles.ts';
-import { inputClass, linkClass } from '../account/formStyles.ts';
-import type { Article, ArticleStatus } from '../articles/articleTypes.ts';
-import { articlesApi } from '../articles/articlesApi.ts';
-import { formatArticleDate } from '../articles/formatArticleDate.ts';
+import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
+import { smallButton } from '../components/adminStyles.ts';
+import { inputClass, linkClass } from '../components/formStyles.ts';
+import type { Article, ArticleStatus } from '../api/articleTypes.ts';
+import { articlesApi } from '../api/articlesApi.ts';
+import { formatArticleDate } from '../components/formatArticleDate.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { moderationTexts } from '../moderation/moderationTexts.ts';
 import { postStatusLabels, postsTexts as texts } from './postsTexts.ts';

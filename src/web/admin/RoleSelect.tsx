@@ -1,5 +1,5 @@
 import { roleLabels, ROLES, mayGrant, type Role } from '../../shared/roles.ts';
-import { inputClass } from '../account/formStyles.ts';
+import { inputClass } from '../components/formStyles.ts';
 
 /** A role picker offering the roles `actor` may give (and `value`, shown even when it may not). */
 export function RoleSelect(props: {

@@ -1,4 +1,4 @@
-import type { ArticleStatus } from '../articles/articleTypes.ts';
+import type { ArticleStatus } from '../api/articleTypes.ts';
 
 /** The `/admin` Posts tab's own texts (not the spec's). */
 export const postsTexts = {

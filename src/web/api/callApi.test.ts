@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import { dialectCases } from '../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../test/support/testDatabases.ts';
 import { ApiError } from './apiError.ts';
 import { callApi } from './callApi.ts';
 
@@ -19,7 +19,7 @@ describe('the web app’s /api caller against the real server', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestApp(dialectCases()[0]!);
+    server = await startTestApp(contractDatabases()[0]!);
     const response = await fetch(`${server.url}/identity/v1/accounts:signUp?key=test`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { paths } from '../../shared/routes.ts';
-import { AuthorAvatar } from './AuthorAvatar.tsx';
-import { formatArticleDate } from './formatArticleDate.ts';
+import { AuthorAvatar } from '../components/AuthorAvatar.tsx';
+import { formatArticleDate } from '../components/formatArticleDate.ts';
 
 interface ArticleBylineProps {
   authorId: string;

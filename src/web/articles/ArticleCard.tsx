@@ -5,7 +5,7 @@ import { paths } from '../../shared/routes.ts';
 import { ArticleByline } from './ArticleByline.tsx';
 import { ArticleImage } from './ArticleImage.tsx';
 import { TagLinks } from './TagLinks.tsx';
-import type { Article } from './articleTypes.ts';
+import type { Article } from '../api/articleTypes.ts';
 
 interface ArticleCardProps {
   article: Article;

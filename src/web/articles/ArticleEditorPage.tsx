@@ -3,14 +3,14 @@ import { Link, useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { editorTexts } from '../../shared/editorTexts.ts';
 import { paths } from '../../shared/routes.ts';
-import { useRole } from '../admin/useRole.ts';
+import { useRole } from '../auth/useRole.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { mayModerate } from '../moderation/mayModerate.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { ArticleForm } from './ArticleForm.tsx';
-import { articlesApi } from './articlesApi.ts';
-import { LoadFailure } from './LoadFailure.tsx';
+import { articlesApi } from '../api/articlesApi.ts';
+import { LoadFailure } from '../components/LoadFailure.tsx';
 import { settle, useSettled } from './settled.ts';
 
 /** `/article-update` (add) and `/article-update/:id` (edit, author only). */

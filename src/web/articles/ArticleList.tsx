@@ -1,8 +1,8 @@
 import { messages } from '../../shared/messages.ts';
 import { ArticleCard } from './ArticleCard.tsx';
 import { ArticleCardSkeleton } from './ArticleCardSkeleton.tsx';
-import type { Article } from './articleTypes.ts';
-import { LoadFailure } from './LoadFailure.tsx';
+import type { Article } from '../api/articleTypes.ts';
+import { LoadFailure } from '../components/LoadFailure.tsx';
 import { LoadMoreSentinel } from './LoadMoreSentinel.tsx';
 import type { useArticleFeed } from './useArticleFeed.ts';
 

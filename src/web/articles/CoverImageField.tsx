@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { editorTexts } from '../../shared/editorTexts.ts';
 import { fieldInputClass } from './ArticleFormField.tsx';
 import { editorMessages } from './editorMessages.ts';
-import { UPLOAD_TYPES } from './imagesApi.ts';
+import { UPLOAD_TYPES } from '../api/imagesApi.ts';
 import { useImageUpload } from './useImageUpload.ts';
 
 interface CoverImageFieldProps {

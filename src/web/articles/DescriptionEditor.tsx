@@ -12,7 +12,7 @@ import { LimitNote, type LimitNoteState } from './LimitNote.tsx';
 import { MarkdownPreview } from './MarkdownPreview.tsx';
 import { MarkdownToolbar, type ToolbarCommand } from './MarkdownToolbar.tsx';
 import { editorMessages } from './editorMessages.ts';
-import { UPLOAD_TYPES } from './imagesApi.ts';
+import { UPLOAD_TYPES } from '../api/imagesApi.ts';
 import {
   insertImage,
   setImageAlt,

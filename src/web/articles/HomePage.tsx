@@ -8,8 +8,8 @@ import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { AddArticleLink } from './AddArticleLink.tsx';
 import { ArticleList } from './ArticleList.tsx';
 import { useFirstPageCall } from './articlePrefetch.ts';
-import { EmptyList } from './EmptyList.tsx';
-import { ListFailures } from './LoadFailure.tsx';
+import { EmptyList } from '../components/EmptyList.tsx';
+import { ListFailures } from '../components/LoadFailure.tsx';
 import { useArticleFeed } from './useArticleFeed.ts';
 import { useListDeletion } from './useListDeletion.tsx';
 

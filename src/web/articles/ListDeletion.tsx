@@ -1,8 +1,8 @@
 import { useEffect, type RefObject } from 'react';
 import { messages } from '../../shared/messages.ts';
-import type { Article } from './articleTypes.ts';
-import { ConfirmDeleteDialog } from './ConfirmDeleteDialog.tsx';
-import { LoadFailure } from './LoadFailure.tsx';
+import type { Article } from '../api/articleTypes.ts';
+import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog.tsx';
+import { LoadFailure } from '../components/LoadFailure.tsx';
 import { useDeleteFromList } from './useDeleteArticle.ts';
 
 export interface ListDeletionProps {

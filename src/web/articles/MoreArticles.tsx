@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ArticleCard } from './ArticleCard.tsx';
-import type { Article } from './articleTypes.ts';
-import { articlesApi } from './articlesApi.ts';
+import type { Article } from '../api/articleTypes.ts';
+import { articlesApi } from '../api/articlesApi.ts';
 
 const SHOWN = 3;
 

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { TagList } from '../../shared/searchSchema.ts';
 import { TAG_NAME_MAX_LENGTH, TAGS_MAX, tagSlug } from '../../shared/tags.ts';
+import { listTags } from '../api/searchApi.ts';
 import { fieldInputClass } from './ArticleFormField.tsx';
 
 /** The editor's tags: type one and press Enter (or a comma) to add it; suggestions are the blog's most used tags. */
@@ -103,8 +104,7 @@ function useTagSuggestions(): TagList['tags'] {
   const [tags, setTags] = useState<TagList['tags']>([]);
   useEffect(() => {
     let current = true;
-    fetch('/api/tags', { headers: { accept: 'application/json' } })
-      .then((response) => (response.ok ? (response.json() as Promise<TagList>) : { tags: [] }))
+    listTags()
       .then((list) => current && setTags(list.tags))
       .catch(() => undefined);
     return () => {

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articlePaging.ts';
 import { articlePath, articlesListPath } from '../../shared/articlesApiPaths.ts';
 import { firstDataPath } from '../../shared/routes.ts';
-import type { ArticleDetail, ArticlesPage } from './articleTypes.ts';
-import { articlesApi } from './articlesApi.ts';
+import type { ArticleDetail, ArticlesPage } from '../api/articleTypes.ts';
+import { articlesApi } from '../api/articlesApi.ts';
 import type { ServedScreen } from '../../shared/servedScreen.ts';
 import { settle, settledNow, type Settled } from './settled.ts';
 

@@ -1,3 +1,5 @@
+import { charactersLeft } from '../components/charactersLeft.ts';
+
 /**
  * Texts of the writing tools the original product did not have (toolbar, preview, uploads, counters).
  * Not fixed wording; the product's fixed labels and messages stay in src/shared/messages.ts.
@@ -39,5 +41,5 @@ export const editorMessages = {
   discardChanges: 'Discard changes',
   draftRestored: 'Your unsaved changes from earlier in this tab are back. Carry on, or discard them.',
   discardDraft: 'Discard draft',
-  charactersLeft: (left: number) => (left >= 0 ? `${left} characters left` : `${-left} characters over the limit`),
+  charactersLeft,
 } as const;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ArticlesApiError } from './articlesApiError.ts';
+import { ArticlesApiError } from '../api/articlesApiError.ts';
 
 /** The outcome of a call, as a value: a promise of this never rejects. */
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: ArticlesApiError };

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { draftKey, forgetDraft } from './articleDraftStorage.ts';
-import type { ArticleInput } from './articleTypes.ts';
+import type { ArticleInput } from '../api/articleTypes.ts';
 
 /** What is kept: whose draft it is and the article's values it started from, besides the typing. */
 interface StoredDraft {

@@ -1,8 +1,8 @@
 import { startTransition, useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 import { PAGE_SIZE } from './articlePrefetch.ts';
-import type { Article, ArticlesPage } from './articleTypes.ts';
-import { articlesApi } from './articlesApi.ts';
+import type { Article, ArticlesPage } from '../api/articleTypes.ts';
+import { articlesApi } from '../api/articlesApi.ts';
 import { knownOutcome, settle, type Settled } from './settled.ts';
 
 /**

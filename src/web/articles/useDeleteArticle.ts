@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { useAuth } from '../auth/useAuth.ts';
-import type { Article } from './articleTypes.ts';
-import { articlesApi } from './articlesApi.ts';
+import type { Article } from '../api/articleTypes.ts';
+import { articlesApi } from '../api/articlesApi.ts';
 
 /**
  * The link to focus once the list item holding `element` is gone: the next item's, else the one

@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react';
 import { editorTexts } from '../../shared/editorTexts.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { ArticlesApiError } from './articlesApiError.ts';
+import { ArticlesApiError } from '../api/articlesApiError.ts';
 import { editorMessages } from './editorMessages.ts';
-import { uploadImage, type UploadedImage } from './imagesApi.ts';
+import { uploadImage, type UploadedImage } from '../api/imagesApi.ts';
 
 /** What a person reads when an upload fails. */
 function uploadProblem(error: unknown): string {

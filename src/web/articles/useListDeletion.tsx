@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode, type RefObject } from 'react';
-import type { Article } from './articleTypes.ts';
+import type { Article } from '../api/articleTypes.ts';
 
 const ListDeletion = lazy(() => import('./ListDeletion.tsx').then((m) => ({ default: m.ListDeletion })));
 

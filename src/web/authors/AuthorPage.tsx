@@ -6,17 +6,18 @@ import { paths } from '../../shared/routes.ts';
 import { useArticleFeed } from '../articles/useArticleFeed.ts';
 import { useAuthorFirstPageCall } from '../articles/articlePrefetch.ts';
 import { ArticleList } from '../articles/ArticleList.tsx';
-import type { ArticlesApiError } from '../articles/articlesApiError.ts';
-import { AuthorAvatar } from '../articles/AuthorAvatar.tsx';
-import { EmptyList } from '../articles/EmptyList.tsx';
-import { ListFailures, LoadFailure } from '../articles/LoadFailure.tsx';
+import type { ArticlesApiError } from '../api/articlesApiError.ts';
+import { AuthorAvatar } from '../components/AuthorAvatar.tsx';
+import { EmptyList } from '../components/EmptyList.tsx';
+import { ListFailures, LoadFailure } from '../components/LoadFailure.tsx';
 import { useListDeletion } from '../articles/useListDeletion.tsx';
 import { useAuth } from '../auth/useAuth.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
-import { servedAuthor } from '../ssr/servedAuthor.ts';
-import { authorsApi } from './authorsApi.ts';
-import { servedStatus } from './servedDocument.ts';
+import { servedAuthor } from '../served/servedAuthor.ts';
+import { useServedPage } from '../served/servedPage.ts';
+import { authorsApi } from '../api/authorsApi.ts';
+import { servedStatus } from '../served/servedDocument.ts';
 
 /**
  * `/author/:slug`: one author's picture, bio and articles, newest first, a page at a time
@@ -35,8 +36,9 @@ type Lookup = { profile: AuthorProfile } | { error: ArticlesApiError } | null;
 
 function AuthorLookup({ slug }: { slug: string }) {
   const navigate = useNavigate();
+  const page = useServedPage();
   const [lookup, setLookup] = useState<Lookup>(() => {
-    const served = servedAuthor(slug);
+    const served = servedAuthor(page, slug);
     return served ? { profile: served } : null;
   });
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { COMMENT_BODY_MAX_LENGTH, commentTexts as texts } from '../../shared/comments.ts';
-import { inputClass } from '../account/formStyles.ts';
+import { inputClass } from '../components/formStyles.ts';
 import { ApiError } from '../api/apiError.ts';
 import { useCommentDraft } from './useCommentDraft.ts';
 

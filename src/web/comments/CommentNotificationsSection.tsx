@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import type { CommentNotificationSettings } from '../../shared/comments.ts';
-import { FormAlert } from '../account/FormAlert.tsx';
+import { FormAlert } from '../components/FormAlert.tsx';
 import { useAuth } from '../auth/useAuth.ts';
-import { commentsApi } from './commentsApi.ts';
+import { commentsApi } from '../api/commentsApi.ts';
 
 const switches: { key: keyof CommentNotificationSettings; label: string }[] = [
   { key: 'commentsOnMyArticles', label: 'Mail me when someone comments on my articles' },

@@ -2,13 +2,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { commentTexts as texts } from '../../shared/comments.ts';
 import { paths } from '../../shared/routes.ts';
-import { AdminAlert, adminFailure } from '../admin/AdminAlert.tsx';
-import { smallButton } from '../admin/adminStyles.ts';
-import { FormAlert } from '../account/FormAlert.tsx';
-import { linkClass } from '../account/formStyles.ts';
-import { formatArticleDate } from '../articles/formatArticleDate.ts';
+import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
+import { smallButton } from '../components/adminStyles.ts';
+import { FormAlert } from '../components/FormAlert.tsx';
+import { linkClass } from '../components/formStyles.ts';
+import { formatArticleDate } from '../components/formatArticleDate.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { commentsApi, type QueuedComment } from './commentsApi.ts';
+import { commentsApi, type QueuedComment } from '../api/commentsApi.ts';
 import { commentBodyClass } from './CommentsView.tsx';
 
 /** `/admin`'s Comments: the pending queue (COMMENTS=approval), oldest first, each approved or hidden. */

@@ -8,15 +8,15 @@ import {
 } from '../../shared/comments.ts';
 import { can } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
-import { linkClass } from '../account/formStyles.ts';
-import { useRole } from '../admin/useRole.ts';
+import { linkClass } from '../components/formStyles.ts';
+import { useRole } from '../auth/useRole.ts';
 import { ApiError } from '../api/apiError.ts';
 import { readTokenClaims } from '../auth/idToken.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { ReasonDialog } from '../moderation/ReasonDialog.tsx';
 import { REPORT_REASON_MAX } from '../moderation/reasonLimits.ts';
 import { CommentForm, failureText } from './CommentForm.tsx';
-import { commentsApi } from './commentsApi.ts';
+import { commentsApi } from '../api/commentsApi.ts';
 import { CommentsView } from './CommentsView.tsx';
 
 /** Whether the signed-in person's address is verified (their ID token says; the server checks). */

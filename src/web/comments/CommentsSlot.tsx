@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { pageServed } from '../ssr/servedScreen.ts';
-import { commentsHtmlOnServer, COMMENTS_ELEMENT_ID } from './servedComments.ts';
+import { COMMENTS_ELEMENT_ID } from '../served/servedComments.ts';
+import { useServedPage } from '../served/servedPage.ts';
 
 // The comments' code (list, form, Reply, Edit, Delete, Report, Hide, Approve): fetched when the
 // comments come near the screen, never with the article (its JavaScript has a budget).
@@ -20,9 +20,10 @@ let firstRender = true;
 export function CommentsSlot({ articleId, articleAuthorId }: { articleId: string; articleAuthorId: string }) {
   // The server's markup ('' when COMMENTS=off); undefined on a screen reached in the app, whose
   // page the server rendered for something else (the slot names the article it was made for).
+  const page = useServedPage();
   const [served] = useState<string | undefined>(() => {
-    if (typeof document === 'undefined') return commentsHtmlOnServer() ?? '';
-    if (!firstRender || !pageServed) return undefined;
+    if (typeof document === 'undefined') return page.commentsHtml ?? '';
+    if (!firstRender || !page.screen) return undefined;
     firstRender = false;
     const element = document.getElementById(COMMENTS_ELEMENT_ID);
     return element?.dataset.article === articleId ? element.innerHTML : undefined;

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { commentTexts as texts, type Comment, type CommentPage } from '../../shared/comments.ts';
 import { paths } from '../../shared/routes.ts';
 import { parseUploadedImageUrl, variantFileName, variantWidths } from '../../shared/imageUrls.ts';
-import { formatArticleDate } from '../articles/formatArticleDate.ts';
+import { formatArticleDate } from '../components/formatArticleDate.ts';
 
 /** A comment's body: the article body's look, a step smaller (styles.css; the elements commentMarkdown.ts makes). */
 export const commentBodyClass = 'comment-body';

@@ -1,21 +1,15 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { forgetArticleDrafts } from '../articles/articleDraftStorage.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { useAuthSession } from '../auth/useAuthSession.ts';
 import { Footer } from './Footer.tsx';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
 import { TopBar } from './TopBar.tsx';
 import { useFocusHeadingOnNavigate } from './useFocusHeadingOnNavigate.ts';
-import { pageServed } from '../ssr/servedScreen.ts';
+import { useServedPage } from '../served/servedPage.ts';
 
 export function AppLayout() {
   const { state } = useAuth();
-  const session = useAuthSession();
-  // Log Out (or account deletion) here: drafts typed in this tab must not greet the next person.
-  useEffect(() => {
-    if (state.status === 'signedOut' && session.endedByUser) forgetArticleDrafts();
-  }, [state, session]);
+  const served = useServedPage().screen !== null;
   // A new screen gets a fresh boundary, so one failure does not stick to every later page.
   const location = useLocation();
   const mainRef = useRef<HTMLElement>(null);
@@ -30,7 +24,7 @@ export function AppLayout() {
           {/* docs/product.md: screens appear only once the sign-in state is known (no flash of the wrong screen).
             A page the server rendered (home, article, author) reads the same to everyone and is shown at once
             (decision 0301). */}
-          {state.status === 'unknown' && !pageServed ? (
+          {state.status === 'unknown' && !served ? (
             <div aria-busy="true" />
           ) : (
             // One boundary for every screen, above the per-screen error boundary: the router navigates in a

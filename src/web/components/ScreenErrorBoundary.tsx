@@ -1,5 +1,6 @@
 import { siteInfo } from './siteInfo.ts';
 import { Component, type ReactNode } from 'react';
+import { serverReachable } from '../api/serverReachable.ts';
 
 interface State {
   failed: boolean;
@@ -21,13 +22,7 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode }, Stat
 
   override componentDidCatch(error: unknown) {
     console.error(error);
-    const answered = (ok: boolean) => this.setState({ serverReachable: ok });
-    if (!navigator.onLine) answered(false);
-    else
-      fetch('/readyz', { cache: 'no-store', signal: AbortSignal.timeout(5_000) }).then(
-        () => answered(true),
-        () => answered(false),
-      );
+    void serverReachable().then((ok) => this.setState({ serverReachable: ok }));
   }
 
   override render() {

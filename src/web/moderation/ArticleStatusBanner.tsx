@@ -1,4 +1,4 @@
-import type { Article } from '../articles/articleTypes.ts';
+import type { Article } from '../api/articleTypes.ts';
 import { hiddenReasonLabel, savedNotes, statusBanners } from './statusTexts.ts';
 
 /**

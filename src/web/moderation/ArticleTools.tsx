@@ -1,8 +1,8 @@
 import { Link, useLocation } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { paths } from '../../shared/routes.ts';
-import { useRole } from '../admin/useRole.ts';
-import type { ArticleDetail } from '../articles/articleTypes.ts';
+import { useRole } from '../auth/useRole.ts';
+import type { ArticleDetail } from '../api/articleTypes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { ArticleStatusBanner } from './ArticleStatusBanner.tsx';
 import { mayModerate } from './mayModerate.ts';

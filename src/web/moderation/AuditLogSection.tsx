@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../shared/routes.ts';
-import { linkClass } from '../account/formStyles.ts';
-import { AdminAlert, adminFailure } from '../admin/AdminAlert.tsx';
-import { smallButton } from '../admin/adminStyles.ts';
+import { linkClass } from '../components/formStyles.ts';
+import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
+import { smallButton } from '../components/adminStyles.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { moderationApi, type AuditEntryJson } from './moderationApi.ts';
+import { moderationApi, type AuditEntryJson } from '../api/moderationApi.ts';
 import { moderationTexts as texts } from './moderationTexts.ts';
 
 // The UTC time to the second, the way the admin command prints it: entries can come in quick succession.

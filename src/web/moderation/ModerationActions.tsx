@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { Role } from '../../shared/roles.ts';
-import type { Article } from '../articles/articleTypes.ts';
-import { ArticlesApiError } from '../articles/articlesApiError.ts';
+import type { Article } from '../api/articleTypes.ts';
+import { ArticlesApiError } from '../api/articlesApiError.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { mayModerate } from './mayModerate.ts';
-import { moderationApi } from './moderationApi.ts';
+import { moderationApi } from '../api/moderationApi.ts';
 import { moderationTexts as texts } from './moderationTexts.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
 import { HIDE_REASON_MAX, REPORT_REASON_MAX } from './reasonLimits.ts';

@@ -1,9 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { messages } from '../../shared/messages.ts';
-import { inputClass } from '../account/formStyles.ts';
+import { inputClass } from '../components/formStyles.ts';
 import { keepTabInside } from '../components/keepTabInside.ts';
 import { useModalDialog } from '../components/useModalDialog.ts';
-import { editorMessages } from '../articles/editorMessages.ts';
+import { charactersLeft } from '../components/charactersLeft.ts';
 import { moderationTexts } from './moderationTexts.ts';
 
 interface ReasonDialogProps {
@@ -94,7 +94,7 @@ export function ReasonDialog(props: ReasonDialogProps) {
           className={inputClass}
         />
         <p id={`${fieldId}-note`} className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          {editorMessages.charactersLeft(max - countOf(reason))}
+          {charactersLeft(max - countOf(reason))}
         </p>
         {shown && (
           <p

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../shared/routes.ts';
-import { AdminAlert, adminFailure } from '../admin/AdminAlert.tsx';
-import { smallButton } from '../admin/adminStyles.ts';
-import { FormAlert } from '../account/FormAlert.tsx';
-import { inputClass, linkClass } from '../account/formStyles.ts';
-import { formatArticleDate } from '../articles/formatArticleDate.ts';
+import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
+import { smallButton } from '../components/adminStyles.ts';
+import { FormAlert } from '../components/FormAlert.tsx';
+import { inputClass, linkClass } from '../components/formStyles.ts';
+import { formatArticleDate } from '../components/formatArticleDate.ts';
 import { useAuth } from '../auth/useAuth.ts';
-import { moderationApi, type ReportJson } from './moderationApi.ts';
+import { moderationApi, type ReportJson } from '../api/moderationApi.ts';
 import { moderationTexts as texts } from './moderationTexts.ts';
 
 /** Reports: the open ones, each closed with Hide (the article) or Dismiss, with an optional note. */

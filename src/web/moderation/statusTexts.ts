@@ -1,4 +1,4 @@
-import type { ArticleStatus } from '../articles/articleTypes.ts';
+import type { ArticleStatus } from '../api/articleTypes.ts';
 
 /**
  * What a not-published article's author and the editors read about its status (the article page's

@@ -4,11 +4,11 @@ import { SEARCH_QUERY_MAX_LENGTH } from '../../shared/searchLimits.ts';
 import type { SearchResult } from '../../shared/searchSchema.ts';
 import { paths } from '../../shared/routes.ts';
 import { ArticleByline } from '../articles/ArticleByline.tsx';
-import { EmptyList } from '../articles/EmptyList.tsx';
-import { LoadFailure } from '../articles/LoadFailure.tsx';
+import { EmptyList } from '../components/EmptyList.tsx';
+import { LoadFailure } from '../components/LoadFailure.tsx';
 import { TagLinks } from '../articles/TagLinks.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
-import { searchArticles } from './searchApi.ts';
+import { searchArticles } from '../api/searchApi.ts';
 
 type SearchState =
   | { status: 'loading' | 'failed'; results: SearchResult[]; nextCursor: string | null }

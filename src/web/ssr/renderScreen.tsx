@@ -1,7 +1,7 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactElement } from 'react';
 import { renderToStaticMarkup, renderToString } from 'react-dom/server';
 import { Route, Routes, StaticRouter } from 'react-router';
-import { screens } from '../../shared/routes.ts';
+import { screens, type ServedScreenName } from '../../shared/routes.ts';
 import type { RenderScreen } from '../../shared/servedScreen.ts';
 import { ArticlePage } from '../articles/ArticlePage.tsx';
 import { forgetStartedCalls, primeServedScreen } from '../articles/articlePrefetch.ts';
@@ -11,11 +11,9 @@ import type { AuthSession } from '../auth/authSession.ts';
 import { AuthorPage } from '../authors/AuthorPage.tsx';
 import { AppLayout } from '../components/AppLayout.tsx';
 import { setSiteInfoOnServer } from '../components/siteInfo.ts';
-import { setScreenOnServer } from './servedAuthor.ts';
-import { markPageServed } from './servedScreen.ts';
+import { ServedPageContext } from '../served/servedPage.ts';
 import { CommentsView } from '../comments/CommentsView.tsx';
 import { commentTexts } from '../../shared/comments.ts';
-import { setCommentsHtmlOnServer } from '../comments/servedComments.ts';
 
 /**
  * The server's half of the reading screens (decision 0301): built by Vite into dist/ssr and
@@ -23,6 +21,14 @@ import { setCommentsHtmlOnServer } from '../comments/servedComments.ts';
  * as the app's router (router.tsx), at the sign-in state "unknown", from the data the page
  * carries for the browser, so hydrateRoot (main.tsx) finds exactly this markup.
  */
+
+// The screens whose record says `serverRendered` (routes.ts): the type makes this list the table's.
+const servedScreens: Record<ServedScreenName, ReactElement> = {
+  home: <HomePage />,
+  article: <ArticlePage />,
+  author: <AuthorPage />,
+};
+const servedScreenNames = Object.keys(servedScreens) as ServedScreenName[];
 
 // The server knows nothing of the reader's session: the page is rendered as for anyone.
 const noSession = {
@@ -33,14 +39,13 @@ const noSession = {
 } as unknown as AuthSession;
 
 export const renderScreen: RenderScreen = ({ pathname, site, screen }) => {
+  // The same for every render of this server (its configuration).
   setSiteInfoOnServer(site);
-  markPageServed();
-  // Module state for one synchronous render: no other request runs in between.
-  setScreenOnServer(screen);
+  // The screen's first calls, answered with its data (the same cache the browser primes at boot).
   primeServedScreen(screen);
   // The comments as markup only (decision 0600): the article page's slot carries them as they are,
   // and the comments' own code, fetched later, takes over.
-  setCommentsHtmlOnServer(
+  const commentsHtml =
     screen.kind === 'article' && screen.comments
       ? renderToStaticMarkup(
           <StaticRouter location={pathname}>
@@ -56,27 +61,26 @@ export const renderScreen: RenderScreen = ({ pathname, site, screen }) => {
             />
           </StaticRouter>,
         )
-      : null,
-  );
+      : null;
   try {
     return renderToString(
       <StrictMode>
-        <AuthProvider session={noSession}>
-          <StaticRouter location={pathname}>
-            <Routes>
-              <Route element={<AppLayout />}>
-                <Route path={screens.home} element={<HomePage />} />
-                <Route path={screens.article} element={<ArticlePage />} />
-                <Route path={screens.author} element={<AuthorPage />} />
-              </Route>
-            </Routes>
-          </StaticRouter>
-        </AuthProvider>
+        <ServedPageContext value={{ screen, commentsHtml }}>
+          <AuthProvider session={noSession}>
+            <StaticRouter location={pathname}>
+              <Routes>
+                <Route element={<AppLayout />}>
+                  {servedScreenNames.map((name) => (
+                    <Route key={name} path={screens[name]} element={servedScreens[name]} />
+                  ))}
+                </Route>
+              </Routes>
+            </StaticRouter>
+          </AuthProvider>
+        </ServedPageContext>
       </StrictMode>,
     );
   } finally {
-    setScreenOnServer(null);
-    setCommentsHtmlOnServer(null);
     forgetStartedCalls();
   }
 };

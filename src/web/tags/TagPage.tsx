@@ -3,14 +3,14 @@ import { useLocation, useParams } from 'react-router';
 import { tagSlug } from '../../shared/tags.ts';
 import { articlesListPath } from '../../shared/articlesApiPaths.ts';
 import { PAGE_SIZE, takeStarted } from '../articles/articlePrefetch.ts';
-import { articlesApi } from '../articles/articlesApi.ts';
+import { articlesApi } from '../api/articlesApi.ts';
 import { settle } from '../articles/settled.ts';
 import { ArticleList } from '../articles/ArticleList.tsx';
-import { ListFailures } from '../articles/LoadFailure.tsx';
+import { ListFailures } from '../components/LoadFailure.tsx';
 import { useArticleFeed } from '../articles/useArticleFeed.ts';
 import { useListDeletion } from '../articles/useListDeletion.tsx';
 import { useAuth } from '../auth/useAuth.ts';
-import { servedStatus } from '../authors/servedDocument.ts';
+import { servedStatus } from '../served/servedDocument.ts';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 

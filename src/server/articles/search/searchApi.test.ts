@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPageSchema } from '../../../shared/searchSchema.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases, storageDatabases } from '../../../../test/support/testDatabases.ts';
 import {
   articlesApi,
   articlesTestApp,
@@ -28,7 +28,7 @@ const readable = (snippet: string) =>
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
 
-describe.each(dialectCases())('search on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('search on $dialect', (dialectCase) => {
   const app = articlesTestApp(dialectCase);
   const write = async (title: string, description: string, tags: string[] = []) => {
     const answer = await app.api.create(app.alice.idToken, { ...sampleArticle(title), description, tags });
@@ -180,7 +180,7 @@ describe.each(dialectCases())('search on $dialect', (dialectCase) => {
   });
 });
 
-describe.each(dialectCases())('search rate limit on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('search rate limit on $dialect', (dialectCase) => {
   let server: TestApp;
   beforeAll(async () => {
     server = await startTestApp(dialectCase, { RATE_LIMIT_SEARCH_PER_IP: '3' });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../../test/support/testDatabases.ts';
 import { articlesTestApp } from '../../../../test/support/articlesTestClient.ts';
 
 // Pieces of FTS5 and tsquery syntax, and characters that have broken query parsers before.
@@ -48,7 +48,7 @@ const hostileText = fc.oneof(
     .map((parts) => parts.join('')),
 );
 
-describe.each(dialectCases())('search under hostile query text on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('search under hostile query text on $dialect', (dialectCase) => {
   const app = articlesTestApp(dialectCase);
 
   beforeAll(async () => {

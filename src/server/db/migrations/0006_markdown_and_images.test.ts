@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { migratedJustBefore, type DatabaseBeforeMigration } from '../../../../test/support/migratedJustBefore.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../../test/support/testDatabases.ts';
 import { migrateToLatest } from '../migrate.ts';
 
-describe.each(dialectCases())('migration 0006 on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('migration 0006 on $dialect', (dialectCase) => {
   let before: DatabaseBeforeMigration | undefined;
 
   afterEach(async () => {

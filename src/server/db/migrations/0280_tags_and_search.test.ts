@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { migratedJustBefore, type DatabaseBeforeMigration } from '../../../../test/support/migratedJustBefore.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../../test/support/testDatabases.ts';
 import { searchIndex } from '../../articles/search/searchIndex.ts';
 import { parseSearchQuery } from '../../articles/search/searchQuery.ts';
 import { migrateToLatest } from '../migrate.ts';
 
-describe.each(dialectCases())('migration 0280 on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('migration 0280 on $dialect', (dialectCase) => {
   let before: DatabaseBeforeMigration | undefined;
 
   afterEach(async () => {

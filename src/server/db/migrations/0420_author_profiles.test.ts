@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dialectCases, type TestDatabase } from '../../../../test/support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../../../../test/support/testDatabases.ts';
 import { openDatabase, type Database } from '../database.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { migrations } from './index.ts';
 
-describe.each(dialectCases())('migration 0420 on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('migration 0420 on $dialect', (dialectCase) => {
   let testDatabase: TestDatabase | undefined;
   let database: Database | undefined;
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migratedJustBefore, type DatabaseBeforeMigration } from '../../../../test/support/migratedJustBefore.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../../test/support/testDatabases.ts';
 import { migrateToLatest } from '../migrate.ts';
 
 const TABLE_ARTICLE =
@@ -11,7 +11,7 @@ const OWN_PICTURE = '/images/AAAAAAAAAAAAAAAAAAAAAA/800x600.jpg';
 const OLD_HTML =
   '<h3>What you need</h3>\n<p>| Time | Step |<br>\n| --- | --- |<br>\n| 5 min | Soak the stone |</p>\n<p>See the [Atom feed](/feed.xml).</p>\n';
 
-describe.each(dialectCases())('migration 0660 on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('migration 0660 on $dialect', (dialectCase) => {
   let before: DatabaseBeforeMigration | undefined;
 
   afterEach(async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { storageDatabases } from '../../../../test/support/testDatabases.ts';
 import { identityTestApp, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 
 type Table = 'identity_sessions' | 'identity_oob_codes';
@@ -31,7 +31,7 @@ async function allowInserts(database: Database, table: Table): Promise<void> {
 const failSessionInserts = (database: Database) => failInserts(database, 'identity_sessions');
 const allowSessionInserts = (database: Database) => allowInserts(database, 'identity_sessions');
 
-describe.each(dialectCases())('no half-written accounts on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('no half-written accounts on $dialect', (dialectCase) => {
   const app = identityTestApp(dialectCase);
 
   it('a sign-up whose session cannot be stored leaves no account behind', async () => {

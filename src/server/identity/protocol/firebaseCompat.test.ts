@@ -25,7 +25,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import { uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { authAgainst } from '../../../../test/support/firebaseSdk.ts';
 
@@ -52,7 +52,7 @@ function actionCodeFrom(text: string, mode: string): string {
   return match[1]!;
 }
 
-describe.each(dialectCases())('the official Firebase Auth SDK against the server on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the official Firebase Auth SDK against the server on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let firebaseApp: FirebaseApp;

@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authAgainst } from '../../../../test/support/firebaseSdk.ts';
 import { identityClient, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 
 /**
  * Issue 35's Firebase parity findings, from a side-by-side run against the Firebase Auth
  * emulator: createAuthUri as a project with email enumeration protection answers it, the
  * MISSING_* codes for absent fields, and USER_NOT_FOUND for a deleted account's refresh.
  */
-describe.each(dialectCases())('Firebase parity (issue 35) on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('Firebase parity (issue 35) on $dialect', (dialectCase) => {
   let server: TestApp;
   let firebaseApp: FirebaseApp;
   let auth: Auth;

@@ -3,10 +3,10 @@ import { decodeJwt, decodeProtectedHeader, createLocalJWKSet, jwtVerify } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disableAccount } from '../../../../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import { identityClient, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 
-describe.each(dialectCases())('the /identity protocol on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the /identity protocol on $dialect', (dialectCase) => {
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;
   let clockOffset = 0;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases, storageDatabases } from '../../../../test/support/testDatabases.ts';
 import { identityClient, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 
 function codeFrom(text: string): string {
@@ -12,7 +12,7 @@ function codeFrom(text: string): string {
 
 const SITE = 'Margit’s Kitchen';
 
-describe.each(dialectCases())('password reset by email on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('password reset by email on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;
@@ -149,7 +149,7 @@ describe.each(dialectCases())('password reset by email on $dialect', (dialectCas
 describe('password reset with a failing mail server', () => {
   // Each case waits out the 10 s mail timeout twice, one request after the other (the unknown
   // email's answer imitates the known one's); the databases wait at the same time.
-  it.concurrent.for(dialectCases())(
+  it.concurrent.for(storageDatabases())(
     'on $dialect fails with a JSON error within 10 s, for known and (afterwards) unknown emails alike',
     { timeout: 40_000 },
     async (dialectCase, { expect }) => {

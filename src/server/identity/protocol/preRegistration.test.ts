@@ -5,7 +5,7 @@ import { articlesApi } from '../../../../test/support/articlesTestClient.ts';
 import { identityClient, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../../test/support/testOidcProvider.ts';
 import { totpCode } from '../../../../test/support/twoStepTestSupport.ts';
 import { markAddressVerified } from '../../../../test/support/verifiedAccounts.ts';
@@ -19,7 +19,7 @@ const PROVIDER = 'oidc.test';
  * person's address keeps no way in once that person acts, and never a role bound to the address.
  * Each scenario runs through the real HTTP interfaces against a real SMTP sink and OpenID provider.
  */
-describe.each(dialectCases())('pre-registered accounts on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('pre-registered accounts on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let provider: TestOidcProvider;
   let server: TestApp;

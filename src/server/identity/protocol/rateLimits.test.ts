@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases, storageDatabases } from '../../../../test/support/testDatabases.ts';
 import { identityClient, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 
 const tooMany = protocolError('TOO_MANY_ATTEMPTS_TRY_LATER', 429);
 
-describe.each(dialectCases())('rate limits on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('rate limits on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;
@@ -77,7 +77,7 @@ describe.each(dialectCases())('rate limits on $dialect', (dialectCase) => {
   });
 });
 
-describe.each(dialectCases())('sign-in limits under concurrency on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('sign-in limits under concurrency on $dialect', (dialectCase) => {
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import { identityClient, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 
 const tooMany = protocolError('TOO_MANY_ATTEMPTS_TRY_LATER', 429);
 
 /** The security review's findings 2, 3, 5 and 6 (issue 14 §4), each as the reviewer reproduced it. */
-describe.each(dialectCases())('review findings on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('review findings on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;
@@ -98,7 +98,7 @@ describe.each(dialectCases())('review findings on $dialect', (dialectCase) => {
   });
 });
 
-describe.each(dialectCases())('action codes die with a credential change on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('action codes die with a credential change on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import {
   identityClient,
   identityTestApp,
@@ -15,7 +15,7 @@ function sessionCookieFrom(headers: Headers): string | undefined {
   return header ? /inkwell_session=([^;]*)/.exec(header)?.[1] : undefined;
 }
 
-describe.each(dialectCases())('browser session mode on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('browser session mode on $dialect', (dialectCase) => {
   const app = identityTestApp(dialectCase);
 
   it('keeps the refresh token in an HttpOnly cookie, refreshes and signs out with it', async () => {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
 import { markAddressVerified } from '../../../../test/support/verifiedAccounts.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../../test/support/testOidcProvider.ts';
 import { authAgainst } from '../../../../test/support/firebaseSdk.ts';
 
@@ -30,7 +30,7 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
   }
 }
 
-describe.each(dialectCases())('the Firebase SDK signs in with an OpenID provider on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the Firebase SDK signs in with an OpenID provider on $dialect', (dialectCase) => {
   let provider: TestOidcProvider;
   let server: TestApp;
   let firebaseApp: FirebaseApp;

@@ -4,7 +4,7 @@ import { CookieJar, passProvider, request } from '../../../../test/support/provi
 import { identityClient, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
 import { markAddressVerified } from '../../../../test/support/verifiedAccounts.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../../test/support/testOidcProvider.ts';
 import { providerSignInErrorMessage } from '../../../shared/providerSignIn.ts';
 
@@ -12,7 +12,7 @@ import { providerSignInErrorMessage } from '../../../shared/providerSignIn.ts';
 const PUBLIC_URL = 'http://localhost:3998';
 const PROVIDER = 'oidc.test';
 
-describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the browser flow at /identity/oauth on $dialect', (dialectCase) => {
   let provider: TestOidcProvider;
   let server: TestApp;
   const logLines: string[] = [];
@@ -239,7 +239,7 @@ describe.each(dialectCases())('the browser flow at /identity/oauth on $dialect',
   });
 });
 
-describe.each(dialectCases())(
+describe.each(contractDatabases())(
   'a provider sign-up refused by the sign-up policy on $dialect (issue 35, finding 8)',
   (dialectCase) => {
     let provider: TestOidcProvider;

@@ -20,6 +20,7 @@ import { sameOriginPath } from './continuePath.ts';
 import { PENDING_SIGN_IN_LIFETIME_MS, type PendingSignIns } from './pendingSignIns.ts';
 import type { ProviderRegistry } from './providerRegistry.ts';
 import type { RelyingParty } from './relyingParty.ts';
+import { paths } from '../../../shared/routes.ts';
 
 /**
  * Binds a browser flow to the browser that started it. Lax, not Strict: the provider sends the
@@ -86,7 +87,7 @@ export function oauthRoutes(deps: {
   /** Sign-in failures go to /login; a Connect (already signed in) back to the profile, which says the same. */
   const fail = (reply: FastifyReply, code: ProviderSignInError, connecting = false) => {
     reply.header('cache-control', 'no-store');
-    return reply.redirect(`${connecting ? '/profile' : '/login'}?error=${code}`, 302);
+    return reply.redirect(`${connecting ? paths.profile : paths.login}?error=${code}`, 302);
   };
 
   /** Saves a pending sign-in, sets the state cookie, and answers the provider's authorization URL. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
 import { markAddressVerified } from '../../../../test/support/verifiedAccounts.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../../test/support/testOidcProvider.ts';
 
 const PUBLIC_URL = 'http://localhost:3999';
@@ -13,7 +13,7 @@ const PROVIDER = 'oidc.test';
 const OTHER = 'oidc.other';
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
-describe.each(dialectCases())('accounts:signInWithIdp on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('accounts:signInWithIdp on $dialect', (dialectCase) => {
   let provider: TestOidcProvider;
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;

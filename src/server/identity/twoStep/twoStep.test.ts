@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient, protocolError, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import { signUpVerified, totpCode, wrongTotpCode } from '../../../../test/support/twoStepTestSupport.ts';
 import { softAuthenticator } from '../../passkeys/testAuthenticator.ts';
 
 const STEP = 30_000;
 
-describe.each(dialectCases())('two-step sign-in (DESIGN §8.4) on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('two-step sign-in (DESIGN §8.4) on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let client: ReturnType<typeof identityClient>;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient, uniqueEmail } from '../../../../test/support/identityTestClient.ts';
 import { startSmtpSink, type SmtpSink } from '../../../../test/support/smtpSink.ts';
 import { startTestApp, type TestApp } from '../../../../test/support/testApp.ts';
-import { dialectCases } from '../../../../test/support/testDatabases.ts';
+import { contractDatabases } from '../../../../test/support/testDatabases.ts';
 import { signUpVerified, totpCode } from '../../../../test/support/twoStepTestSupport.ts';
 import { authAgainst } from '../../../../test/support/firebaseSdk.ts';
 
@@ -27,7 +27,7 @@ async function rejection(promise: Promise<unknown>): Promise<{ code?: string }> 
   throw new Error('expected the call to fail');
 }
 
-describe.each(dialectCases())('two-step sign-in with the official Firebase SDK on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('two-step sign-in with the official Firebase SDK on $dialect', (dialectCase) => {
   let sink: SmtpSink;
   let server: TestApp;
   let firebaseApp: FirebaseApp;

@@ -49,7 +49,8 @@ export async function importAccounts(
   database: Database,
   accounts: ImportedAccount[],
   options: {
-    hashParameters: FirebaseHashParameters;
+    /** null for accounts brought without passwords (a blog's authors: Ghost, WordPress). */
+    hashParameters: FirebaseHashParameters | null;
     now: number;
     /** Every imported account's role (NEW_ACCOUNT_ROLE, or the command's --role). */
     role: Role;
@@ -131,13 +132,19 @@ function linkRow(uid: string, link: ImportedProviderLink, now: number): Federate
   };
 }
 
-function userRow(account: ImportedAccount, hashParameters: FirebaseHashParameters, now: number, role: Role): UserRow {
+function userRow(
+  account: ImportedAccount,
+  hashParameters: FirebaseHashParameters | null,
+  now: number,
+  role: Role,
+): UserRow {
   const password = account.firebasePassword;
+  if (password !== null && hashParameters === null) throw new Error('An imported password needs its hash parameters.');
   return {
     id: account.uid,
     email: account.email,
     // '' lets nothing in (passwordHashing.ts): such an account sets a password through a reset.
-    password_hash: password === null ? '' : encodeFirebaseHash(hashParameters, password.salt, password.hash),
+    password_hash: password === null ? '' : encodeFirebaseHash(hashParameters!, password.salt, password.hash),
     display_name: account.displayName,
     photo_url: account.photoUrl,
     email_verified: account.emailVerified ? 1 : 0,

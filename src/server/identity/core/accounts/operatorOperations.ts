@@ -161,7 +161,11 @@ export function createOperatorOperations(deps: {
     /** Accounts exported from Firebase, with their uids and password hashes (accountImport.ts). */
     importAccounts: (
       accounts: ImportedAccount[],
-      options: { hashParameters: FirebaseHashParameters; role: Role; progress: (done: number, total: number) => void },
+      options: {
+        hashParameters: FirebaseHashParameters | null;
+        role: Role;
+        progress: (done: number, total: number) => void;
+      },
     ) => importAccounts(deps.database, accounts, { ...options, now: deps.now() }),
   };
 }

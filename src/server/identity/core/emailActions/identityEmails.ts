@@ -5,7 +5,7 @@ import type { MailMessage } from '../../../mail/mailer.ts';
 export type ActionMode = 'verifyEmail' | 'verifyAndChangeEmail' | 'recoverEmail';
 
 export function actionLink(publicUrl: string, mode: ActionMode, code: string): string {
-  return `${publicUrl}/action?mode=${mode}&oobCode=${encodeURIComponent(code)}`;
+  return `${publicUrl}${paths.action}?mode=${mode}&oobCode=${encodeURIComponent(code)}`;
 }
 
 function escapeHtml(text: string): string {
@@ -119,7 +119,7 @@ export function secondStepFailuresNotice(options: { to: string; publicUrl: strin
       'Your account is safe while your authenticator app and recovery codes are.',
     ],
     after: [
-      `If this was not you, choose a new password: go to ${options.publicUrl}/forgot-password yourself rather than following a link.`,
+      `If this was not you, choose a new password: go to ${options.publicUrl}${paths.forgotPassword} yourself rather than following a link.`,
       'If it was you, there is nothing to do.',
     ],
   });
@@ -164,7 +164,7 @@ export function emailChangedNotice(options: {
     ],
     link: { href: actionLink(options.publicUrl, 'recoverEmail', options.code), label: 'Undo the change' },
     after: [
-      `Then choose a new password at ${options.publicUrl}/forgot-password.`,
+      `Then choose a new password at ${options.publicUrl}${paths.forgotPassword}.`,
       'If you made the change yourself, ignore this email.',
     ],
   });

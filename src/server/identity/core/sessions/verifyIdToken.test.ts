@@ -9,14 +9,14 @@ import { openDatabase, type Database } from '../../../db/database.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
 import { createMailer } from '../../../mail/mailer.ts';
 import { createRateLimiter } from '../../../rateLimit/rateLimiter.ts';
-import { dialectCases, type TestDatabase } from '../../../../../test/support/testDatabases.ts';
+import { storageDatabases, type TestDatabase } from '../../../../../test/support/testDatabases.ts';
 import { createIdentity, IdTokenError, type Identity } from '../../createIdentity.ts';
 import { identityClient, protocolError, uniqueEmail } from '../../../../../test/support/identityTestClient.ts';
 import { createSigningKeys } from '../stores/signingKeys.ts';
 
 const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
 
-describe.each(dialectCases())('verifyIdToken and the identity module on $dialect', (dialectCase) => {
+describe.each(storageDatabases())('verifyIdToken and the identity module on $dialect', (dialectCase) => {
   let testDatabase: TestDatabase;
   let database: Database;
   let identity: Identity;

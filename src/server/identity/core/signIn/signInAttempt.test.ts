@@ -4,7 +4,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityClient, protocolError, uniqueEmail } from '../../../../../test/support/identityTestClient.ts';
-import { dialectCases, type TestDatabase } from '../../../../../test/support/testDatabases.ts';
+import { contractDatabases, type TestDatabase } from '../../../../../test/support/testDatabases.ts';
 import { loadConfig } from '../../../config.ts';
 import { openDatabase, type Database } from '../../../db/database.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
@@ -24,7 +24,7 @@ const ENROLLED_AT = Date.UTC(2026, 10, 1);
  * is the core's, as the two-step door's finalize route will make it. The first factor goes
  * through the real protocol door over HTTP, on a real database.
  */
-describe.each(dialectCases())('the sign-in attempt with a second step on $dialect', (dialectCase) => {
+describe.each(contractDatabases())('the sign-in attempt with a second step on $dialect', (dialectCase) => {
   let testDatabase: TestDatabase;
   let database: Database;
   let core: IdentityCore;

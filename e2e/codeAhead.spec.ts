@@ -1,0 +1,49 @@
+import { expect, test, type Page } from '@playwright/test';
+import { runAdminProcess } from '../test/support/adminRunner.ts';
+import { apiSignUp } from './support/api.ts';
+import { expectSignedIn, logIn } from './support/accounts.ts';
+
+// Issue 41 and DESIGN.md §6: the browser fetches ahead, when idle, only the code of the screens
+// this visitor can use next (the screen records' codeAhead, src/shared/routes.ts).
+
+/** The screens whose code chunks (assets/<Screen>-hash.js) the page has asked for so far. */
+function screenChunksAsked(page: Page): Set<string> {
+  const asked = new Set<string>();
+  page.on('request', (request) => {
+    const name = /\/assets\/([A-Z]\w+Page)-[\w-]+\.js$/.exec(new URL(request.url()).pathname)?.[1];
+    if (name) asked.add(name);
+  });
+  return asked;
+}
+
+const STAFF_AND_OTHERS = ['AdminPage', 'TagPage', 'SearchPage', 'ProfilePage', 'ArticleEditorPage', 'EmailActionPage'];
+
+test("a signed-out reader's browser fetches the reading screens and the way in ahead, not the staff, tag or search screens", async ({
+  page,
+}) => {
+  const asked = screenChunksAsked(page);
+  await page.goto('/');
+  await expect
+    .poll(() => ['ArticlePage', 'AuthorPage', 'LoginPage', 'SignupPage'].filter((name) => !asked.has(name)))
+    .toEqual([]);
+  await page.waitForLoadState('networkidle');
+  expect(STAFF_AND_OTHERS.filter((name) => asked.has(name))).toEqual([]);
+
+  // The search screen's code comes when its box is about to be used.
+  await page.getByRole('searchbox', { name: 'Search articles' }).focus();
+  await expect.poll(() => asked.has('SearchPage')).toBe(true);
+  expect(asked.has('AdminPage')).toBe(false);
+});
+
+test('once an owner has signed in, the profile and admin screens are fetched ahead', async ({ page, request }) => {
+  const owner = await apiSignUp(request, 'Ahead Owner');
+  const run = await runAdminProcess(['users', 'role', owner.email, 'owner'], { DATA_DIR: process.env.E2E_DATA_DIR! });
+  expect(run.code, run.stderr).toBe(0);
+  const asked = screenChunksAsked(page);
+  await page.goto('/login');
+  await page.waitForLoadState('networkidle');
+  expect(asked.has('AdminPage')).toBe(false);
+  await logIn(page, owner.email, owner.password);
+  await expectSignedIn(page);
+  await expect.poll(() => asked.has('ProfilePage') && asked.has('AdminPage')).toBe(true);
+});

@@ -1,0 +1,146 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { ArticleStatus } from '../../shared/articleSchema.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+import { tagNamesOf } from './articleTags.ts';
+import type { ImageOrigin } from './imageOrigin.ts';
+
+/**
+ * The articles' stored rows and what the read and the write queries share. All SQL of the
+ * articles feature is in articleReadQueries.ts and articleWriteQueries.ts (articlesRepository.ts
+ * puts them together). The reads outside its own tables: the author's current display name and
+ * picture, from the columns of identity's users table declared here, and the author page's
+ * slug (the authors feature's author_profiles).
+ */
+export type AuthorColumns = {
+  users: { id: string; display_name: string | null; photo_url: string | null };
+};
+
+export interface ArticleRow {
+  id: string;
+  image: string;
+  title: string;
+  description: string;
+  /** The description's rendered text, at most 300 characters. */
+  excerpt: string;
+  authorId: string;
+  authorName: string | null;
+  authorSlug: string | null;
+  authorPhotoUrl: string | null;
+  /** Epoch milliseconds. */
+  date: number;
+  /** Tag names in the author's order. */
+  tags: string[];
+  status: ArticleStatus;
+  /** The last hide's reason and time (epoch ms); shown only while hidden. */
+  moderationReason: string | null;
+  moderatedAt: number | null;
+}
+
+/** One article with its rendered body: what the article page shows. */
+export interface ArticleDetailRow extends ArticleRow {
+  descriptionHtml: string;
+}
+
+export interface ArticleFields {
+  image: string;
+  title: string;
+  description: string;
+  /** Tag names, one per slug (articleSchema.ts merges them). Absent on an update: the tags stay. */
+  tags?: string[] | undefined;
+  /** false: no newsletter for this write's first publication (never stored). */
+  newsletter?: boolean | undefined;
+}
+
+/** The author's account no longer exists (deleted after the caller's token was checked). */
+export class AuthorGoneError extends Error {
+  override name = 'AuthorGoneError';
+}
+
+/** An article as written: its fields plus what the server decides (id, author, date, status). */
+export type NewArticle = ArticleFields & {
+  id: string;
+  authorId: string;
+  date: number;
+  status?: ArticleStatus;
+  /** An excerpt the old blog kept apart from the text (an importer's, plain text); else it is made from the text. */
+  excerpt?: string | undefined;
+};
+
+/** What a change of an existing article is decided on: the stored article before it. */
+export interface CurrentArticle {
+  id: string;
+  authorId: string;
+  title: string;
+  status: ArticleStatus;
+  date: number;
+  everPublished: boolean;
+}
+
+/** A change the caller decided on, given the current article; or a refusal, returned as is. */
+export type ChangePlan = {
+  status: ArticleStatus;
+  /** Set on hide; left as stored when absent. */
+  moderation?: { reason: string; at: number };
+};
+
+/** Runs inside the change's transaction, after the write (the audit log's row). */
+export type InTransaction = (trx: Transaction<DatabaseSchema>, before: CurrentArticle) => Promise<void>;
+
+/**
+ * Told of every article written through the API (created or changed), inside the writing
+ * transaction: a failing listener undoes the write. `trx` is for the listener's own tables.
+ */
+/** Told inside the transaction of an article's first publication (DESIGN.md §9.3's sends). */
+export type FirstPublishedListener = (
+  article: { id: string; title: string; newsletter: boolean },
+  trx: Transaction<DatabaseSchema>,
+) => Promise<void>;
+
+export type ArticleWrittenListener = (
+  article: { id: string } & ArticleFields,
+  trx: Transaction<DatabaseSchema>,
+) => Promise<void>;
+
+/** The rows with their tag names. */
+export async function withTagNames<R extends Omit<ArticleRow, 'tags'>>(
+  db: Kysely<DatabaseSchema>,
+  rows: R[],
+): Promise<(R & { tags: string[] })[]> {
+  const names = await tagNamesOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, tags: names.get(row.id) ?? [] }));
+}
+
+export function selectWithAuthors(db: Kysely<DatabaseSchema>) {
+  return db
+    .withTables<AuthorColumns>()
+    .selectFrom('articles')
+    .innerJoin('users', 'users.id', 'articles.author_id')
+    .leftJoin('author_profiles', 'author_profiles.author_id', 'articles.author_id')
+    .select([
+      'articles.id',
+      'articles.image',
+      'articles.title',
+      'articles.description',
+      'articles.excerpt',
+      'articles.author_id as authorId',
+      'users.display_name as authorName',
+      'author_profiles.slug as authorSlug',
+      'users.photo_url as authorPhotoUrl',
+      'articles.date',
+      'articles.status',
+      'articles.moderation_reason as moderationReason',
+      'articles.moderated_at as moderatedAt',
+    ]);
+}
+
+/** A stored row as it is served: image paths under the current PUBLIC_URL. */
+export function served<Row extends ArticleRow>(row: Row, images: ImageOrigin): Row {
+  const image = images.toServed(row.image);
+  const authorPhotoUrl = row.authorPhotoUrl === null ? null : images.toServed(row.authorPhotoUrl);
+  const description = images.toServed(row.description);
+  const html = 'descriptionHtml' in row ? { descriptionHtml: images.toServed(row.descriptionHtml as string) } : {};
+  return { ...row, image, description, authorPhotoUrl, ...html };
+}

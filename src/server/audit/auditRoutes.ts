@@ -31,12 +31,8 @@ export function auditRoutes(deps: {
       async (request, reply) => {
         const { cursor: after } = request.query as z.output<typeof auditQuery>;
         const page = await keysetPage(AUDIT_PAGE_SIZE, (rows) => deps.log.newest(rows, after), encodeKeysetCursor);
-        return reply
-          .header('cache-control', 'no-store')
-          .send({
-            entries: await nameAuditEntries(page.rows.map(auditEntryJson), deps.names),
-            nextCursor: page.nextCursor,
-          });
+        const entries = await nameAuditEntries(page.rows.map(auditEntryJson), deps.names);
+        return reply.header('cache-control', 'no-store').send({ entries, nextCursor: page.nextCursor });
       },
     );
   };

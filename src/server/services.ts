@@ -20,6 +20,8 @@ import type { Caller } from './http/callerAuth.ts';
 import { createUnsubscribe } from './unsubscribe/createUnsubscribe.ts';
 import { createNewsletters, type Newsletters } from './newsletters/createNewsletters.ts';
 import { NEWSLETTER_LIST } from './newsletters/subscribers.ts';
+import { createFederation, type Federation } from './federation/createFederation.ts';
+import { createFederationStore } from './federation/federationStore.ts';
 
 export interface Services {
   identity: Identity;
@@ -44,6 +46,8 @@ export interface Services {
   unsubscribeRoutes: FastifyPluginAsync;
   /** Newsletters (DESIGN.md §9.3): apiRoutes with { prefix: '/api' }, formRoutes without one. */
   newsletters: Newsletters;
+  /** Federation (DESIGN.md §9.4): register with federation.register(app); nothing when FEDERATION=off. */
+  federation: Federation;
 }
 
 /**
@@ -60,6 +64,10 @@ export function createServices(deps: {
   clock?: (() => number) | undefined;
   /** How often a provider's keys may be fetched again for an unknown `kid` (tests shorten it). */
   providerKeyRefreshCooldownMs?: number | undefined;
+  /** Tests only: fediverse servers on loopback (decision 0700); never from configuration. */
+  federationAllowPrivateAddress?: boolean | undefined;
+  /** Activities one remote server may POST per minute (default 600); the bench raises it. */
+  federationInboxPerServerPerMinute?: number | undefined;
 }): Services {
   const { config, database, mailer, clock } = deps;
   const rateLimiter = createRateLimiter(database, clock);
@@ -182,6 +190,7 @@ export function createServices(deps: {
   // Comments (DESIGN.md §9.2): on articles as their reader sees them (through the articles' read
   // cache, which comments empty as articles do); a deleted account's comments go with it (kept as
   // "This comment was deleted." where replied to); lists and articles carry their counts.
+  const federationStore = createFederationStore(database, clock ?? Date.now);
   const comments = createComments({
     database,
     rateLimiter,
@@ -198,10 +207,32 @@ export function createServices(deps: {
       if (email) await mailer.send({ ...mail, to: email });
     },
     lists: unsubscribe,
+    // FEDERATION=on: an article's likes and reposts from the fediverse come with its comments.
+    reactions: config.federation === 'on' ? (id) => federationStore.reactionCounts(id) : undefined,
     cached: (key, build) => articles.reader.cached(key, build),
   });
   identity.onUserDeleting((uid, trx) => comments.deleteByAuthor(uid, trx));
   if (config.comments !== 'off') articles.onCountingComments((ids) => comments.countPublishedOf(ids));
+  // Federation (DESIGN.md §9.4): each article write queues what its followers are told (Create,
+  // Update, Delete) in its transaction; fediverse replies are comments by remote authors.
+  const federation = createFederation({
+    database,
+    enabled: config.federation === 'on',
+    handle: config.federationHandle,
+    publicUrl: config.publicUrl,
+    site: { title: config.site.title, description: config.site.description },
+    allowPrivateAddress: deps.federationAllowPrivateAddress,
+    inboxPerServerPerMinute: deps.federationInboxPerServerPerMinute,
+    rateLimiter,
+    verifyIdToken,
+    clock,
+    findArticle: (id) => articles.reader.find(id),
+    newestArticles: (limit) => articles.reader.newest(limit),
+    countArticles: () => articles.reader.countPublished(),
+    comments,
+    recordEvent: audit.record,
+  });
+  if (federation.enabled) articles.onChanged((change, trx) => federation.onArticleChanged(change, trx));
   const commentsRoutes = commentsRoutesOf({
     comments,
     verifyIdToken,
@@ -248,6 +279,7 @@ export function createServices(deps: {
     commentsRoutes,
     unsubscribeRoutes: unsubscribe.routes,
     newsletters,
+    federation,
   };
 }
 

@@ -91,6 +91,12 @@ export type FirstPublishedListener = (
   trx: Transaction<DatabaseSchema>,
 ) => Promise<void>;
 
+/** An article's status before and after a write; null where it did not exist, or no longer does. */
+export type ArticleChangedListener = (
+  change: { id: string; before: ArticleStatus | null; after: ArticleStatus | null; edited: boolean },
+  trx: Transaction<DatabaseSchema>,
+) => Promise<void>;
+
 export type ArticleWrittenListener = (
   article: { id: string } & ArticleFields,
   trx: Transaction<DatabaseSchema>,
@@ -264,7 +270,11 @@ export function createArticlesRepository(
   onWritten: ArticleWrittenListener[] = [],
   images: ImageOrigin = unchangedImageOrigin,
   onFirstPublished: FirstPublishedListener[] = [],
+  onChanged: ArticleChangedListener[] = [],
 ) {
+  const tellChanged: ArticleChangedListener = async (change, trx) => {
+    for (const listener of onChanged) await listener(change, trx);
+  };
   const tellFirstPublished = async (
     article: { id: string; title: string; newsletter?: boolean | undefined },
     trx: Transaction<DatabaseSchema>,
@@ -287,6 +297,7 @@ export function createArticlesRepository(
           await writeTagsAndIndex(trx, article, text);
           await tellWritten(article, trx);
           if (record.status === 'published') await tellFirstPublished(article, trx);
+          await tellChanged({ id: article.id, before: null, after: record.status, edited: true }, trx);
         });
       } catch (error) {
         // author_id is the table's only foreign key.
@@ -445,6 +456,7 @@ export function createArticlesRepository(
           const title = options.fields?.title ?? before.title;
           await tellFirstPublished({ id, title, newsletter: options.fields?.newsletter }, trx);
         }
+        await tellChanged({ id, before: before.status, after: plan.status, edited: options.fields !== undefined }, trx);
         await options.inTransaction?.(trx, before);
         return { before };
       });
@@ -462,6 +474,7 @@ export function createArticlesRepository(
         const plan = decide(before);
         if (plan !== 'delete') return plan;
         await trx.deleteFrom('articles').where('id', '=', id).execute();
+        await tellChanged({ id, before: before.status, after: null, edited: false }, trx);
         await inTransaction?.(trx, before);
         return { before };
       });

@@ -18,13 +18,16 @@ export type AuditAction =
   | 'article.restore'
   /** Another person's article only. */
   | 'article.delete'
-  | 'report.resolve';
+  | 'report.resolve'
+  /** A fediverse domain or actor blocked, or unblocked (DESIGN.md §9.4). */
+  | 'federation.block'
+  | 'federation.unblock';
 
 export interface AuditEvent {
   /** null: the operator's admin command / the system. */
   actorUid: string | null;
   action: AuditAction;
-  targetType: 'user' | 'article' | 'invitation' | 'report' | 'comment';
+  targetType: 'user' | 'article' | 'invitation' | 'report' | 'comment' | 'fediverse';
   targetId: string;
   /** e.g. {from:'author', to:'editor'}, {reason}, {action:'hide'} */
   detail?: Record<string, unknown>;

@@ -25,6 +25,7 @@ import { profileReadVersionMigration } from './0553_profile_read_version.ts';
 import { sessionParityMigration } from './0560_session_parity.ts';
 import { commentsMigration } from './0600_comments.ts';
 import { newslettersMigration } from './0650_newsletters.ts';
+import { federationMigration } from './0700_federation.ts';
 import { unsubscribeMigration } from './0601_unsubscribe.ts';
 
 /**
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0600_comments': commentsMigration,
   '0601_unsubscribe': unsubscribeMigration,
   '0650_newsletters': newslettersMigration,
+  '0700_federation': federationMigration,
 };

@@ -51,6 +51,8 @@ export interface TestAppOptions {
   port?: number;
   /** Fediverse servers on loopback may be fetched and delivered to (federation tests' peers). */
   federationAllowPrivateAddress?: boolean;
+  /** Activities one remote server may POST to the inbox per minute (default 600). */
+  federationInboxPerServerPerMinute?: number;
   /**
    * Runs on this database instead of a fresh one, and leaves it in place on close: a restart
    * (with other configuration) of the same site.
@@ -87,6 +89,9 @@ export async function startTestApp(
       ? { providerKeyRefreshCooldownMs: options.providerKeyRefreshCooldownMs }
       : {}),
     ...(options.federationAllowPrivateAddress ? { federationAllowPrivateAddress: true } : {}),
+    ...(options.federationInboxPerServerPerMinute
+      ? { federationInboxPerServerPerMinute: options.federationInboxPerServerPerMinute }
+      : {}),
   });
   await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();

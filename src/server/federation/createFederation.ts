@@ -216,7 +216,7 @@ export function createFederation(deps: FederationDeps) {
     /** Written into every page's shell by the server (no script): the footer's line. */
     followLine:
       '<aside aria-label="Fediverse" class="mx-auto max-w-5xl px-4 pb-8 text-sm text-slate-600 sm:px-6 dark:text-slate-400">' +
-      `<p>Follow <span class="font-semibold select-all">${escapeHtml(handle)}</span></p></aside>`,
+      `<p class="select-all">Follow ${escapeHtml(handle)}</p></aside>`,
     /** Likes and reposts of an article from the fediverse. */
     reactionCounts: (articleId: string) => store.reactionCounts(articleId),
   };

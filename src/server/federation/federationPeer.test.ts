@@ -1,29 +1,8 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
-import { startTestPeer, type TestPeer } from './federationTestPeer.ts';
-
-/** A free loopback port: PUBLIC_URL must name the port before the server starts. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Waits until `check` returns something truthy (deliveries and inbox work are queued). */
-export async function eventually<T>(check: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { eventually, freePort, startTestPeer, type TestPeer } from './federationTestPeer.ts';
 
 // DESIGN.md §9.4 with real peers on loopback: two servers (localhost and 127.0.0.1), each a
 // Fedify instance whose users follow, like, boost, reply and receive deliveries.

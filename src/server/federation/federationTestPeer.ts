@@ -1,6 +1,8 @@
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createFederation, generateCryptoKeyPair, MemoryKvStore, type Federation } from '@fedify/fedify';
+import { createFederation, generateCryptoKeyPair, MemoryKvStore, signRequest, type Federation } from '@fedify/fedify';
+import { Temporal } from '@js-temporal/polyfill';
 import {
   Activity,
   Announce,
@@ -183,6 +185,21 @@ export async function startTestPeer(options: { host?: string; users?: readonly s
     /** Sends any activity as `user` (signed by `user`'s key): forgeries are built on it. */
     sendAs: (user: string, actorUrl: string, activity: Activity) => send(user, actorUrl, activity),
     newId,
+    /**
+     * A POST of `json` to `url` signed with `user`'s key as a server does (draft-cavage), made at
+     * `signedAt` (default now): the raw material of forged and replayed requests.
+     */
+    async signedPost(user: string, url: string, json: unknown, signedAt?: Date): Promise<Request> {
+      const [pair] = await ctx().getActorKeyPairs(user);
+      const body = JSON.stringify(json);
+      const request = new Request(url, { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body });
+      return signRequest(request, keys.get(user)![0]!.privateKey, pair!.keyId, {
+        spec: 'draft-cavage-http-signatures-12',
+        ...(signedAt
+          ? { currentTime: Temporal.Instant.fromEpochMilliseconds(signedAt.getTime()) as unknown as globalThis.Temporal.Instant }
+          : {}),
+      });
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -191,3 +208,24 @@ export async function startTestPeer(options: { host?: string; users?: readonly s
 }
 
 export type TestPeer = Awaited<ReturnType<typeof startTestPeer>>;
+
+/** A free loopback port: PUBLIC_URL must name the port before the server starts. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Waits until `check` returns something truthy (deliveries and inbox work are queued). */
+export async function eventually<T>(check: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+

@@ -67,7 +67,14 @@ export async function startTestPeer(options: { host?: string; users?: readonly s
       if (!users.has(identifier)) return [];
       let pairs = keys.get(identifier);
       if (!pairs) {
-        pairs = [await generateCryptoKeyPair('RSASSA-PKCS1-v1_5'), await generateCryptoKeyPair('Ed25519')];
+        // 2048-bit RSA (Fedify makes 4096-bit keys, seconds each on a busy machine): a test peer's
+        // keys only need to sign.
+        const rsa = (await crypto.subtle.generateKey(
+          { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+          true,
+          ['sign', 'verify'],
+        )) as KeyPair;
+        pairs = [rsa, await generateCryptoKeyPair('Ed25519')];
         keys.set(identifier, pairs);
       }
       return pairs;

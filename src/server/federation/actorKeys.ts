@@ -41,7 +41,11 @@ export function actorKeys(database: Database, now: () => number) {
           })
           .onConflict((conflict) => conflict.column('kind').doNothing())
           .execute();
-        row = await database.db.selectFrom('federation_keys').selectAll().where('kind', '=', kind).executeTakeFirstOrThrow();
+        row = await database.db
+          .selectFrom('federation_keys')
+          .selectAll()
+          .where('kind', '=', kind)
+          .executeTakeFirstOrThrow();
       }
       pairs.push({
         privateKey: await importJwk(JSON.parse(row.private_jwk) as Jwk, 'private'),

@@ -1,3 +1,4 @@
+import type { Federation as FedifyFederation } from '@fedify/fedify';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { ArticleDetail, ArticleStatus } from '../../shared/articleSchema.ts';
@@ -5,11 +6,12 @@ import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { VerifyIdToken } from '../http/callerAuth.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
-import { actorKeys } from './actorKeys.ts';
 import { federationAdminRoutes } from './federationAdminRoutes.ts';
 import { registerFederationRequests } from './federationRequests.ts';
 import { createFederationStore } from './federationStore.ts';
-import { articleActivities, domainOf, setUpFedify } from './fedifySetup.ts';
+import { domainOf } from './domainOf.ts';
+// Types only: the module itself is imported when federation is on (load below).
+import type { articleActivities as ArticleActivities } from './fedifySetup.ts';
 import { kyselyKvStore, sweepExpiredKv } from './kyselyKvStore.ts';
 import { kyselyMessageQueue } from './kyselyMessageQueue.ts';
 
@@ -79,6 +81,11 @@ const isArticleMessage = (message: unknown): message is ArticleMessage =>
 
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
+type Loaded = {
+  federation: FedifyFederation<void>;
+  activities: ReturnType<typeof ArticleActivities>;
+};
+
 /** What a change of an article tells its followers: nothing, a Create, an Update or a Delete. */
 export function deliveryFor(change: ArticleChange): ArticleMessage['verb'] | undefined {
   const was = change.before === 'published';
@@ -125,7 +132,6 @@ export function createFederation(deps: FederationDeps) {
 
   // Fedify's messages pass through to it; ours (an article to deliver) and deliveries failing
   // for 7 days are handled here.
-  let activities: ReturnType<typeof articleActivities> | undefined;
   const fedifyQueue = {
     enqueue: queue.enqueue,
     enqueueMany: queue.enqueueMany,
@@ -134,35 +140,50 @@ export function createFederation(deps: FederationDeps) {
         if (isArticleMessage(message)) return deliverArticle(message);
         const outbox = message as { type?: string; started?: string; inbox?: string; actorIds?: string[] };
         if (outbox.type === 'outbox' && outbox.started && outbox.inbox) {
-          if (Date.now() - Date.parse(outbox.started) >= SEVEN_DAYS_MS) return dropFollowers(outbox.actorIds ?? [], outbox.inbox);
+          if (Date.now() - Date.parse(outbox.started) >= SEVEN_DAYS_MS)
+            return dropFollowers(outbox.actorIds ?? [], outbox.inbox);
         }
         return handler(message);
       }, options),
   };
-  const federation = setUpFedify({
-    kv: kyselyKvStore(deps.database),
-    queue: fedifyQueue,
-    publicUrl: deps.publicUrl,
-    handle: deps.handle,
-    site: deps.site,
-    allowPrivateAddress: deps.allowPrivateAddress === true,
-    store,
-    keys: actorKeys(deps.database, now),
-    findArticle: deps.findArticle,
-    newestArticles: deps.newestArticles,
-    countArticles: deps.countArticles,
-    comments: deps.comments,
-    forgetActor,
-    dropFollowers,
-    log: { warn: (object, message) => log.warn(object, message), info: (object, message) => log.info(object, message) },
-  });
-  activities = articleActivities(federation, { publicUrl: deps.publicUrl, handle: deps.handle });
+  // Fedify is loaded only when federation is on (66 MB and seconds of start-up otherwise spent).
+  let loading: Promise<Loaded> | undefined;
+  const load = () =>
+    (loading ??= (async () => {
+      const { articleActivities, setUpFedify } = await import('./fedifySetup.ts');
+      const { actorKeys } = await import('./actorKeys.ts');
+      const federation = setUpFedify({
+        kv: kyselyKvStore(deps.database),
+        queue: fedifyQueue,
+        publicUrl: deps.publicUrl,
+        handle: deps.handle,
+        site: deps.site,
+        allowPrivateAddress: deps.allowPrivateAddress === true,
+        store,
+        keys: actorKeys(deps.database, now),
+        findArticle: deps.findArticle,
+        newestArticles: deps.newestArticles,
+        countArticles: deps.countArticles,
+        comments: deps.comments,
+        forgetActor,
+        dropFollowers,
+        log: {
+          warn: (object, message) => log.warn(object, message),
+          info: (object, message) => log.info(object, message),
+        },
+      });
+      return {
+        federation,
+        activities: articleActivities(federation, { publicUrl: deps.publicUrl, handle: deps.handle }),
+      };
+    })());
 
   async function deliverArticle(message: ArticleMessage): Promise<void> {
-    if (message.verb === 'delete') return activities!.sendDelete(message.id);
+    const { activities } = await load();
+    if (message.verb === 'delete') return activities.sendDelete(message.id);
     const article = await deps.findArticle(message.id);
     // Unpublished again before its turn: the Delete that follows says so.
-    if (article) await activities!.send(message.verb, article);
+    if (article) await activities.send(message.verb, article);
   }
 
   return {
@@ -171,6 +192,7 @@ export function createFederation(deps: FederationDeps) {
     store,
     /** The fediverse's routes (discovery, actor, inbox, articles by content negotiation) and the staff API. */
     async register(app: FastifyInstance) {
+      const { federation } = await load();
       registerFederationRequests(app, {
         federation,
         publicUrl: deps.publicUrl,
@@ -202,10 +224,15 @@ export function createFederation(deps: FederationDeps) {
     startWorker(workerLog: FederationLog): () => Promise<void> {
       log = workerLog;
       const controller = new AbortController();
-      const running = federation.startQueue(undefined, { signal: controller.signal });
-      const sweep = setInterval(() => {
-        sweepExpiredKv(deps.database, Date.now()).catch((error: unknown) => log.warn({ err: error }, 'federation kv sweep failed'));
-      }, 60 * 60 * 1000);
+      const running = load().then(({ federation }) => federation.startQueue(undefined, { signal: controller.signal }));
+      const sweep = setInterval(
+        () => {
+          sweepExpiredKv(deps.database, Date.now()).catch((error: unknown) =>
+            log.warn({ err: error }, 'federation kv sweep failed'),
+          );
+        },
+        60 * 60 * 1000,
+      );
       sweep.unref();
       return async () => {
         clearInterval(sweep);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { articlesApi, sampleArticle, signUp } from '../../../test/support/articlesTestClient.ts';
-import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
+import { startTestApp } from '../../../test/support/testApp.ts';
 import { dialectCases, type TestDatabase } from '../../../test/support/testDatabases.ts';
 import { eventually, freePort, startTestPeer, type TestPeer } from './federationTestPeer.ts';
 
@@ -13,7 +13,12 @@ const fediverseApp = async (
   startTestApp(
     dialectCase,
     { FEDERATION: 'on', PUBLIC_URL: `http://127.0.0.1:${publicPort}` },
-    { port: options.port ?? publicPort, transport: 'socket', federationAllowPrivateAddress: true, ...(options.database ? { database: options.database } : {}) },
+    {
+      port: options.port ?? publicPort,
+      transport: 'socket',
+      federationAllowPrivateAddress: true,
+      ...(options.database ? { database: options.database } : {}),
+    },
   );
 
 // DESIGN.md §9.4: dead followers are dropped (410, or failing for 7 days), on both engines.
@@ -98,7 +103,10 @@ describe.runIf(postgres)('two servers on one PostgreSQL', () => {
     const second = await fediverseApp(postgres!, publicPort, { port: await freePort(), database: testDatabase });
     closing.push(first, second);
     const actor = `${first.url}/ap/actor/blog`;
-    for (const [peer, users] of [[peers[0]!, ['a1', 'a2', 'a3']], [peers[1]!, ['b1', 'b2']]] as const) {
+    for (const [peer, users] of [
+      [peers[0]!, ['a1', 'a2', 'a3']],
+      [peers[1]!, ['b1', 'b2']],
+    ] as const) {
       for (const user of users) await peer.follow(user, actor);
     }
     await eventually(
@@ -116,8 +124,16 @@ describe.runIf(postgres)('two servers on one PostgreSQL', () => {
     await eventually(() => peers.every((peer) => creates(peer).length >= 4), 'every Create at both peers');
     await new Promise((resolve) => setTimeout(resolve, 500));
     for (const peer of peers) expect(creates(peer).sort()).toEqual([...urls].sort());
-    const firstKey = ((await (await fetch(actor, { headers: { accept: 'application/activity+json' } })).json()) as any).publicKey;
-    const secondKey = ((await (await fetch(`${second.url}/ap/actor/blog`, { headers: { accept: 'application/activity+json' } })).json()) as any).publicKey;
+    const firstKey = (
+      (await (await fetch(actor, { headers: { accept: 'application/activity+json' } })).json()) as {
+        publicKey: { publicKeyPem: string };
+      }
+    ).publicKey;
+    const secondKey = (
+      (await (
+        await fetch(`${second.url}/ap/actor/blog`, { headers: { accept: 'application/activity+json' } })
+      ).json()) as { publicKey: { publicKeyPem: string } }
+    ).publicKey;
     expect(secondKey.publicKeyPem).toBe(firstKey.publicKeyPem);
   });
 });

@@ -7,6 +7,8 @@ import { loadConfig } from '../config.ts';
 import { eventually, freePort, startTestPeer, type TestPeer } from './federationTestPeer.ts';
 
 const AS = 'application/activity+json';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
+type Json = any;
 const [sqlite] = dialectCases();
 
 describe('FEDERATION=off (the default)', () => {
@@ -79,7 +81,9 @@ describe('FEDERATION=on over HTTP', () => {
 
   const json = async (path: string, accept = AS) => {
     const response = await fetch(`${server.url}${path}`, { headers: { accept } });
-    return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as any };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
+    const body: any = await response.json();
+    return { status: response.status, type: response.headers.get('content-type'), body };
   };
   const admin = (method: string, path: string, user: TestUser | undefined, body?: unknown) =>
     fetch(`${server.url}/api${path}`, {
@@ -128,7 +132,10 @@ describe('FEDERATION=on over HTTP', () => {
   });
 
   it('serves a published article as an Article by content negotiation, and nothing else', async () => {
-    const made = await articlesApi(server.url).create(author.idToken, { ...sampleArticle('Negotiated'), tags: ['Field Notes'] });
+    const made = await articlesApi(server.url).create(author.idToken, {
+      ...sampleArticle('Negotiated'),
+      tags: ['Field Notes'],
+    });
     const url = `${server.url}/article/${made.body.id}`;
     for (const accept of [AS, 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"']) {
       const answer = await json(`/article/${made.body.id}`, accept);
@@ -167,7 +174,11 @@ describe('FEDERATION=on over HTTP', () => {
       object: actor,
     };
     const inbox = `${server.url}/ap/inbox`;
-    const unsigned = await fetch(inbox, { method: 'POST', headers: { 'content-type': AS }, body: JSON.stringify(follow) });
+    const unsigned = await fetch(inbox, {
+      method: 'POST',
+      headers: { 'content-type': AS },
+      body: JSON.stringify(follow),
+    });
     expect(unsigned.status).toBe(401);
     // Signed by alice, then the body changed on the way.
     const signed = await peer.signedPost('alice', inbox, follow);
@@ -181,7 +192,9 @@ describe('FEDERATION=on over HTTP', () => {
     const impostor = await fetch(await peer.signedPost('mallory', inbox, follow));
     expect(impostor.status).toBe(401);
     // A real signature made two hours ago: a replay.
-    const replay = await fetch(await peer.signedPost('alice', inbox, follow, new Date(Date.now() - 2 * 60 * 60 * 1000)));
+    const replay = await fetch(
+      await peer.signedPost('alice', inbox, follow, new Date(Date.now() - 2 * 60 * 60 * 1000)),
+    );
     expect(replay.status).toBe(401);
     for (const body of ['{', '[]', 'null', '{"type":"Follow"}']) {
       const answer = await fetch(inbox, { method: 'POST', headers: { 'content-type': AS }, body });
@@ -201,7 +214,7 @@ describe('FEDERATION=on over HTTP', () => {
     await peer.follow('alice', actor);
     await peer.follow('bob', actor);
     const list = await eventually(async () => {
-      const answer = (await (await admin('GET', '/federation/followers', editor)).json()) as any;
+      const answer = (await (await admin('GET', '/federation/followers', editor)).json()) as Json;
       return answer.count === 2 ? answer : undefined;
     }, 'two followers');
     expect(list.handle).toBe(`@journal@${host}`);
@@ -211,16 +224,23 @@ describe('FEDERATION=on over HTTP', () => {
     ]);
     expect((await admin('GET', '/federation/followers', reader)).status).toBe(403);
     expect((await admin('GET', '/federation/followers', undefined)).status).toBe(401);
-    expect((await admin('POST', '/federation/blocks', reader, { kind: 'domain', value: 'localhost' })).status).toBe(403);
-    for (const bad of [{ kind: 'domain', value: 'not a domain' }, { kind: 'actor', value: 'ftp://x' }, { kind: 'server' }, []]) {
+    expect((await admin('POST', '/federation/blocks', reader, { kind: 'domain', value: 'localhost' })).status).toBe(
+      403,
+    );
+    for (const bad of [
+      { kind: 'domain', value: 'not a domain' },
+      { kind: 'actor', value: 'ftp://x' },
+      { kind: 'server' },
+      [],
+    ]) {
       const answer = await admin('POST', '/federation/blocks', editor, bad);
       expect(answer.status, JSON.stringify(bad)).toBe(400);
     }
 
     const blocked = await admin('POST', '/federation/blocks', editor, { kind: 'domain', value: 'LocalHost' });
     expect(blocked.status).toBe(201);
-    expect(((await (await admin('GET', '/federation/followers', editor)).json()) as any).count).toBe(0);
-    expect(((await (await admin('GET', '/federation/blocks', editor)).json()) as any).blocks).toEqual([
+    expect(((await (await admin('GET', '/federation/followers', editor)).json()) as Json).count).toBe(0);
+    expect(((await (await admin('GET', '/federation/blocks', editor)).json()) as Json).blocks).toEqual([
       expect.objectContaining({ kind: 'domain', value: 'localhost' }),
     ]);
     const audit = await server.database.db

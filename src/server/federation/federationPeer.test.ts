@@ -73,7 +73,10 @@ describe.each(dialectCases())('following from the fediverse, on $dialect', (dial
     await eventually(() => deliveriesOf(peerA, 'Update', url).length === 1, 'the Update');
     expect(deliveriesOf(peerA, 'Update', url)[0]!.json.object).toMatchObject({ name: 'Hello again, fediverse' });
 
-    const unpublished = await api().update(author.idToken, made.body.id, { ...sampleArticle('Hello again'), status: 'draft' });
+    const unpublished = await api().update(author.idToken, made.body.id, {
+      ...sampleArticle('Hello again'),
+      status: 'draft',
+    });
     expect(unpublished.status, unpublished.text).toBe(200);
     await eventually(() => deliveriesOf(peerB, 'Delete', url).length === 1, 'the Delete at peer B');
     expect(deliveriesOf(peerA, 'Delete', url)).toHaveLength(1);
@@ -113,7 +116,10 @@ describe.each(dialectCases())('following from the fediverse, on $dialect', (dial
     expect(comment.bodyHtml).toBe('<p>@blog Lovely piece</p>\n<p>click</p>\n');
 
     await peerA.editReply('alice', actor, note, url, '<p>Lovely piece, edited</p>');
-    await eventually(async () => (await commentsOf(id)).comments[0]?.bodyHtml === '<p>Lovely piece, edited</p>\n', 'the edit');
+    await eventually(
+      async () => (await commentsOf(id)).comments[0]?.bodyHtml === '<p>Lovely piece, edited</p>\n',
+      'the edit',
+    );
     // Bob cannot delete Alice's reply: only its author's Delete counts.
     await peerA.deleteReply('bob', actor, note);
     await peerA.deleteReply('alice', actor, note);
@@ -130,9 +136,17 @@ describe.each(dialectCases())('following from the fediverse, on $dialect', (dial
     // Activities are handled in order of arrival: once the marker is in, the others were handled.
     await eventually(async () => (await commentsOf(published.body.id)).comments.length === 1, 'the marker');
     expect(marker).toContain(peerB.origin);
-    const rows = await server.database.db.selectFrom('comments').select('article_id').where('article_id', '=', draft.body.id).execute();
+    const rows = await server.database.db
+      .selectFrom('comments')
+      .select('article_id')
+      .where('article_id', '=', draft.body.id)
+      .execute();
     expect(rows).toEqual([]);
-    const reactions = await server.database.db.selectFrom('federation_reactions').selectAll().where('article_id', '=', draft.body.id).execute();
+    const reactions = await server.database.db
+      .selectFrom('federation_reactions')
+      .selectAll()
+      .where('article_id', '=', draft.body.id)
+      .execute();
     expect(reactions).toEqual([]);
   });
 

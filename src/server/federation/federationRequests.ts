@@ -11,14 +11,17 @@ const ACTIVITY_TYPES = /application\/(activity\+json|ld\+json)/i;
 /** Requests Fedify answers: discovery, the actor's paths, and an article asked for as ActivityStreams. */
 export function isFederationRequest(method: string, url: string, accept: string | undefined): boolean {
   const path = url.split('?', 1)[0]!;
-  if (path === '/.well-known/webfinger' || path === '/.well-known/nodeinfo' || path.startsWith('/nodeinfo/')) return true;
+  if (path === '/.well-known/webfinger' || path === '/.well-known/nodeinfo' || path.startsWith('/nodeinfo/'))
+    return true;
   if (path.startsWith('/ap/')) return true;
   return (method === 'GET' || method === 'HEAD') && path.startsWith('/article/') && ACTIVITY_TYPES.test(accept ?? '');
 }
 
 /** The host of the key that signed the request (draft-cavage `Signature` or RFC 9421 `Signature-Input`). */
 export function signerHost(headers: FastifyRequest['headers']): string | undefined {
-  const signature = [headers.signature, headers['signature-input']].filter((value) => typeof value === 'string').join(' ');
+  const signature = [headers.signature, headers['signature-input']]
+    .filter((value) => typeof value === 'string')
+    .join(' ');
   const keyId = /keyid="([^"]{1,2000})"/i.exec(signature)?.[1];
   return keyId ? URL.parse(keyId)?.hostname.toLowerCase() : undefined;
 }

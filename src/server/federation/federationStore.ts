@@ -75,7 +75,10 @@ export function createFederationStore(database: Database, now: () => number) {
       let query = db.selectFrom('federation_followers').selectAll();
       if (after) {
         query = query.where((eb) =>
-          eb.or([eb('created_at', '>', after.at), eb.and([eb('created_at', '=', after.at), eb('actor_id', '>', after.id)])]),
+          eb.or([
+            eb('created_at', '>', after.at),
+            eb.and([eb('created_at', '=', after.at), eb('actor_id', '>', after.id)]),
+          ]),
         );
       }
       const rows = await query.orderBy('created_at').orderBy('actor_id').limit(limit).execute();
@@ -96,7 +99,13 @@ export function createFederationStore(database: Database, now: () => number) {
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
-    async react(reaction: { activityId: string; articleId: string; actorId: string; domain: string; kind: 'like' | 'announce' }) {
+    async react(reaction: {
+      activityId: string;
+      articleId: string;
+      actorId: string;
+      domain: string;
+      kind: 'like' | 'announce';
+    }) {
       await db
         .insertInto('federation_reactions')
         .values({
@@ -151,7 +160,12 @@ export function createFederationStore(database: Database, now: () => number) {
       return row !== undefined;
     },
     async blocks(): Promise<Block[]> {
-      const rows = await db.selectFrom('federation_blocks').selectAll().orderBy('created_at').orderBy('value').execute();
+      const rows = await db
+        .selectFrom('federation_blocks')
+        .selectAll()
+        .orderBy('created_at')
+        .orderBy('value')
+        .execute();
       return rows.map((row) => ({ kind: row.kind, value: row.value, createdAt: Number(row.created_at) }));
     },
     async addBlock(trx: Kysely<DatabaseSchema>, block: { kind: 'domain' | 'actor'; value: string }): Promise<boolean> {
@@ -162,7 +176,10 @@ export function createFederationStore(database: Database, now: () => number) {
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
-    async removeBlock(trx: Kysely<DatabaseSchema>, block: { kind: 'domain' | 'actor'; value: string }): Promise<boolean> {
+    async removeBlock(
+      trx: Kysely<DatabaseSchema>,
+      block: { kind: 'domain' | 'actor'; value: string },
+    ): Promise<boolean> {
       const result = await trx
         .deleteFrom('federation_blocks')
         .where('kind', '=', block.kind)

@@ -70,7 +70,12 @@ export async function startTestPeer(options: { host?: string; users?: readonly s
         // 2048-bit RSA (Fedify makes 4096-bit keys, seconds each on a busy machine): a test peer's
         // keys only need to sign.
         const rsa = (await crypto.subtle.generateKey(
-          { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+          {
+            name: 'RSASSA-PKCS1-v1_5',
+            modulusLength: 2048,
+            publicExponent: new Uint8Array([1, 0, 1]),
+            hash: 'SHA-256',
+          },
           true,
           ['sign', 'verify'],
         )) as KeyPair;
@@ -119,7 +124,8 @@ export async function startTestPeer(options: { host?: string; users?: readonly s
   const ctx = () => federation.createContext(new URL(origin));
   const actorUri = (user: string) => ctx().getActorUri(user);
   let sequence = 0;
-  const newId = (user: string, kind: string) => new URL(`/users/${user}/${kind}/${Date.now()}-${(sequence += 1)}`, origin);
+  const newId = (user: string, kind: string) =>
+    new URL(`/users/${user}/${kind}/${Date.now()}-${(sequence += 1)}`, origin);
 
   /** The Inkwell actor at `actorUrl` (looked up once per call: it is on loopback). */
   const target = async (actorUrl: string): Promise<Actor> => {
@@ -150,7 +156,11 @@ export async function startTestPeer(options: { host?: string; users?: readonly s
       status = code;
     },
     follow: (user: string, actorUrl: string) =>
-      send(user, actorUrl, new Follow({ id: newId(user, 'follows'), actor: actorUri(user), object: new URL(actorUrl) })),
+      send(
+        user,
+        actorUrl,
+        new Follow({ id: newId(user, 'follows'), actor: actorUri(user), object: new URL(actorUrl) }),
+      ),
     unfollow: (user: string, actorUrl: string, follow: Activity) =>
       send(user, actorUrl, new Undo({ id: newId(user, 'undos'), actor: actorUri(user), object: follow })),
     like: (user: string, actorUrl: string, objectUrl: string) =>
@@ -182,7 +192,11 @@ export async function startTestPeer(options: { host?: string; users?: readonly s
       send(
         user,
         actorUrl,
-        new Update({ id: newId(user, 'updates'), actor: actorUri(user), object: note(user, new URL(noteId), inReplyTo, content) }),
+        new Update({
+          id: newId(user, 'updates'),
+          actor: actorUri(user),
+          object: note(user, new URL(noteId), inReplyTo, content),
+        }),
       ),
     deleteReply: (user: string, actorUrl: string, noteId: string) =>
       send(user, actorUrl, new Delete({ id: newId(user, 'deletes'), actor: actorUri(user), object: new URL(noteId) })),
@@ -199,11 +213,19 @@ export async function startTestPeer(options: { host?: string; users?: readonly s
     async signedPost(user: string, url: string, json: unknown, signedAt?: Date): Promise<Request> {
       const [pair] = await ctx().getActorKeyPairs(user);
       const body = JSON.stringify(json);
-      const request = new Request(url, { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body });
+      const request = new Request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/activity+json' },
+        body,
+      });
       return signRequest(request, keys.get(user)![0]!.privateKey, pair!.keyId, {
         spec: 'draft-cavage-http-signatures-12',
         ...(signedAt
-          ? { currentTime: Temporal.Instant.fromEpochMilliseconds(signedAt.getTime()) as unknown as globalThis.Temporal.Instant }
+          ? {
+              currentTime: Temporal.Instant.fromEpochMilliseconds(
+                signedAt.getTime(),
+              ) as unknown as globalThis.Temporal.Instant,
+            }
           : {}),
       });
     },
@@ -226,7 +248,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Waits until `check` returns something truthy (deliveries and inbox work are queued). */
-export async function eventually<T>(check: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -235,4 +261,3 @@ export async function eventually<T>(check: () => T | Promise<T>, what: string, t
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-

@@ -1,10 +1,10 @@
 import {
   createExponentialBackoffPolicy,
   createFederation,
-  generateCryptoKeyPair,
   getAuthenticatedDocumentLoader,
   kvCache,
   type Context,
+  type generateCryptoKeyPair,
   type Federation,
   type KvStore,
   type MessageQueue,
@@ -32,6 +32,7 @@ import {
 import { Temporal } from '@js-temporal/polyfill';
 import type { ArticleDetail } from '../../shared/articleSchema.ts';
 import { tagSlug } from '../../shared/tags.ts';
+import { domainOf } from './domainOf.ts';
 import type { FederationStore } from './federationStore.ts';
 import { remoteHtmlToText } from './remoteText.ts';
 import { REMOTE_FETCH_TIMEOUT_MS, safeDocumentLoader } from './remoteDocuments.ts';
@@ -76,9 +77,6 @@ const instant = (text?: string) =>
 
 const FOLLOWERS_PAGE = 100;
 const USER_AGENT = 'Inkwell (+ActivityPub)';
-
-/** Where a remote actor lives: what a domain block matches. */
-export const domainOf = (url: URL | string) => new URL(url).hostname.toLowerCase();
 
 /**
  * Fedify's federation for the blog's one actor (DESIGN.md §9.4): discovery, the actor and its
@@ -231,7 +229,11 @@ export function setUpFedify(deps: FedifyDeps): Federation<void> {
       await ctx.sendActivity(
         { identifier: handle },
         follower,
-        new Accept({ id: new URL(`#accepts/${crypto.randomUUID()}`, actorUri(ctx)), actor: actorUri(ctx), object: follow }),
+        new Accept({
+          id: new URL(`#accepts/${crypto.randomUUID()}`, actorUri(ctx)),
+          actor: actorUri(ctx),
+          object: follow,
+        }),
       );
     })
     .on(Undo, async (ctx, undo) => {
@@ -286,7 +288,13 @@ export function setUpFedify(deps: FedifyDeps): Federation<void> {
     if (!actorId || !activity.id) return;
     const articleId = localArticleId(ctx, activity.objectId);
     if (!articleId || !(await deps.findArticle(articleId))) return;
-    await store.react({ activityId: activity.id.href, articleId, actorId: actorId.href, domain: domainOf(actorId), kind });
+    await store.react({
+      activityId: activity.id.href,
+      articleId,
+      actorId: actorId.href,
+      domain: domainOf(actorId),
+      kind,
+    });
   };
 
   federation.setOutboxPermanentFailureHandler(async (_ctx, values) => {
@@ -316,7 +324,11 @@ async function authorOf(actor: Actor, actorId: URL) {
 const isWebUrl = (text: string) => /^https?:\/\//i.test(text);
 
 /** An article as the `Article` object servers fetch and followers receive. */
-export function articleAsObject(ctx: Context<void>, article: ArticleDetail, deps: Pick<FedifyDeps, 'publicUrl' | 'handle'>) {
+export function articleAsObject(
+  ctx: Context<void>,
+  article: ArticleDetail,
+  deps: Pick<FedifyDeps, 'publicUrl' | 'handle'>,
+) {
   const url = new URL(`/article/${encodeURIComponent(article.id)}`, deps.publicUrl);
   return new Article({
     id: url,
@@ -330,7 +342,9 @@ export function articleAsObject(ctx: Context<void>, article: ArticleDetail, deps
     to: PUBLIC_COLLECTION,
     cc: ctx.getFollowersUri(deps.handle),
     image: new Image({ url: new URL(article.image) }),
-    tags: article.tags.map((tag) => new Hashtag({ name: `#${tag}`, href: new URL(`/tag/${tagSlug(tag)}`, deps.publicUrl) })),
+    tags: article.tags.map(
+      (tag) => new Hashtag({ name: `#${tag}`, href: new URL(`/tag/${tagSlug(tag)}`, deps.publicUrl) }),
+    ),
   });
 }
 

@@ -49,7 +49,9 @@ export function kyselyKvStore(database: Database, now: () => number = Date.now):
         await trx
           .insertInto('federation_kv')
           .values(value)
-          .onConflict((conflict) => conflict.column('key').doUpdateSet({ value: value.value, expires_at: value.expires_at }))
+          .onConflict((conflict) =>
+            conflict.column('key').doUpdateSet({ value: value.value, expires_at: value.expires_at }),
+          )
           .execute();
         return true;
       });

@@ -26,7 +26,10 @@ describe.each(dialectCases())('the federation queue on $dialect', (dialectCase) 
     await testDatabase?.dispose();
     testDatabase = undefined;
   });
-  const listen = (queue: ReturnType<typeof kyselyMessageQueue>, handler: (message: unknown) => Promise<void> | void) => {
+  const listen = (
+    queue: ReturnType<typeof kyselyMessageQueue>,
+    handler: (message: unknown) => Promise<void> | void,
+  ) => {
     const stop = new AbortController();
     stops.push(stop);
     void queue.listen(handler, { signal: stop.signal });

@@ -54,12 +54,7 @@ export function kyselyMessageQueue(database: Database, options: QueueOptions = {
 
   const claim = async (limit: number): Promise<{ id: string; message: string; claims: number }[]> => {
     const at = Date.now();
-    const due = db
-      .selectFrom('federation_queue')
-      .select('id')
-      .where('run_at', '<=', at)
-      .orderBy('run_at')
-      .limit(limit);
+    const due = db.selectFrom('federation_queue').select('id').where('run_at', '<=', at).orderBy('run_at').limit(limit);
     if (database.dialect === 'postgres') {
       const rows = await sql<{ id: string; message: string; claims: number }>`
         update federation_queue q set run_at = ${at + leaseMs}, claims = q.claims + 1
@@ -76,7 +71,10 @@ export function kyselyMessageQueue(database: Database, options: QueueOptions = {
 
   return {
     async enqueue(message, enqueueOptions) {
-      await db.insertInto('federation_queue').values(row(message, delayOf(enqueueOptions))).execute();
+      await db
+        .insertInto('federation_queue')
+        .values(row(message, delayOf(enqueueOptions)))
+        .execute();
       kick();
     },
     async enqueueMany(messages, enqueueOptions) {
@@ -104,7 +102,8 @@ export function kyselyMessageQueue(database: Database, options: QueueOptions = {
           await db.deleteFrom('federation_queue').where('id', '=', claimed.id).execute();
         } catch (error) {
           options.log?.warn({ err: error, claims: claimed.claims }, 'federation queue message failed');
-          if (claimed.claims >= MAX_CLAIMS) await db.deleteFrom('federation_queue').where('id', '=', claimed.id).execute();
+          if (claimed.claims >= MAX_CLAIMS)
+            await db.deleteFrom('federation_queue').where('id', '=', claimed.id).execute();
           else
             await db
               .updateTable('federation_queue')

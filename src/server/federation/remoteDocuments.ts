@@ -16,7 +16,10 @@ export function safeDocumentLoader(userAgent: string): DocumentLoader {
     if (Object.hasOwn(preloadedContexts, url)) {
       return { contextUrl: null, document: preloadedContexts[url], documentUrl: url };
     }
-    const signal = AbortSignal.any([AbortSignal.timeout(REMOTE_FETCH_TIMEOUT_MS), ...(options?.signal ? [options.signal] : [])]);
+    const signal = AbortSignal.any([
+      AbortSignal.timeout(REMOTE_FETCH_TIMEOUT_MS),
+      ...(options?.signal ? [options.signal] : []),
+    ]);
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
       await validatePublicUrl(current);
@@ -35,7 +38,11 @@ export function safeDocumentLoader(userAgent: string): DocumentLoader {
         await response.body?.cancel();
         throw new Error(`fetching a remote document answered ${response.status}`);
       }
-      return { contextUrl: null, document: JSON.parse(await limitedText(response)), documentUrl: current } satisfies RemoteDocument;
+      return {
+        contextUrl: null,
+        document: JSON.parse(await limitedText(response)),
+        documentUrl: current,
+      } satisfies RemoteDocument;
     }
     throw new Error('too many redirects fetching a remote document');
   };

@@ -16,7 +16,7 @@ export function remoteHtmlToText(html: string): string {
       if (name.startsWith('#')) return safeCodePoint(parseInt(name.slice(1), 10), whole);
       return ENTITIES[name.toLowerCase()] ?? whole;
     })
-    .replace(/\u0000/g, '')
+    .replaceAll('\u0000', '')
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

@@ -285,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       description: e.SITE_DESCRIPTION,
       signup: e.SIGNUP,
       ...(e.NEWSLETTER === 'on' ? { newsletter: true as const } : {}),
+      ...(e.FEDERATION === 'on' ? { fediverse: `@${e.FEDERATION_HANDLE}@${new URL(publicUrl).host}` } : {}),
     },
     projectId: e.PROJECT_ID,
     passwordMinLength: e.PASSWORD_MIN_LENGTH,

@@ -142,16 +142,30 @@ export function setUpFedify(deps: FedifyDeps): Federation<void> {
   federation
     .setFollowersDispatcher('/ap/actor/{identifier}/followers', async (_ctx, identifier, cursor) => {
       if (identifier !== handle) return null;
-      const after = cursor ? decodeCursor(cursor) : undefined;
-      if (cursor && !after) return null;
+      const recipient = (follower: Awaited<ReturnType<FederationStore['followers']>>[number]) => ({
+        id: new URL(follower.actorId),
+        inboxId: new URL(follower.inbox),
+        endpoints: follower.sharedInbox ? { sharedInbox: new URL(follower.sharedInbox) } : null,
+      });
+      // No cursor: the whole collection (what a delivery to the followers walks); else one page.
+      if (cursor === null) {
+        const all = [];
+        let after: { at: number; id: string } | undefined;
+        for (;;) {
+          const page = await store.followers(1000, after);
+          all.push(...page.map(recipient));
+          const last = page.at(-1);
+          if (page.length < 1000 || !last) break;
+          after = { at: last.createdAt, id: last.actorId };
+        }
+        return { items: all };
+      }
+      const after = decodeCursor(cursor);
+      if (cursor !== '' && !after) return null;
       const page = await store.followers(FOLLOWERS_PAGE, after);
       const last = page.at(-1);
       return {
-        items: page.map((follower) => ({
-          id: new URL(follower.actorId),
-          inboxId: new URL(follower.inbox),
-          endpoints: follower.sharedInbox ? { sharedInbox: new URL(follower.sharedInbox) } : null,
-        })),
+        items: page.map(recipient),
         nextCursor: page.length === FOLLOWERS_PAGE && last ? encodeCursor(last.createdAt, last.actorId) : null,
       };
     })

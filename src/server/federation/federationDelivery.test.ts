@@ -41,6 +41,22 @@ describe.each(dialectCases())('dead followers on $dialect', (dialectCase) => {
     const followers = () => server.database.db.selectFrom('federation_followers').select('actor_id').execute();
     await eventually(async () => (await followers()).length === 2, 'two followers');
 
+    // A hundred more on the gone server, older than the keeper: a delivery walks past the
+    // followers collection's first page (100) to reach the keeper.
+    await server.database.db
+      .insertInto('federation_followers')
+      .values(
+        Array.from({ length: 100 }, (_, i) => ({
+          actor_id: `${gone.origin}/users/extra${i}`,
+          handle: `@extra${i}@${gone.host}`,
+          domain: gone.host,
+          inbox: `${gone.origin}/users/extra${i}/inbox`,
+          shared_inbox: `${gone.origin}/inbox`,
+          follow_id: `${gone.origin}/users/extra${i}#follow`,
+          created_at: i,
+        })),
+      )
+      .execute();
     gone.answerWith(410);
     const author = await signUp(server.url, 'Author');
     const made = await articlesApi(server.url).create(author.idToken, sampleArticle('Anyone there?'));

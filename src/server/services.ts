@@ -106,6 +106,16 @@ export function createServices(deps: {
       if (email) await mailer.send({ ...mail, to: email });
     },
   });
+  // A deleted account's published articles leave the fediverse too (a Delete each, queued in
+  // the deleting transaction before the articles go); federation is made further down.
+  const fediverse: { current?: Federation } = {};
+  identity.onUserDeleting(async (uid, trx) => {
+    const federation = fediverse.current;
+    if (!federation?.enabled) return;
+    for (const id of await articles.publishedIdsByAuthor(uid, trx)) {
+      await federation.onArticleChanged({ id, before: 'published', after: null, edited: false }, trx);
+    }
+  });
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
   // Uploaded images: a deleted user's go with the account; an article's cover and body images
   // are recorded as used in the transaction that writes it (unused uploads go after a day).
@@ -233,6 +243,7 @@ export function createServices(deps: {
     recordEvent: audit.record,
   });
   if (federation.enabled) articles.onChanged((change, trx) => federation.onArticleChanged(change, trx));
+  fediverse.current = federation;
   const commentsRoutes = commentsRoutesOf({
     comments,
     verifyIdToken,

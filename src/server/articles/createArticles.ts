@@ -36,6 +36,8 @@ import type { ArticleDetail, ArticlePage, ArticleStatus } from '../../shared/art
 export interface Articles {
   /** Register with { prefix: '/api' }. */
   routes: FastifyPluginAsync;
+  /** The ids of an author's published articles, inside the transaction that deletes the user (before their deletion). */
+  publishedIdsByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<string[]>;
   /** Removes an author's articles inside the transaction that deletes the user. */
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
   /** Calls `listener` inside the transaction of every article created or changed through the API. */
@@ -184,6 +186,15 @@ export function createArticles(deps: ArticlesDeps): Articles {
     },
     onFirstPublished: (listener) => {
       firstPublishedListeners.push(listener);
+    },
+    async publishedIdsByAuthor(authorId, trx) {
+      const rows = await trx
+        .selectFrom('articles')
+        .select('id')
+        .where('author_id', '=', authorId)
+        .where('status', '=', 'published')
+        .execute();
+      return rows.map((row) => row.id);
     },
     onChanged: (listener) => {
       changedListeners.push(listener);

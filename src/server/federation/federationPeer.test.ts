@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articlesApi, sampleArticle, signUp, type TestUser } from '../../../test/support/articlesTestClient.ts';
+import {
+  articlesApi,
+  identityCall,
+  sampleArticle,
+  signUp,
+  type TestUser,
+} from '../../../test/support/articlesTestClient.ts';
 import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import { dialectCases } from '../../../test/support/testDatabases.ts';
 import { eventually, freePort, startTestPeer, type TestPeer } from './federationTestPeer.ts';
@@ -82,6 +88,17 @@ describe.each(dialectCases())('following from the fediverse, on $dialect', (dial
     expect(deliveriesOf(peerA, 'Delete', url)).toHaveLength(1);
     expect(deliveriesOf(peerA, 'Delete', url)[0]!.json.object).toMatchObject({ type: 'Tombstone', id: url });
     expect(deliveriesOf(peerA, 'Create', url)).toHaveLength(1);
+  });
+
+  it('tells followers when an account is deleted with its articles', async () => {
+    const leaving = await signUp(server.url, 'Leaving Author');
+    const made = await api().create(leaving.idToken, sampleArticle('Here today'));
+    const url = `${server.url}/article/${made.body.id}`;
+    await eventually(() => deliveriesOf(peerA, 'Create', url).length === 1, 'the Create');
+    const deleted = await identityCall(server.url, 'accounts:delete', { idToken: leaving.idToken });
+    expect(deleted.status, deleted.text).toBe(200);
+    await eventually(() => deliveriesOf(peerA, 'Delete', url).length === 1, 'the Delete');
+    expect(deliveriesOf(peerA, 'Delete', url)[0]!.json.object).toMatchObject({ type: 'Tombstone', id: url });
   });
 
   it('counts likes and boosts, takes replies as comments (sanitised), edits and deletes them', async () => {

@@ -91,6 +91,8 @@ describe.each(dialectCases())('following from the fediverse, on $dialect', (dial
   });
 
   it('tells followers when an account is deleted with its articles', async () => {
+    await peerA.follow('alice', actor);
+    await eventually(async () => (await followers()).some((row) => row.actor_id === peerA.actorUri('alice')), 'alice');
     const leaving = await signUp(server.url, 'Leaving Author');
     const made = await api().create(leaving.idToken, sampleArticle('Here today'));
     const url = `${server.url}/article/${made.body.id}`;

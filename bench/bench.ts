@@ -17,6 +17,13 @@ import {
   NEWSLETTER_RSS_BUDGET_MB,
   NEWSLETTER_SUBSCRIBERS,
 } from './newsletterBench.ts';
+import {
+  benchFederation,
+  FEDERATION_DELIVERY_BUDGET_S,
+  FEDERATION_FOLLOWERS_PER_SERVER,
+  FEDERATION_INBOX_P95_BUDGET_MS,
+  FEDERATION_SERVERS,
+} from './federationBench.ts';
 import { benchUploads, describeUploads, UPLOAD_RSS_BUDGET_MB, uploadPeakMb } from './uploads.ts';
 
 // `npm run bench`: see bench/README.md. Loopback only; stops by itself.
@@ -429,6 +436,24 @@ async function main() {
       value: `${fmt(newsletter.peakRssMb, 0)} MB`,
       limit: `<= ${NEWSLETTER_RSS_BUDGET_MB} MB`,
       pass: newsletter.peakRssMb <= NEWSLETTER_RSS_BUDGET_MB,
+    },
+  );
+
+  // DESIGN.md §9.4: one publication to 1,000 followers on 50 servers; inbox POSTs answered at once.
+  log('Federation: 1,000 followers on 50 servers, one publication...');
+  const federation = await benchFederation(workDir, log);
+  budgets.push(
+    {
+      name: `Federation: one publication to ${FEDERATION_SERVERS * FEDERATION_FOLLOWERS_PER_SERVER} followers on ${FEDERATION_SERVERS} loopback servers (${federation.reached} reached)`,
+      value: `${fmt(federation.seconds, 1)} s`,
+      limit: `<= ${FEDERATION_DELIVERY_BUDGET_S} s`,
+      pass: federation.reached === FEDERATION_SERVERS && federation.seconds <= FEDERATION_DELIVERY_BUDGET_S,
+    },
+    {
+      name: `Federation: signed inbox POST (p50 ${fmt(federation.inboxP50Ms, 1)} ms)`,
+      value: `p95 ${fmt(federation.inboxP95Ms, 1)} ms`,
+      limit: `<= ${FEDERATION_INBOX_P95_BUDGET_MS} ms`,
+      pass: federation.inboxP95Ms <= FEDERATION_INBOX_P95_BUDGET_MS,
     },
   );
 

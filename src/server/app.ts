@@ -50,6 +50,10 @@ export interface AppDeps {
   imageCleanupIntervalMs?: number;
   /** How often a provider's keys may be fetched again for an unknown `kid` (default 30 s); tests make it short. */
   providerKeyRefreshCooldownMs?: number;
+  /** Tests only: fediverse servers on loopback may be fetched and delivered to (decision 0700). */
+  federationAllowPrivateAddress?: boolean;
+  /** Activities one remote server may POST to the inbox per minute (default 600). */
+  federationInboxPerServerPerMinute?: number;
 }
 
 /** Composes the whole server. The caller owns the database and closes it after the app. */
@@ -133,14 +137,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         })
       : undefined;
 
-  const { identity, articles, authors, images, apiRoutes, comments, unsubscribeRoutes, newsletters } = createServices({
-    config,
-    database,
-    mailer,
-    newsletterMailer: newsletterMailer && countingMailer(newsletterMailer, () => metrics.countEmailFailure()),
-    clock: deps.clock,
-    providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
-  });
+  const { identity, articles, authors, images, apiRoutes, comments, unsubscribeRoutes, newsletters, federation } =
+    createServices({
+      config,
+      database,
+      mailer,
+      newsletterMailer: newsletterMailer && countingMailer(newsletterMailer, () => metrics.countEmailFailure()),
+      clock: deps.clock,
+      providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
+      federationAllowPrivateAddress: deps.federationAllowPrivateAddress,
+      federationInboxPerServerPerMinute: deps.federationInboxPerServerPerMinute,
+    });
+  // FEDERATION=on: the fediverse's paths go to Fedify before the router (its hook comes first).
+  await federation.register(app);
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
   await app.register(apiRoutes, { prefix: '/api' });
@@ -164,6 +173,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await newsletterMailer?.close();
   });
 
+  // Federation's queue (deliveries, received activities) is worked on while the server runs.
+  let stopFederation = async () => {};
+  app.addHook('onReady', async () => {
+    stopFederation = federation.startWorker(app.log);
+  });
+  app.addHook('onClose', async () => stopFederation());
+
   // Publishing: what crawlers and link previews read (page metadata, feed, sitemaps, robots.txt).
   const publishing = createPublishing({
     reader: articles.reader,
@@ -181,7 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Each screen's page by its feature: which page is a 404 is decided there (webPlugin.ts ScreenPages).
     screenPages: { ...publishing.screenPages, ...articles.screenPages },
     shellTags: publishing.shellTags,
-    bodyEnd: newsletters.footerForm,
+    bodyEnd: [newsletters.footerForm, federation.followLine].filter(Boolean).join('') || undefined,
     fallbackHead: publishing.fallbackHead,
     siteTitle: config.site.title,
     cached: articles.reader.cached,

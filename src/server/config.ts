@@ -108,6 +108,11 @@ const envSchema = z.object({
   RATE_LIMIT_COMMENT_PER_USER: positiveInt(1_000_000).default(10),
   COMMENTS: z.enum(COMMENT_MODES, { error: 'must be one of on, approval, off' }).default('on'),
   NEWSLETTER: z.enum(['on', 'off'], { error: 'must be one of on, off' }).default('off'),
+  FEDERATION: z.enum(['on', 'off'], { error: 'must be one of on, off' }).default('off'),
+  FEDERATION_HANDLE: z
+    .string()
+    .regex(/^[a-z0-9_]{1,30}$/i, 'must be 1-30 letters, digits or underscores')
+    .default('blog'),
   MAIL_POOL_SIZE: positiveInt(100).default(5),
   MAIL_RATE_PER_SECOND: z.coerce
     .number({ error: 'must be a whole number' })
@@ -213,6 +218,10 @@ export interface Config {
   comments: CommentMode;
   /** NEWSLETTER (DESIGN.md §9.3): readers may subscribe and new articles are mailed to them. */
   newsletter: 'on' | 'off';
+  /** FEDERATION (DESIGN.md §9.4): the blog is an ActivityPub actor others can follow. */
+  federation: 'on' | 'off';
+  /** FEDERATION_HANDLE: the actor's user name (people follow @HANDLE@HOST). */
+  federationHandle: string;
   /** MAIL_POOL_SIZE: SMTP connections kept open while a newsletter is sent. */
   mailPoolSize: number;
   /** MAIL_RATE_PER_SECOND: newsletter messages per second, all processes together; 0 = no limit. */
@@ -249,6 +258,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } else {
     database = { kind: 'postgres', url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX };
   }
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  if (e.FEDERATION === 'on' && !federationReachable(publicUrl)) {
+    throw new ConfigError(
+      'Invalid configuration: FEDERATION=on needs an https:// PUBLIC_URL (http:// only for localhost or 127.0.0.1)',
+    );
+  }
   let identityProviders: IdentityProviderConfig[];
   try {
     identityProviders = parseIdentityProviders(env);
@@ -262,7 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     database,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `${mailDisplayName(e.SITE_TITLE)} <no-reply@localhost>`,
     site: {
@@ -270,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       description: e.SITE_DESCRIPTION,
       signup: e.SIGNUP,
       ...(e.NEWSLETTER === 'on' ? { newsletter: true as const } : {}),
+      ...(e.FEDERATION === 'on' ? { fediverse: `@${e.FEDERATION_HANDLE}@${new URL(publicUrl).host}` } : {}),
     },
     projectId: e.PROJECT_ID,
     passwordMinLength: e.PASSWORD_MIN_LENGTH,
@@ -304,6 +320,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     comments: e.COMMENTS,
     newsletter: e.NEWSLETTER,
+    federation: e.FEDERATION,
+    federationHandle: e.FEDERATION_HANDLE,
     mailPoolSize: e.MAIL_POOL_SIZE,
     mailRatePerSecond: e.MAIL_RATE_PER_SECOND,
     dkim: dkimConfig(e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY_FILE),
@@ -312,6 +330,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** DKIM needs all three variables or none; the key file must hold a PEM private key. */
+/** Other servers reach an ActivityPub actor over https; plain http only on this machine (tests). */
+function federationReachable(publicUrl: string): boolean {
+  const url = URL.parse(publicUrl);
+  if (!url) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1');
+}
+
 function dkimConfig(
   domain: string | undefined,
   selector: string | undefined,

@@ -22,6 +22,8 @@ import { createUnsubscribe } from './unsubscribe/createUnsubscribe.ts';
 import { createNewsletters, type Newsletters } from './newsletters/createNewsletters.ts';
 import { NEWSLETTER_LIST } from './newsletters/subscribers.ts';
 import { exportRoutes } from './moving/export/exportRoutes.ts';
+import { createFederation, type Federation } from './federation/createFederation.ts';
+import { createFederationStore } from './federation/federationStore.ts';
 
 export interface Services {
   identity: Identity;
@@ -45,6 +47,8 @@ export interface Services {
   unsubscribeRoutes: FastifyPluginAsync;
   /** Newsletters (DESIGN.md §9.3): formRoutes without a prefix (its API is in apiRoutes). */
   newsletters: Newsletters;
+  /** Federation (DESIGN.md §9.4): register with federation.register(app); nothing when FEDERATION=off. */
+  federation: Federation;
 }
 
 /**
@@ -61,6 +65,10 @@ export function createServices(deps: {
   clock?: (() => number) | undefined;
   /** How often a provider's keys may be fetched again for an unknown `kid` (tests shorten it). */
   providerKeyRefreshCooldownMs?: number | undefined;
+  /** Tests only: fediverse servers on loopback (decision 0700); never from configuration. */
+  federationAllowPrivateAddress?: boolean | undefined;
+  /** Activities one remote server may POST per minute (default 600); the bench raises it. */
+  federationInboxPerServerPerMinute?: number | undefined;
 }): Services {
   const { config, database, mailer, clock } = deps;
   const rateLimiter = createRateLimiter(database, clock);
@@ -111,6 +119,16 @@ export function createServices(deps: {
       const email = (await identity.members.find(uid))?.email;
       if (email) await mailer.send({ ...mail, to: email });
     },
+  });
+  // A deleted account's published articles leave the fediverse too (a Delete each, queued in
+  // the deleting transaction before the articles go); federation is made further down.
+  const fediverse: { current?: Federation } = {};
+  identity.onUserDeleting(async (uid, trx) => {
+    const federation = fediverse.current;
+    if (!federation?.enabled) return;
+    for (const id of await articles.publishedIdsByAuthor(uid, trx)) {
+      await federation.onArticleChanged({ id, before: 'published', after: null, edited: false }, trx);
+    }
   });
   identity.onUserDeleting((uid, trx) => articles.deleteByAuthor(uid, trx));
   // Uploaded images: a deleted user's go with the account; an article's cover and body images
@@ -194,6 +212,7 @@ export function createServices(deps: {
   // Comments (DESIGN.md §9.2): on articles as their reader sees them (through the articles' read
   // cache, which comments empty as articles do); a deleted account's comments go with it (kept as
   // "This comment was deleted." where replied to); lists and articles carry their counts.
+  const federationStore = createFederationStore(database, clock ?? Date.now);
   const comments = createComments({
     database,
     rateLimiter,
@@ -210,10 +229,32 @@ export function createServices(deps: {
       if (email) await mailer.send({ ...mail, to: email });
     },
     lists: unsubscribe,
+    // FEDERATION=on: an article's likes and reposts from the fediverse come with its comments.
+    reactions: config.federation === 'on' ? (id) => federationStore.reactionCounts(id) : undefined,
     cached: (key, build) => articles.reader.cached(key, build),
   });
   identity.onUserDeleting((uid, trx) => comments.deleteByAuthor(uid, trx));
   if (config.comments !== 'off') articles.onCountingComments((ids) => comments.countPublishedOf(ids));
+  // Federation (DESIGN.md §9.4): each article write queues what its followers are told (Create,
+  // Update, Delete) in its transaction; fediverse replies are comments by remote authors.
+  const federation = createFederation({
+    database,
+    enabled: config.federation === 'on',
+    handle: config.federationHandle,
+    publicUrl: config.publicUrl,
+    site: { title: config.site.title, description: config.site.description },
+    allowPrivateAddress: deps.federationAllowPrivateAddress,
+    inboxPerServerPerMinute: deps.federationInboxPerServerPerMinute,
+    rateLimiter,
+    clock,
+    findArticle: (id) => articles.reader.find(id),
+    newestArticles: (limit) => articles.reader.newest(limit),
+    countArticles: () => articles.reader.countPublished(),
+    comments,
+    recordEvent: audit.record,
+  });
+  if (federation.enabled) articles.onChanged((change, trx) => federation.onArticleChanged(change, trx));
+  fediverse.current = federation;
   const commentsRoutes = commentsRoutesOf({
     comments,
     publicFirstPage: (id) => comments.publicFirstPage(id),
@@ -271,6 +312,7 @@ export function createServices(deps: {
         commentsRoutes,
         newsletters.apiRoutes,
         siteExportRoutes,
+        federation.apiRoutes,
       ],
     }),
     invitations: { create: roles.createInvitation },
@@ -278,6 +320,7 @@ export function createServices(deps: {
     comments,
     unsubscribeRoutes: unsubscribe.routes,
     newsletters,
+    federation,
   };
 }
 

@@ -55,6 +55,8 @@ export interface CommentPage {
   nextCursor: string | null;
   /** Published comments of the article (replies included). */
   count: number;
+  /** Likes and reposts from the fediverse (DESIGN.md §9.4); absent while FEDERATION=off. */
+  fediverse?: { likes: number; reposts: number };
 }
 
 /** Notification switches on the profile (DESIGN.md §9.2). */

@@ -56,9 +56,12 @@ export type AuditAction =
   | 'comment.restore'
   | 'comment.approve'
   /** Another person's comment only. */
-  | 'comment.delete';
+  | 'comment.delete'
+  /** A fediverse domain or actor blocked, or unblocked (DESIGN.md §9.4). */
+  | 'federation.block'
+  | 'federation.unblock';
 
-export type AuditTargetType = 'user' | 'article' | 'invitation' | 'report' | 'comment';
+export type AuditTargetType = 'user' | 'article' | 'invitation' | 'report' | 'comment' | 'fediverse';
 
 /**
  * One event for the audit log. Each feature records its own kinds (`AuditEvent<'article.hide' |

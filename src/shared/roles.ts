@@ -91,7 +91,9 @@ export type Action =
   /** Approve, hide, restore and delete any comment; see pending and hidden ones (an article's author may on their own article). */
   | 'comment:moderate'
   /** See, search and remove newsletter subscribers; see the sends (DESIGN.md §9.3). */
-  | 'subscribers:manage';
+  | 'subscribers:manage'
+  /** See the fediverse followers; block and unblock domains and actors (DESIGN.md §9.4). */
+  | 'fediverse:manage';
 
 const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:write': 'contributor',
@@ -105,6 +107,7 @@ const LEAST_ROLE_FOR: Record<Action, Role> = {
   'comment:write': 'reader',
   'comment:moderate': 'editor',
   'subscribers:manage': 'editor',
+  'fediverse:manage': 'editor',
 };
 
 export function can(role: Role, action: Action): boolean {

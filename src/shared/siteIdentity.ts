@@ -13,6 +13,12 @@ export interface SiteIdentity {
   signup: SignupPolicy;
   /** NEWSLETTER=on: the subscribe forms are shown (DESIGN.md §9.3). Absent when off. */
   newsletter?: boolean | undefined;
+  /**
+   * FEDERATION=on: the handle people follow (`@blog@HOST`, DESIGN.md §9.4). Absent when off. Only
+   * staff's code reads it (readFediverseHandle in the admin screen), not readSiteIdentity: the home
+   * page's code carries nothing of federation.
+   */
+  fediverse?: string | undefined;
 }
 
 /** The id of the shell's JSON data block. */

@@ -49,6 +49,12 @@ export interface TestAppOptions {
   webDist?: 'fixture' | 'built';
   /** How often a provider's keys may be fetched again for an unknown `kid` (default 30 s). */
   providerKeyRefreshCooldownMs?: number;
+  /** The port to listen on (default: any free one); federation tests need PUBLIC_URL known first. */
+  port?: number;
+  /** Fediverse servers on loopback may be fetched and delivered to (federation tests' peers). */
+  federationAllowPrivateAddress?: boolean;
+  /** Activities one remote server may POST to the inbox per minute (default 600). */
+  federationInboxPerServerPerMinute?: number;
   /**
    * Runs on this database instead of a fresh one, and leaves it in place on close: a restart
    * (with other configuration) of the same site.
@@ -85,8 +91,12 @@ export async function startTestApp(
     ...(options.providerKeyRefreshCooldownMs
       ? { providerKeyRefreshCooldownMs: options.providerKeyRefreshCooldownMs }
       : {}),
+    ...(options.federationAllowPrivateAddress ? { federationAllowPrivateAddress: true } : {}),
+    ...(options.federationInboxPerServerPerMinute
+      ? { federationInboxPerServerPerMinute: options.federationInboxPerServerPerMinute }
+      : {}),
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
   const url = `http://127.0.0.1:${address.port}`;

@@ -90,6 +90,12 @@ export type InTransaction = (trx: Transaction<DatabaseSchema>, before: CurrentAr
  * Told of every article written through the API (created or changed), inside the writing
  * transaction: a failing listener undoes the write. `trx` is for the listener's own tables.
  */
+/** An article's status before and after a write; null where it did not exist, or no longer does. */
+export type ArticleChangedListener = (
+  change: { id: string; before: ArticleStatus | null; after: ArticleStatus | null; edited: boolean },
+  trx: Transaction<DatabaseSchema>,
+) => Promise<void>;
+
 /** Told inside the transaction of an article's first publication (DESIGN.md §9.3's sends). */
 export type FirstPublishedListener = (
   article: { id: string; title: string; newsletter: boolean },

@@ -10,6 +10,7 @@ import {
   type ArticleWrittenListener,
   type ChangePlan,
   type CurrentArticle,
+  type ArticleChangedListener,
   type FirstPublishedListener,
   type InTransaction,
   type NewArticle,
@@ -94,7 +95,11 @@ export function createArticleWriteQueries(
   onWritten: ArticleWrittenListener[] = [],
   images: ImageOrigin = unchangedImageOrigin,
   onFirstPublished: FirstPublishedListener[] = [],
+  onChanged: ArticleChangedListener[] = [],
 ) {
+  const tellChanged: ArticleChangedListener = async (change, trx) => {
+    for (const listener of onChanged) await listener(change, trx);
+  };
   const tellFirstPublished = async (
     article: { id: string; title: string; newsletter?: boolean | undefined },
     trx: Transaction<DatabaseSchema>,
@@ -116,6 +121,7 @@ export function createArticleWriteQueries(
           await writeTagsAndIndex(trx, article, text);
           await tellWritten(article, trx);
           if (record.status === 'published') await tellFirstPublished(article, trx);
+          await tellChanged({ id: article.id, before: null, after: record.status, edited: true }, trx);
         });
       } catch (error) {
         // author_id is the table's only foreign key.
@@ -182,6 +188,7 @@ export function createArticleWriteQueries(
           const title = options.fields?.title ?? before.title;
           await tellFirstPublished({ id, title, newsletter: options.fields?.newsletter }, trx);
         }
+        await tellChanged({ id, before: before.status, after: plan.status, edited: options.fields !== undefined }, trx);
         await options.inTransaction?.(trx, before);
         return { before };
       });
@@ -199,6 +206,7 @@ export function createArticleWriteQueries(
         const plan = decide(before);
         if (plan !== 'delete') return plan;
         await trx.deleteFrom('articles').where('id', '=', id).execute();
+        await tellChanged({ id, before: before.status, after: null, edited: false }, trx);
         await inTransaction?.(trx, before);
         return { before };
       });

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { createArticleReadQueries } from './articleReadQueries.ts';
-import type { ArticleWrittenListener, FirstPublishedListener } from './articleRows.ts';
+import type { ArticleChangedListener, ArticleWrittenListener, FirstPublishedListener } from './articleRows.ts';
 import { createArticleWriteQueries } from './articleWriteQueries.ts';
 import { unchangedImageOrigin, type ImageOrigin } from './imageOrigin.ts';
 
@@ -15,10 +15,11 @@ export function createArticlesRepository(
   onWritten: ArticleWrittenListener[] = [],
   images: ImageOrigin = unchangedImageOrigin,
   onFirstPublished: FirstPublishedListener[] = [],
+  onChanged: ArticleChangedListener[] = [],
 ) {
   return {
     ...createArticleReadQueries(db, images),
-    ...createArticleWriteQueries(db, onWritten, images, onFirstPublished),
+    ...createArticleWriteQueries(db, onWritten, images, onFirstPublished, onChanged),
   };
 }
 

@@ -19,6 +19,7 @@ import {
 import {
   createArticlesRepository,
   deleteArticlesByAuthor,
+  type ArticleChangedListener,
   type ArticleWrittenListener,
   type FirstPublishedListener,
 } from './articlesRepository.ts';
@@ -35,6 +36,8 @@ import { keysetPage } from '../http/keysetPage.ts';
 export interface Articles {
   /** Register with { prefix: '/api' }. */
   routes: FastifyPluginAsync;
+  /** The ids of an author's published articles, inside the transaction that deletes the user (before their deletion). */
+  publishedIdsByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<string[]>;
   /** Removes an author's articles inside the transaction that deletes the user. */
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
   /** Calls `listener` inside the transaction of every article created or changed through the API. */
@@ -61,6 +64,8 @@ export interface Articles {
   onCountingComments(count: CountComments): void;
   /** Calls `listener` inside the transaction of an article's first publication (a newsletter send). */
   onFirstPublished(listener: FirstPublishedListener): void;
+  /** Calls `listener` inside the transaction of every create, change and deletion, with the status before and after (federation's deliveries). */
+  onChanged(listener: ArticleChangedListener): void;
 }
 
 /** A link to one article: its id and creation time (ISO 8601). */
@@ -74,6 +79,8 @@ export interface ArticleReader {
   find(id: string): Promise<ArticleDetail | undefined>;
   /** The newest `limit` articles with their rendered bodies, newest first. */
   newest(limit: number): Promise<ArticleDetail[]>;
+  /** How many articles are published (NodeInfo, the fediverse outbox's size). */
+  countPublished(): Promise<number>;
   /** The first page of the home list, or of one author's list, as `GET /api/articles` answers it. */
   firstPage(authorId?: string): Promise<ArticlePage>;
   /** A public answer made from articles, kept in the articles' read cache (see ArticleReads.cached). */
@@ -116,11 +123,13 @@ const CREATE_WINDOW_MS = 10 * 60 * 1000;
 export function createArticles(deps: ArticlesDeps): Articles {
   const writtenListeners: ArticleWrittenListener[] = [];
   const firstPublishedListeners: FirstPublishedListener[] = [];
+  const changedListeners: ArticleChangedListener[] = [];
   const repository = createArticlesRepository(
     deps.database.db,
     writtenListeners,
     imageOrigin(deps.config.publicUrl),
     firstPublishedListeners,
+    changedListeners,
   );
   let countComments: CountComments | undefined;
   const reads = createArticleReads(repository, deps.database, {
@@ -180,6 +189,18 @@ export function createArticles(deps: ArticlesDeps): Articles {
     onFirstPublished: (listener) => {
       firstPublishedListeners.push(listener);
     },
+    async publishedIdsByAuthor(authorId, trx) {
+      const rows = await trx
+        .selectFrom('articles')
+        .select('id')
+        .where('author_id', '=', authorId)
+        .where('status', '=', 'published')
+        .execute();
+      return rows.map((row) => row.id);
+    },
+    onChanged: (listener) => {
+      changedListeners.push(listener);
+    },
     screenPages: {
       // A tag page exists while a published article has the tag.
       tag: async (slug) =>
@@ -192,6 +213,14 @@ export function createArticles(deps: ArticlesDeps): Articles {
           : { status: 404 },
     },
     reader: {
+      async countPublished() {
+        const row = await deps.database.db
+          .selectFrom('articles')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .where('status', '=', 'published')
+          .executeTakeFirst();
+        return Number(row?.n ?? 0);
+      },
       async find(id) {
         // Through the read cache, like the API: every article page's shell asks for this.
         const resource = isArticleId(id) ? await reads.article(id) : null;

@@ -1,7 +1,8 @@
 import type { AuditEvent } from '../../shared/moderation.ts';
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import {
+  COMMENT_BODY_MAX_LENGTH,
   COMMENTS_PAGE_SIZE,
   type Comment,
   type CommentMode,
@@ -57,6 +58,8 @@ export interface CommentsDeps {
   /** Mails an account (its address is identity's business); rejects when it could not be sent. */
   mailAccount(uid: string, mail: Omit<MailMessage, 'to'>): Promise<void>;
   lists: NotificationLists;
+  /** Likes and reposts from the fediverse, shown with the comments; none while FEDERATION=off. */
+  reactions?: ((articleId: string) => Promise<{ likes: number; reposts: number } | undefined>) | undefined;
   /** A public answer kept in the read cache until the database changes (the articles' cache). */
   cached(key: string, build: () => Promise<JsonResource>): Promise<JsonResource>;
 }
@@ -114,6 +117,7 @@ export function servedPart(full: CommentPage): CommentPage {
     comments: kept,
     nextCursor: encodeKeysetCursor({ at: Date.parse(last.createdAt), id: last.id }),
     count: full.count,
+    ...(full.fediverse ? { fediverse: full.fediverse } : {}),
   };
 }
 
@@ -182,7 +186,12 @@ export function createComments(deps: CommentsDeps) {
       comments: top.map((row) => toJson(row, byParent.get(row.id) ?? [], viewerUid)),
       nextCursor,
       count: await store.countPublished(article.id),
+      ...(await fediverseOf(article.id)),
     };
+  };
+  const fediverseOf = async (articleId: string) => {
+    const fediverse = deps.reactions ? await deps.reactions(articleId) : undefined;
+    return fediverse ? { fediverse } : {};
   };
 
   /** The comment and its article when `caller` may see them; deleted ones are not found. */
@@ -457,6 +466,98 @@ export function createComments(deps: CommentsDeps) {
       if (change.repliesToMyComments !== undefined)
         await deps.lists.setWants(NOTIFICATION_LISTS.reply, uid, change.repliesToMyComments);
       return this.settings(uid);
+    },
+
+    /**
+     * A fediverse reply to a published article (DESIGN.md §9.4) as a comment by its remote author,
+     * under COMMENTS as a local one (pending under `approval`, none under `off`), its text rendered
+     * as a local comment is. The same Note arriving twice is one comment.
+     */
+    async createRemote(input: {
+      articleId: string;
+      objectId: string;
+      author: { id: string; name: string; url: string | null; photoUrl: string | null };
+      text: string;
+    }): Promise<'created' | 'exists' | 'refused'> {
+      if (deps.mode === 'off') return 'refused';
+      const article = await deps.findArticle(input.articleId);
+      if (!article || article.status !== 'published') return 'refused';
+      const body = [...input.text.trim()].slice(0, COMMENT_BODY_MAX_LENGTH).join('');
+      if (body === '') return 'refused';
+      const result = await db
+        .insertInto('comments')
+        .values({
+          id: newCommentId(),
+          article_id: input.articleId,
+          parent_id: null,
+          author_uid: null,
+          remote_author_id: input.author.id,
+          remote_author_name: input.author.name,
+          remote_author_url: input.author.url,
+          remote_author_photo_url: input.author.photoUrl,
+          remote_object_id: input.objectId,
+          body,
+          body_html: renderCommentMarkdown(body),
+          status: deps.mode === 'approval' ? 'pending' : 'published',
+          hidden_reason: null,
+          created_at: now(),
+          edited_at: null,
+        })
+        .onConflict((conflict) => conflict.column('remote_object_id').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? 'created' : 'exists';
+    },
+
+    /** An Update of a fediverse reply: only by the actor who wrote it. */
+    async editRemote(objectId: string, actorId: string, text: string): Promise<boolean> {
+      const body = [...text.trim()].slice(0, COMMENT_BODY_MAX_LENGTH).join('');
+      if (body === '') return false;
+      const result = await db
+        .updateTable('comments')
+        .set({ body, body_html: renderCommentMarkdown(body), edited_at: now() })
+        .where('remote_object_id', '=', objectId)
+        .where('remote_author_id', '=', actorId)
+        .where('status', 'in', ['published', 'pending', 'hidden'])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** A Delete of a fediverse reply: only by the actor who wrote it. */
+    async removeRemote(objectId: string, actorId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('comments')
+          .selectAll()
+          .where('remote_object_id', '=', objectId)
+          .where('remote_author_id', '=', actorId)
+          .executeTakeFirst();
+        if (row && row.status !== 'deleted') await store.remove(trx, row);
+      });
+    },
+
+    /** Every comment of a remote actor (its Delete, or a block), in the caller's transaction. */
+    async removeByRemoteAuthor(trx: Transaction<DatabaseSchema>, actorId: string): Promise<void> {
+      const rows = await trx
+        .selectFrom('comments')
+        .selectAll()
+        .where('remote_author_id', '=', actorId)
+        .orderBy(sql`case when parent_id is null then 1 else 0 end`)
+        .execute();
+      for (const row of rows) await store.remove(trx, row);
+    },
+
+    /** Every comment of a blocked server's actors (their ids' host is `domain`). */
+    async removeByRemoteDomain(trx: Transaction<DatabaseSchema>, domain: string): Promise<void> {
+      const rows = await trx
+        .selectFrom('comments')
+        .selectAll()
+        .where('remote_author_id', 'is not', null)
+        .where('remote_author_id', 'like', `%${domain.replace(/[%_]/g, '')}%`)
+        .orderBy(sql`case when parent_id is null then 1 else 0 end`)
+        .execute();
+      for (const row of rows) {
+        if (URL.parse(row.remote_author_id ?? '')?.hostname.toLowerCase() === domain) await store.remove(trx, row);
+      }
     },
 
     /** An account's comments, in the transaction that deletes it. */

@@ -2,6 +2,7 @@ import type { AuditTables } from '../audit/auditTables.ts';
 import type { ReportsTables } from '../reports/reportsTables.ts';
 import type { CommentsTables } from '../comments/commentsTables.ts';
 import type { NewslettersTables } from '../newsletters/newslettersTables.ts';
+import type { FederationTables } from '../federation/federationTables.ts';
 import type { UnsubscribeTables } from '../unsubscribe/unsubscribeTables.ts';
 import type { ArticlesTables } from '../articles/articlesTables.ts';
 import type { AuthorsTables } from '../authors/authorsTables.ts';
@@ -34,4 +35,5 @@ export interface DatabaseSchema
     CommentsTables,
     UnsubscribeTables,
     NewslettersTables,
-    MovedInTables {}
+    MovedInTables,
+    FederationTables {}

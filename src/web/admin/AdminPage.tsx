@@ -13,6 +13,7 @@ import { ReviewSection } from '../moderation/ReviewSection.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { InvitationsSection } from './InvitationsSection.tsx';
 import { NewsletterSection } from './NewsletterSection.tsx';
+import { FediverseSection, readFediverseHandle } from './FediverseSection.tsx';
 import { siteInfo } from '../components/siteInfo.ts';
 import { MembersSection } from './MembersSection.tsx';
 import { PostsSection } from './PostsSection.tsx';
@@ -32,7 +33,7 @@ export function AdminPage() {
   return <Administration actor={role} />;
 }
 
-type Tab = 'members' | 'posts' | 'review' | 'reports' | 'comments' | 'log' | 'newsletter';
+type Tab = 'members' | 'posts' | 'review' | 'reports' | 'comments' | 'log' | 'newsletter' | 'fediverse';
 
 /** The tabs a role can use, in order: the others are not offered (the server refuses them anyway). */
 function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode }[] {
@@ -62,10 +63,19 @@ function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode 
     ...(siteInfo().newsletter === true
       ? [{ id: 'newsletter' as const, label: 'Newsletter', panel: () => <NewsletterSection /> }]
       : []),
+    // Fediverse (DESIGN.md §9.4): editors and owners, when the blog federates.
+    ...fediverseTab(),
     ...(mayReadAudit(actor)
       ? [{ id: 'log' as const, label: moderationTexts.log, panel: () => <AuditLogSection /> }]
       : []),
   ];
+}
+
+function fediverseTab() {
+  const handle = readFediverseHandle();
+  return handle
+    ? [{ id: 'fediverse' as const, label: 'Fediverse', panel: () => <FediverseSection handle={handle} /> }]
+    : [];
 }
 
 /** The sections as tabs; the open one is in the address (`?tab=review`), so it can be linked and reloaded. */

@@ -105,6 +105,7 @@ export function CommentsSection({
     comments: pages.flatMap((page) => page.comments),
     nextCursor: pages.at(-1)!.nextCursor,
     count: pages.at(-1)!.count,
+    fediverse: pages.at(-1)!.fediverse,
   };
   if (!merged) {
     if (servedHtml !== null) return <div id="comments" dangerouslySetInnerHTML={{ __html: servedHtml }} />;

@@ -42,6 +42,11 @@ export function CommentsView({ page, viewerUid = null, form, tools, threadEnd, m
       <h2 id="comments-heading" className="text-2xl font-bold">
         {page.count > 0 ? texts.count(page.count) : texts.heading}
       </h2>
+      {page.fediverse && page.fediverse.likes + page.fediverse.reposts > 0 && (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400" data-testid="fediverse-reactions">
+          {plural(page.fediverse.likes, 'like')} · {plural(page.fediverse.reposts, 'repost')} from the fediverse
+        </p>
+      )}
       {form}
       {page.comments.length === 0 ? (
         <p className="mt-6 text-slate-600 dark:text-slate-400">{texts.none}</p>
@@ -68,6 +73,8 @@ export function CommentsView({ page, viewerUid = null, form, tools, threadEnd, m
     </section>
   );
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function CommentItem({
   comment,

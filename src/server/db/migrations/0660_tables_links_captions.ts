@@ -8,9 +8,11 @@ const BATCH = 200;
 
 // What the renderer of 0660 reads differently from the one before it: a table row (a line with
 // a pipe), a link or image to a path of this site (inline `](/…`, `](#…` or a reference
-// definition `[x]: /…`), or a picture with a title (a caption now). Other articles render byte
+// definition `[x]: /…`; not this server's own pictures, `/images/…`, which are stored
+// origin-free but were rendered from their absolute URLs), or a picture with a title (a caption now). Other articles render byte
 // for byte as before and are left alone.
-const CHANGED_BY_0660 = /\||\]\(\s*<?[/#]|^\s{0,3}\[[^\]]+\]:\s*<?[/#]|!\[[^\]]*\]\([^)\n]*\s["'(]/m;
+const CHANGED_BY_0660 =
+  /\||\]\(\s*<?(?:#|\/(?!images\/))|^\s{0,3}\[[^\]]+\]:\s*<?(?:#|\/(?!images\/))|!\[[^\]]*\]\([^)\n]*\s["'(]/m;
 
 // Stored Markdown names this server's pictures origin-free (decision 0300), but the renderer
 // gives srcsets only to absolute URLs of its own origin: they are rendered under a stand-in

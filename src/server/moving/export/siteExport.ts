@@ -152,9 +152,22 @@ async function imagesFile(db: Kysely<DatabaseSchema>): Promise<Buffer> {
 async function authorsFile(db: Kysely<DatabaseSchema>): Promise<Buffer> {
   const users = await db
     .selectFrom('users')
-    .select(['id', 'email', 'display_name', 'photo_url', 'role', 'email_verified', 'disabled', 'created_at'])
-    .orderBy('created_at')
-    .orderBy('id')
+    .leftJoin('author_profiles', 'author_profiles.author_id', 'users.id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.display_name',
+      'users.photo_url',
+      'users.role',
+      'users.email_verified',
+      'users.disabled',
+      'users.created_at',
+      'author_profiles.slug',
+      'author_profiles.slug_name',
+      'author_profiles.bio',
+    ])
+    .orderBy('users.created_at')
+    .orderBy('users.id')
     .execute();
   const authors = users.map((user) => ({
     uid: user.id,
@@ -165,6 +178,8 @@ async function authorsFile(db: Kysely<DatabaseSchema>): Promise<Buffer> {
     emailVerified: user.email_verified === 1,
     disabled: user.disabled === 1,
     createdAt: new Date(user.created_at).toISOString(),
+    // The author page's address and text (authors feature): kept, so links to /author/SLUG still work.
+    profile: user.slug === null ? null : { slug: user.slug, slugName: user.slug_name ?? '', bio: user.bio ?? '' },
   }));
   return Buffer.from(`${JSON.stringify({ authors }, null, 2)}\n`);
 }

@@ -20,6 +20,13 @@ const authorsSchema = z.object({
       emailVerified: z.boolean(),
       disabled: z.boolean(),
       createdAt: time,
+      profile: z
+        .object({
+          slug: z.string().regex(/^[a-z0-9-]{1,200}$/),
+          slugName: z.string().max(500),
+          bio: z.string().max(5000),
+        })
+        .nullable(),
     }),
   ),
 });
@@ -109,7 +116,8 @@ export function exportContents(file: string, archive: OpenedArchive): ExportCont
       throw new ImportFileError(file, `${name} is not JSON.`);
     }
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new ImportFileError(file, `${name} is not as an export writes it (${where(parsed.error)}).`);
+    if (!parsed.success)
+      throw new ImportFileError(file, `${name} is not as an export writes it (${where(parsed.error)}).`);
     return parsed.data;
   };
   const { authors } = list('authors.json', authorsSchema);
@@ -121,9 +129,21 @@ export function exportContents(file: string, archive: OpenedArchive): ExportCont
   const refuse = (problem: string) => {
     throw new ImportFileError(file, problem);
   };
-  const uids = unique(authors.map((a) => a.uid), 'authors.json names an account twice.', refuse);
-  unique(authors.map((a) => a.email.toLowerCase()), 'authors.json names an address twice.', refuse);
-  const articleIds = unique(articles.map((a) => a.id), 'two articles have the same id.', refuse);
+  const uids = unique(
+    authors.map((a) => a.uid),
+    'authors.json names an account twice.',
+    refuse,
+  );
+  unique(
+    authors.map((a) => a.email.toLowerCase()),
+    'authors.json names an address twice.',
+    refuse,
+  );
+  const articleIds = unique(
+    articles.map((a) => a.id),
+    'two articles have the same id.',
+    refuse,
+  );
   for (const article of articles)
     if (!uids.has(article.author)) refuse(`article ${article.id}'s author is not in authors.json.`);
   for (const image of images) {
@@ -132,13 +152,20 @@ export function exportContents(file: string, archive: OpenedArchive): ExportCont
       if (!archive.imageFiles.has(`images/${image.id}/${stored.name}`))
         refuse(`images/${image.id}/${stored.name} is missing.`);
   }
-  const commentIds = unique(comments.map((c) => c.id), 'comments.json names a comment twice.', refuse);
+  const commentIds = unique(
+    comments.map((c) => c.id),
+    'comments.json names a comment twice.',
+    refuse,
+  );
   const byId = new Map(comments.map((c) => [c.id, c]));
   for (const comment of comments) {
     if (!articleIds.has(comment.articleId)) refuse(`comment ${comment.id}'s article is not in the archive.`);
     if (comment.authorUid !== null && !uids.has(comment.authorUid))
       refuse(`comment ${comment.id}'s author is not in authors.json.`);
-    if (comment.parentId !== null && (!commentIds.has(comment.parentId) || byId.get(comment.parentId)!.parentId !== null))
+    if (
+      comment.parentId !== null &&
+      (!commentIds.has(comment.parentId) || byId.get(comment.parentId)!.parentId !== null)
+    )
       refuse(`comment ${comment.id} answers a comment that is not a thread's first in the archive.`);
   }
   // Parents first: a reply's row refers to its thread's.
@@ -163,7 +190,11 @@ function articleFile(file: string, text: string): ExportedArticle {
     }
   }
   const parsed = frontMatterSchema.safeParse(fields);
-  if (!parsed.success) throw new ImportFileError(file, `an article's front matter is not as an export writes it (${where(parsed.error)}).`);
+  if (!parsed.success)
+    throw new ImportFileError(
+      file,
+      `an article's front matter is not as an export writes it (${where(parsed.error)}).`,
+    );
   return { ...parsed.data, markdown: match[2]! };
 }
 

@@ -127,10 +127,21 @@ async function writeSite(
         .execute();
     }
   }
-  for (const author of contents.authors) await deps.images.recordProfilePicture(author.uid, author.photoUrl, trx);
+  for (const author of contents.authors) {
+    await deps.images.recordProfilePicture(author.uid, author.photoUrl, trx);
+    if (author.profile === null) continue;
+    // The authors feature's rows as it writes them (authorsRepository.ts): the current slug, claimed.
+    const { slug, slugName, bio } = author.profile;
+    await trx
+      .insertInto('author_slugs')
+      .values({ slug, author_id: author.uid, created_at: author.createdAt })
+      .execute();
+    await trx.insertInto('author_profiles').values({ author_id: author.uid, slug, slug_name: slugName, bio }).execute();
+  }
 
   const writing = deps.progress('Writing articles');
-  const repository = createArticlesRepository(trx, [], imageOrigin(deps.publicUrl));
+  const origin = imageOrigin(deps.publicUrl);
+  const repository = createArticlesRepository(trx, [], origin);
   for (let start = 0; start < contents.articles.length; start += WRITE_BATCH) {
     const batch = contents.articles.slice(start, start + WRITE_BATCH);
     await repository.insertBatch(
@@ -139,9 +150,11 @@ async function writeSite(
         authorId: article.author,
         date: article.date,
         status: article.status,
-        image: article.cover,
+        // The export spells own images origin-free, as stored; made absolute again, the
+        // renderer knows them as this site's and gives them their variants' srcset.
+        image: origin.toServed(article.cover),
         title: article.title,
-        description: article.markdown,
+        description: origin.toServed(article.markdown),
         tags: article.tags,
         excerpt: article.excerpt,
       })),

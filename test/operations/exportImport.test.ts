@@ -7,7 +7,7 @@ import { databaseUrl, runAdmin } from '../support/adminRunner.ts';
 import { articlesApi, type TestUser } from '../support/articlesTestClient.ts';
 import { identityClient } from '../support/identityTestClient.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
-import { contractDatabases, type TestDatabase } from '../support/testDatabases.ts';
+import { contractDatabases, storageDatabases, type TestDatabase } from '../support/testDatabases.ts';
 import { plainJpeg } from '../support/testImages.ts';
 import { signUpWithVerifiedAddress } from '../support/verifiedAccounts.ts';
 
@@ -27,8 +27,8 @@ function zipOf(entries: Record<string, Buffer | string>): Promise<Buffer> {
 }
 
 // The way back in from `export`: a file into a new site, compared by what readers and the API see.
-// On SQLite: the import writes through Kysely and the features' own code alike on both databases.
-describe('import-export: an export brought into an empty site', () => {
+// From SQLite into each database (one transaction of many tables' rows: what the database decides).
+describe.each(storageDatabases())('import-export: an export brought into an empty site ($dialect)', (targetCase) => {
   let source: TestDatabase;
   let target: TestDatabase;
   let from: TestApp;
@@ -44,7 +44,7 @@ describe('import-export: an export brought into an empty site', () => {
 
   beforeAll(async () => {
     source = await sqlite!.create();
-    target = await sqlite!.create();
+    target = await targetCase.create();
     from = await startTestApp(sqlite!, { PUBLIC_URL: 'https://old.example' }, { database: source });
     const sourceEnv = { DATABASE_URL: databaseUrl(source.config), PUBLIC_URL: 'https://old.example', DATA_DIR: dir };
     targetEnv = { DATABASE_URL: databaseUrl(target.config), PUBLIC_URL: 'https://new.example', DATA_DIR: dir };
@@ -173,7 +173,7 @@ describe('import-export: an export brought into an empty site', () => {
       'Imported the export: 2 articles, 1 images, 3 comments, 1 subscribers.\n' +
         'Accounts: 2 made without a password (they sign in through "Forgot password?").\n',
     );
-    to = await startTestApp(sqlite!, { PUBLIC_URL: 'https://new.example' }, { database: target });
+    to = await startTestApp(targetCase, { PUBLIC_URL: 'https://new.example' }, { database: target });
     const before = articlesApi(from.url);
     const after = articlesApi(to.url);
     const moved = (value: unknown) =>

@@ -50,6 +50,7 @@ const child = spawn(
       PATH: process.env.PATH,
       DATA_DIR: dir,
       ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+      ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   },

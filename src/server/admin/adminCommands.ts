@@ -379,6 +379,17 @@ export const commands: Record<CommandName, Command> = {
       json: { file: path.resolve(file), bytes },
     };
   },
+  'import-export': async (context, file) => {
+    const { runRestore } = await import('../moving/restore/restoreCommand.ts');
+    const { terminalProgress } = await import('../firebaseImport/terminalProgress.ts');
+    const progress = terminalProgress(context.stderr);
+    return runRestore(path.resolve(file), {
+      config: context.config,
+      database: context.database,
+      progress: (what) => progress?.(what) ?? (() => {}),
+      services: () => services(context),
+    });
+  },
   'copy-database': async (context) => {
     const { runCopyDatabase, copyProgress } = await import('../moving/copy/copyCommand.ts');
     const { CopyRefusal } = await import('../moving/copy/copyDatabase.ts');

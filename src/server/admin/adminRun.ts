@@ -106,7 +106,9 @@ export async function runAdminCommand(argv: string[], io: AdminIo): Promise<numb
   }
   // A mistyped DATA_DIR must not quietly create an empty database; only migrate and an
   // import (which migrates first, as npm start does) create one.
-  const creates = ['migrate', 'import-firebase', 'import-ghost', 'import-wordpress'].includes(parsed.name);
+  const creates = ['migrate', 'import-firebase', 'import-ghost', 'import-wordpress', 'import-export'].includes(
+    parsed.name,
+  );
   if (config.database.kind === 'sqlite' && !creates && !fs.existsSync(config.database.file)) {
     return fail(`No database at ${config.database.file} (check DATA_DIR or DATABASE_URL).`);
   }

@@ -37,6 +37,7 @@ export const COMMAND_NAMES = {
   'import-ghost': 'FILE',
   'import-wordpress': 'FILE',
   export: 'FILE',
+  'import-export': 'FILE',
 } as const satisfies Record<string, 'EMAIL' | 'EMAIL ROLE' | 'ROLE' | 'FILE' | undefined>;
 
 export type CommandName = keyof typeof COMMAND_NAMES;
@@ -104,6 +105,10 @@ Commands:
                           image, authors.json, comments.json and subscribers.csv, in one
                           zip (no password hash, key, code or token). Owners download the
                           same from GET /api/export.
+  import-export FILE.zip  Bring such an export into a new, empty site: articles, images,
+                          comments and subscribers; accounts without a password (they
+                          sign in through "Forgot password?"). Refuses a site that is not
+                          empty.
   copy-database --to postgres://USER@HOST/DB
                           Move up from SQLite to PostgreSQL: every table into an empty
                           database (migrated first), checked by row counts and checksums,

@@ -5,8 +5,9 @@ import type { DatabaseSchema } from '../../db/schema.ts';
 
 /**
  * The whole site as a zip (DESIGN.md §9.5): `articles/<date>-<id>.md` (Markdown with front
- * matter: id, title, date, author, tags, status, cover), `images/<id>/<name>` (every stored
- * file of every upload), `authors.json`, `comments.json`, `subscribers.csv`. Never a secret:
+ * matter: id, title, date, author, tags, status, cover, excerpt), `images/<id>/<name>` (every
+ * stored file of every upload), `images.json` (each upload's owner, size and files: what
+ * `import-export` needs to store it again), `authors.json`, `comments.json`, `subscribers.csv`. Never a secret:
  * the columns read are named here one by one, and no password hash, key, code or token table
  * is read at all.
  *
@@ -56,6 +57,11 @@ async function fill(zip: yazl.ZipFile, db: Kysely<DatabaseSchema>): Promise<void
     );
   }
   zip.addReadStream(
+    lazy(() => imagesFile(db)),
+    'images.json',
+    { mtime },
+  );
+  zip.addReadStream(
     lazy(() => authorsFile(db)),
     'authors.json',
     { mtime },
@@ -87,6 +93,7 @@ async function articleFile(db: Kysely<DatabaseSchema>, id: string): Promise<Buff
       'articles.description',
       'articles.date',
       'articles.status',
+      'articles.excerpt',
       'articles.author_id',
       'users.display_name',
     ])
@@ -109,18 +116,58 @@ async function articleFile(db: Kysely<DatabaseSchema>, id: string): Promise<Buff
     `tags: ${yaml(tags.map((tag) => tag.name))}`,
     `status: ${article.status}`,
     `cover: ${yaml(article.image)}`,
+    `excerpt: ${yaml(article.excerpt)}`,
     '---',
     '',
   ].join('\n');
   return Buffer.from(`${front}${article.description}\n`);
 }
 
+async function imagesFile(db: Kysely<DatabaseSchema>): Promise<Buffer> {
+  const uploads = await db
+    .selectFrom('images')
+    .select(['id', 'owner_id', 'width', 'height', 'created_at'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const files = await db
+    .selectFrom('image_files')
+    .select(['image_id', 'name', 'content_type'])
+    .orderBy('image_id')
+    .orderBy('name')
+    .execute();
+  const images = uploads.map((image) => ({
+    id: image.id,
+    ownerId: image.owner_id,
+    width: image.width,
+    height: image.height,
+    createdAt: new Date(image.created_at).toISOString(),
+    files: files
+      .filter((file) => file.image_id === image.id)
+      .map((file) => ({ name: file.name, contentType: file.content_type })),
+  }));
+  return Buffer.from(`${JSON.stringify({ images }, null, 2)}\n`);
+}
+
 async function authorsFile(db: Kysely<DatabaseSchema>): Promise<Buffer> {
   const users = await db
     .selectFrom('users')
-    .select(['id', 'email', 'display_name', 'photo_url', 'role', 'email_verified', 'disabled', 'created_at'])
-    .orderBy('created_at')
-    .orderBy('id')
+    .leftJoin('author_profiles', 'author_profiles.author_id', 'users.id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.display_name',
+      'users.photo_url',
+      'users.role',
+      'users.email_verified',
+      'users.disabled',
+      'users.created_at',
+      'author_profiles.slug',
+      'author_profiles.slug_name',
+      'author_profiles.bio',
+    ])
+    .orderBy('users.created_at')
+    .orderBy('users.id')
     .execute();
   const authors = users.map((user) => ({
     uid: user.id,
@@ -131,6 +178,8 @@ async function authorsFile(db: Kysely<DatabaseSchema>): Promise<Buffer> {
     emailVerified: user.email_verified === 1,
     disabled: user.disabled === 1,
     createdAt: new Date(user.created_at).toISOString(),
+    // The author page's address and text (authors feature): kept, so links to /author/SLUG still work.
+    profile: user.slug === null ? null : { slug: user.slug, slugName: user.slug_name ?? '', bio: user.bio ?? '' },
   }));
   return Buffer.from(`${JSON.stringify({ authors }, null, 2)}\n`);
 }
@@ -143,9 +192,14 @@ async function commentsFile(db: Kysely<DatabaseSchema>): Promise<Buffer> {
       'article_id',
       'parent_id',
       'author_uid',
+      'remote_author_id',
       'remote_author_name',
+      'remote_author_url',
+      'remote_author_photo_url',
+      'remote_object_id',
       'body',
       'status',
+      'hidden_reason',
       'created_at',
       'edited_at',
     ])
@@ -157,9 +211,14 @@ async function commentsFile(db: Kysely<DatabaseSchema>): Promise<Buffer> {
     articleId: row.article_id,
     parentId: row.parent_id,
     authorUid: row.author_uid,
+    remoteAuthorId: row.remote_author_id,
     remoteAuthorName: row.remote_author_name,
+    remoteAuthorUrl: row.remote_author_url,
+    remoteAuthorPhotoUrl: row.remote_author_photo_url,
+    remoteObjectId: row.remote_object_id,
     body: row.body,
     status: row.status,
+    hiddenReason: row.hidden_reason,
     createdAt: new Date(row.created_at).toISOString(),
     editedAt: row.edited_at === null ? null : new Date(row.edited_at).toISOString(),
   }));

@@ -13,6 +13,7 @@ import { emailField } from '../../../shared/identityRequests.ts';
 import { EXCERPT_MAX_LENGTH } from '../../../shared/markdown/markdownExcerpt.ts';
 import type { Role } from '../../../shared/roles.ts';
 import { TAGS_MAX } from '../../../shared/tags.ts';
+import { collectGarbage } from './collectGarbage.ts';
 import { htmlToMarkdown, markdownUrl } from './htmlToMarkdown.ts';
 import type { ImageFiles, Skip, SourceExport, SourcePost } from './sourcePost.ts';
 
@@ -21,6 +22,8 @@ export type Progress = (done: number, total: number) => void;
 /** A post's HTML above this is not converted (turndown's time and memory grow with it): skipped, named. */
 export const POST_HTML_MAX_BYTES = 2 * 1024 * 1024;
 const WRITE_BATCH = 100;
+/** Posts converted between two full collections (collectGarbage.ts): about 10 MB of HTML. */
+const GC_EVERY = 500;
 
 export interface ImportDeps {
   database: Database;
@@ -79,6 +82,8 @@ export async function importPosts(
   const skip = (post: SourcePost, reason: string) =>
     skipped.push({ id: post.sourceId, reason: `"${post.title.slice(0, 60)}": ${reason}` });
 
+  // The file's text and the parser's leftovers go before the conversion adds its own.
+  collectGarbage();
   // What earlier runs brought: skipped now, and their old addresses still lead to them.
   const recorded = await db
     .selectFrom('moved_in_articles')
@@ -114,6 +119,7 @@ export async function importPosts(
   const converting = progress('Converting posts');
   for (const [index, { post, id }] of fresh.entries()) {
     converting(index + 1, fresh.length);
+    if (index % GC_EVERY === GC_EVERY - 1) collectGarbage();
     const authorId = post.authorKey === null ? undefined : authorIds.accounts.get(post.authorKey);
     if (!authorId) {
       skip(post, post.authorKey === null ? 'it names no author' : `its author ${post.authorKey} has no email address`);

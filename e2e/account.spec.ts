@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
-import { dialectCases } from '../test/support/testDatabases.ts';
+import { contractDatabases } from '../test/support/testDatabases.ts';
 import {
   expectSignedIn,
   expectSignedOut,
@@ -334,7 +334,7 @@ test.describe('with a recent-sign-in window of a few seconds', () => {
   const RECENT_SIGN_IN_SECONDS = 5;
   let app: TestApp;
   test.beforeAll(async () => {
-    app = await startTestApp(dialectCases()[0]!, { RECENT_SIGN_IN_SECONDS: String(RECENT_SIGN_IN_SECONDS) });
+    app = await startTestApp(contractDatabases()[0]!, { RECENT_SIGN_IN_SECONDS: String(RECENT_SIGN_IN_SECONDS) });
   });
   test.afterAll(async () => {
     await app?.close();

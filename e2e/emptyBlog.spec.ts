@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
-import { dialectCases } from '../test/support/testDatabases.ts';
+import { contractDatabases } from '../test/support/testDatabases.ts';
 import { logIn } from './support/accounts.ts';
 
 // A blog with no articles yet (issue 15 §1): the shared test server has articles from other
@@ -8,7 +8,7 @@ import { logIn } from './support/accounts.ts';
 
 let blog: TestApp;
 test.beforeAll(async () => {
-  blog = await startTestApp(dialectCases()[0]!);
+  blog = await startTestApp(contractDatabases()[0]!);
 });
 test.afterAll(async () => {
   await blog?.close();

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startRulesSmtp, type RulesSmtp } from '../test/support/recipientRulesSmtp.ts';
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
-import { dialectCases } from '../test/support/testDatabases.ts';
+import { contractDatabases } from '../test/support/testDatabases.ts';
 import { setRole } from '../test/support/operatorActions.ts';
 import { markAddressVerified } from '../test/support/verifiedAccounts.ts';
 
@@ -16,7 +16,7 @@ let blog: TestApp;
 let smtp: RulesSmtp;
 test.beforeAll(async () => {
   smtp = await startRulesSmtp();
-  blog = await startTestApp(dialectCases()[0]!, { NEWSLETTER: 'on', SMTP_URL: smtp.url, SITE_TITLE: 'The Quill' });
+  blog = await startTestApp(contractDatabases()[0]!, { NEWSLETTER: 'on', SMTP_URL: smtp.url, SITE_TITLE: 'The Quill' });
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
 });
 test.afterAll(async () => {

@@ -144,8 +144,3 @@ export function postgresDatabase(): DialectCase | undefined {
   return storageDatabases().find((dialectCase) => dialectCase.dialect === 'postgres');
 }
 
-/**
- * @deprecated Choose `contractDatabases()` or `storageDatabases()`: what the test proves decides.
- * Kept, as both databases, for test files written on other branches before the choice existed.
- */
-export const dialectCases = storageDatabases;

@@ -133,14 +133,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         })
       : undefined;
 
-  const { identity, articles, authors, images, apiRoutes, comments, unsubscribeRoutes, newsletters } = createServices({
-    config,
-    database,
-    mailer,
-    newsletterMailer: newsletterMailer && countingMailer(newsletterMailer, () => metrics.countEmailFailure()),
-    clock: deps.clock,
-    providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
-  });
+  const { identity, articles, authors, images, apiRoutes, comments, unsubscribeRoutes, newsletters, viewerOf } =
+    createServices({
+      config,
+      database,
+      mailer,
+      newsletterMailer: newsletterMailer && countingMailer(newsletterMailer, () => metrics.countEmailFailure()),
+      clock: deps.clock,
+      providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
+    });
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
   await app.register(identity.routes, { prefix: '/identity' });
   await app.register(apiRoutes, { prefix: '/api' });
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sitemapPageSize: deps.sitemapPageSize,
     authors,
     comments: (article) => comments.publicPageOf(article),
+    viewer: viewerOf,
   });
   await app.register(publishing.routes);
 

@@ -8,6 +8,7 @@ import { createArticleWrites, type MailAuthor, type ModerationEventRecorder } fr
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId, isAuthorId } from './articleId.ts';
+import { mayView } from './articleRules.ts';
 import {
   attachCommentCounts,
   createArticleReads,
@@ -70,6 +71,8 @@ export interface ArticleLink {
 export interface ArticleReader {
   /** One published article, or undefined for an unknown or malformed id or any other status. */
   find(id: string): Promise<ArticleDetail | undefined>;
+  /** One article whatever its status when `viewer` may see it (its author, editors), else undefined. */
+  findFor(id: string, viewer: Caller): Promise<ArticleDetail | undefined>;
   /** The newest `limit` articles with their rendered bodies, newest first. */
   newest(limit: number): Promise<ArticleDetail[]>;
   /** The first page of the home list, or of one author's list, as `GET /api/articles` answers it. */
@@ -193,6 +196,10 @@ export function createArticles(deps: ArticlesDeps): Articles {
         // Through the read cache, like the API: every article page's shell asks for this.
         const resource = isArticleId(id) ? await reads.article(id) : null;
         return resource?.article.status === 'published' ? resource.article : undefined;
+      },
+      async findFor(id, viewer) {
+        const resource = isArticleId(id) ? await reads.article(id) : null;
+        return resource && mayView(viewer, resource.article) ? resource.article : undefined;
       },
       newest: (limit) => reads.newest(limit),
       async firstPage(authorId) {

@@ -6,6 +6,7 @@ import { paths, type ServedScreenName } from '../../shared/routes.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import type { CommentPage } from '../../shared/comments.ts';
 import type { ArticleDetail } from '../../shared/articleSchema.ts';
+import type { Caller } from '../http/callerAuth.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ArticleReader } from '../articles/createArticles.ts';
 import type { Authors } from '../authors/createAuthors.ts';
@@ -50,6 +51,11 @@ export interface PublishingDeps {
   authors: Pick<Authors, 'resolve' | 'slugsOf'>;
   /** The article's first page of comments as everyone sees it; undefined when COMMENTS=off. */
   comments?: ((article: ArticleDetail) => Promise<CommentPage | undefined>) | undefined;
+  /**
+   * Who is loading a page (the viewer cookie, http/viewerCookie.ts), or null: an article that
+   * is not published is shown to its author and editors, and is a 404 to anyone else.
+   */
+  viewer?: (request: FastifyRequest) => Promise<Caller | null>;
 }
 
 export const FEED_SIZE = 50;
@@ -150,6 +156,22 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     });
   };
 
+  /**
+   * A draft, submitted or hidden article, for its author and editors loading its page: theirs
+   * alone (never kept or stored by a cache), without comments (they are for published articles).
+   * Anyone else is told what an unknown id tells (decision 0830).
+   */
+  async function unpublishedArticle(id: string, request: FastifyRequest) {
+    const viewer = await deps.viewer?.(request);
+    const article = viewer ? await reader.findFor(id, viewer) : undefined;
+    if (!article) return { status: 404 };
+    return {
+      private: true as const,
+      head: articleHeadTags(publicUrl, site, article),
+      screen: async () => ({ kind: 'article' as const, article }),
+    };
+  }
+
   return {
     routes,
     shellTags: siteShellTags(site),
@@ -171,9 +193,9 @@ export function createPublishing(deps: PublishingDeps): Publishing {
           screen: async () => ({ kind: 'author', uid: author.uid, author, page: await reader.firstPage(author.uid) }),
         };
       },
-      async article(id) {
+      async article(id, request) {
         const article = await reader.find(id);
-        if (!article) return { status: 404 };
+        if (!article) return unpublishedArticle(id, request);
         return {
           head: articleHeadTags(publicUrl, site, article),
           screen: async () => {

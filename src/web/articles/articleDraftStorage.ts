@@ -13,7 +13,7 @@ export function forgetDraft(key: string): void {
 
 // The article drafts' prefix and the comment boxes' (comments/useCommentDraft.ts), in one test:
 // the home and article pages' JavaScript has a budget.
-const ANY_DRAFT = /^inkwell:(article|comment)-draft:/;
+const ANY_DRAFT = /^inkwell:\w+-draft:/;
 
 /** Forgets every draft of this tab, articles' and comments' (Log Out: the next person here must not see them). */
 export function forgetArticleDrafts(): void {

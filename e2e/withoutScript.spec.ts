@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { apiPublish, apiSignUp } from './support/api.ts';
+import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
 // What a reader meets without JavaScript, and the phone's top bar (issue 39.4, 39.7; DESIGN.md §9.6).
 
@@ -82,4 +84,45 @@ test('the phone’s top bar keeps Home and Login, and its search box spans the b
   await search.focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL('/search?q=whetstone');
+});
+
+test('without JavaScript, Load more is a link: every article of the home and author lists is reachable', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const author = await apiSignUp(request, `Lena Long ${Date.now().toString(36)}`);
+  const titles: string[] = [];
+  for (let n = 1; n <= 23; n += 1) {
+    const title = `Reachable ${Date.now().toString(36)} #${n}`;
+    await apiPublish(request, author, { image: `${PICTURE_ORIGIN}/cover.jpg`, title, description: 'Without script.' });
+    titles.push(title);
+  }
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await servePictures(page);
+  const oldest = () => page.getByRole('heading', { name: titles[0]!, exact: true });
+
+  for (const start of ['/', 'author']) {
+    if (start === '/') await page.goto('/');
+    else {
+      await page.goto('/');
+      await page.getByRole('link', { name: author.name }).first().click();
+      await expect(page.getByRole('heading', { name: author.name, level: 1 })).toBeVisible();
+    }
+    const startPath = new URL(page.url()).pathname;
+    await expect(page.getByRole('heading', { name: titles[22]!, exact: true })).toBeVisible();
+    for (let hops = 0; hops < 30 && (await oldest().count()) === 0; hops += 1) {
+      const loadMore = page.getByRole('link', { name: 'Load more' });
+      await expect(loadMore).toHaveAttribute('href', /^\?cursor=/);
+      await loadMore.click();
+      expect(new URL(page.url()).pathname).toBe(startPath);
+    }
+    await expect(oldest()).toBeVisible();
+  }
+  await screenshots(page, 'author-second-page', undefined, false);
+
+  // A cursor this site did not issue is refused, not a 500.
+  expect((await page.goto('/?cursor=not-a-cursor'))?.status()).toBe(400);
+  await context.close();
 });

@@ -75,8 +75,11 @@ export interface ArticleReader {
   findFor(id: string, viewer: Caller): Promise<ArticleDetail | undefined>;
   /** The newest `limit` articles with their rendered bodies, newest first. */
   newest(limit: number): Promise<ArticleDetail[]>;
-  /** The first page of the home list, or of one author's list, as `GET /api/articles` answers it. */
-  firstPage(authorId?: string): Promise<ArticlePage>;
+  /**
+   * The first page of the home list, or of one author's list, as `GET /api/articles` answers it;
+   * with `after` (a cursor, isCursor), the page that starts there.
+   */
+  firstPage(authorId?: string, after?: string): Promise<ArticlePage>;
   /** A public answer made from articles, kept in the articles' read cache (see ArticleReads.cached). */
   cached: ArticleReads['cached'];
   /**
@@ -202,11 +205,13 @@ export function createArticles(deps: ArticlesDeps): Articles {
         return resource && mayView(viewer, resource.article) ? resource.article : undefined;
       },
       newest: (limit) => reads.newest(limit),
-      async firstPage(authorId) {
+      async firstPage(authorId, after) {
         const limit = ARTICLE_PAGE_DEFAULT_LIMIT;
+        // `after` is a cursor this feature issued (isCursor): the page a Load more link leads to.
+        const position = after === undefined ? undefined : decodeArticleCursor(after);
         const page = await keysetPage(
           limit,
-          (rows) => repository.listPage(rows, undefined, authorId === undefined ? {} : { authorId }),
+          (rows) => repository.listPage(rows, position, authorId === undefined ? {} : { authorId }),
           articleCursorOf,
         );
         return {

@@ -157,6 +157,16 @@ export function createPublishing(deps: PublishingDeps): Publishing {
   };
 
   /**
+   * A list page's `?cursor=` (its Load more link, without script, DESIGN.md §9.6): undefined
+   * without one, null for one this site did not issue (a 400, as the API answers it).
+   */
+  function listCursor(request: FastifyRequest): string | undefined | null {
+    const { cursor } = request.query as { cursor?: unknown };
+    if (cursor === undefined) return undefined;
+    return typeof cursor === 'string' && reader.isCursor(cursor) ? cursor : null;
+  }
+
+  /**
    * A draft, submitted or hidden article, for its author and editors loading its page: theirs
    * alone (never kept or stored by a cache), without comments (they are for published articles).
    * Anyone else is told what an unknown id tells (decision 0830).
@@ -178,11 +188,18 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     fallbackHead: (status) => defaultHeadTags(site, status === 404 ? messages.pageNotFound : undefined),
     // The reading screens also come with their data, for the page the server renders (decision 0301).
     screenPages: {
-      home: async () => ({
-        head: homeHeadTags(publicUrl, site),
-        screen: async () => ({ kind: 'home', page: await reader.firstPage() }),
-      }),
-      async author(key) {
+      home: async (_, request) => {
+        const cursor = listCursor(request);
+        if (cursor === null) return { status: 400 };
+        return {
+          head: homeHeadTags(publicUrl, site),
+          ...(cursor === undefined ? {} : { variant: cursor }),
+          screen: async () => ({ kind: 'home', page: await reader.firstPage(undefined, cursor) }),
+        };
+      },
+      async author(key, request) {
+        const cursor = listCursor(request);
+        if (cursor === null) return { status: 400 };
         const found = await deps.authors.resolve(key);
         if (!found) return { status: 404 };
         const author = found.profile;
@@ -190,7 +207,13 @@ export function createPublishing(deps: PublishingDeps): Publishing {
         if (!found.current) return { status: 301, location: paths.author(author.slug) };
         return {
           head: authorHeadTags(publicUrl, site, author),
-          screen: async () => ({ kind: 'author', uid: author.uid, author, page: await reader.firstPage(author.uid) }),
+          ...(cursor === undefined ? {} : { variant: cursor }),
+          screen: async () => ({
+            kind: 'author',
+            uid: author.uid,
+            author,
+            page: await reader.firstPage(author.uid, cursor),
+          }),
         };
       },
       async article(id, request) {

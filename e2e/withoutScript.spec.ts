@@ -86,16 +86,22 @@ test('the phone’s top bar keeps Home and Login, and its search box spans the b
   await expect(page).toHaveURL('/search?q=whetstone');
 });
 
-test('without JavaScript, Load more is a link: every article of the home and author lists is reachable', async ({
+test('without JavaScript, the tag page is there and Load more is a link: every article of the home, tag and author lists is reachable', async ({
   browser,
   request,
 }) => {
   test.setTimeout(120_000);
   const author = await apiSignUp(request, `Lena Long ${Date.now().toString(36)}`);
   const titles: string[] = [];
+  const tag = `noscript${Date.now().toString(36)}`;
   for (let n = 1; n <= 23; n += 1) {
     const title = `Reachable ${Date.now().toString(36)} #${n}`;
-    await apiPublish(request, author, { image: `${PICTURE_ORIGIN}/cover.jpg`, title, description: 'Without script.' });
+    await apiPublish(request, author, {
+      image: `${PICTURE_ORIGIN}/cover.jpg`,
+      title,
+      description: 'Without script.',
+      tags: [tag],
+    });
     titles.push(title);
   }
   const context = await browser.newContext({ javaScriptEnabled: false });
@@ -103,8 +109,8 @@ test('without JavaScript, Load more is a link: every article of the home and aut
   await servePictures(page);
   const oldest = () => page.getByRole('heading', { name: titles[0]!, exact: true });
 
-  for (const start of ['/', 'author']) {
-    if (start === '/') await page.goto('/');
+  for (const start of ['/', `/tag/${tag}`, 'author']) {
+    if (start !== 'author') await page.goto(start);
     else {
       await page.goto('/');
       await page.getByRole('link', { name: author.name }).first().click();
@@ -121,8 +127,42 @@ test('without JavaScript, Load more is a link: every article of the home and aut
     await expect(oldest()).toBeVisible();
   }
   await screenshots(page, 'author-second-page', undefined, false);
+  await page.goto(`/tag/${tag}`);
+  await expect(page.getByRole('heading', { name: tag, level: 1 })).toBeVisible();
+  await screenshots(page, 'tag-page', undefined, false);
+  expect((await page.goto('/tag/no-such-tag-anywhere'))?.status()).toBe(404);
 
   // A cursor this site did not issue is refused, not a 500.
   expect((await page.goto('/?cursor=not-a-cursor'))?.status()).toBe(400);
   await context.close();
+});
+
+test('the server-rendered tag page is taken over by the app without an error', async ({ page, request }) => {
+  await servePictures(page);
+  const author = await apiSignUp(request, `Tia Tagger ${Date.now().toString(36)}`);
+  const tag = `taken${Date.now().toString(36)}`;
+  const title = `Tagged ${Date.now().toString(36)}`;
+  await apiPublish(request, author, {
+    image: `${PICTURE_ORIGIN}/cover.jpg`,
+    title,
+    description: 'Tagged.',
+    tags: [tag],
+  });
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const lists: string[] = [];
+  page.on('request', (sent) => {
+    if (new URL(sent.url()).pathname === '/api/articles') lists.push(sent.url());
+  });
+  await page.goto(`/tag/${tag}`);
+  await expect(page.getByRole('heading', { name: tag, level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await screenshots(page, 'tag-page-script');
+  // Its list came in the page: the app asked for none.
+  expect(lists).toEqual([]);
+  expect(errors).toEqual([]);
 });

@@ -40,9 +40,8 @@ export interface Articles {
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
   /** Calls `listener` inside the transaction of every article created or changed through the API. */
   onWritten(listener: ArticleWrittenListener): void;
-  /** 404 for a tag page no published article has, and for the editor of an article that is not published. */
+  /** 404 for the editor of an article that is not published (the tag page is publishing's, rendered). */
   screenPages: {
-    tag(slug: string): Promise<{ status: 404 } | undefined>;
     editor(id: string): Promise<{ status: 404 } | undefined>;
   };
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
@@ -80,6 +79,8 @@ export interface ArticleReader {
    * with `after` (a cursor, isCursor), the page that starts there.
    */
   firstPage(authorId?: string, after?: string): Promise<ArticlePage>;
+  /** The page of one tag's published articles starting at `after` (a cursor, isCursor), or its first. */
+  tagPage(slug: string, after?: string): Promise<ArticlePage>;
   /** A public answer made from articles, kept in the articles' read cache (see ArticleReads.cached). */
   cached: ArticleReads['cached'];
   /**
@@ -184,9 +185,6 @@ export function createArticles(deps: ArticlesDeps): Articles {
       firstPublishedListeners.push(listener);
     },
     screenPages: {
-      // A tag page exists while a published article has the tag.
-      tag: async (slug) =>
-        isTagSlug(slug) && (await publishedTagName(deps.database.db, slug)) ? undefined : { status: 404 },
       // A new article's editor ('') is always there. The HTML carries no token: an article that is
       // not published is not there for it.
       editor: async (id) =>
@@ -212,6 +210,18 @@ export function createArticles(deps: ArticlesDeps): Articles {
         const page = await keysetPage(
           limit,
           (rows) => repository.listPage(rows, position, authorId === undefined ? {} : { authorId }),
+          articleCursorOf,
+        );
+        return {
+          articles: await attachCommentCounts(page.rows.map(toArticleJson), countComments),
+          nextCursor: page.nextCursor,
+        };
+      },
+      async tagPage(slug, after) {
+        const position = after === undefined ? undefined : decodeArticleCursor(after);
+        const page = await keysetPage(
+          ARTICLE_PAGE_DEFAULT_LIMIT,
+          (rows) => repository.listPage(rows, position, { tagSlug: slug }),
           articleCursorOf,
         );
         return {

@@ -216,6 +216,17 @@ export function createPublishing(deps: PublishingDeps): Publishing {
           }),
         };
       },
+      // A tag page exists while a published article has the tag.
+      async tag(slug, request) {
+        const cursor = listCursor(request);
+        if (cursor === null) return { status: 400 };
+        if ((await reader.tagName(slug)) === undefined) return { status: 404 };
+        return {
+          // No head of its own (the site's): the slug and the cursor name the page in the shell cache.
+          variant: `tag ${slug} ${cursor ?? ''}`,
+          screen: async () => ({ kind: 'tag', slug, page: await reader.tagPage(slug, cursor) }),
+        };
+      },
       async article(id, request) {
         const article = await reader.find(id);
         if (!article) return unpublishedArticle(id, request);

@@ -290,7 +290,7 @@ test('the list comes a page at a time, by scrolling or Load more, down to the ol
   await expect.poll(() => cards.count()).toBeGreaterThan(20);
 
   // The button does the same for anyone who does not scroll, until the oldest is there.
-  const loadMore = page.getByRole('button', { name: 'Load more' });
+  const loadMore = page.getByRole('link', { name: 'Load more' });
   for (let clicks = 0; clicks < 50 && (await card(page, oldest).count()) === 0; clicks += 1) {
     if (await loadMore.isEnabled().catch(() => false)) await loadMore.click();
     await page.waitForTimeout(100);

@@ -69,11 +69,11 @@ test('the author page pages like the home list', async ({ page, request }) => {
   await expect(cards.first()).toHaveAccessibleName(titles[22]!);
   // A page is 20 cards; the rest arrive as the reader nears the end (or with Load more).
   await expect(cards).toHaveCount(20);
-  await expect(page.getByRole('button', { name: 'Load more' })).toBeVisible();
-  await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole('link', { name: 'Load more' })).toBeVisible();
+  await page.getByRole('link', { name: 'Load more' }).scrollIntoViewIfNeeded();
   await expect(cards).toHaveCount(23);
   await expect(cards.last()).toHaveAccessibleName(titles[0]!);
-  await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Load more' })).toHaveCount(0);
 });
 
 test('an unknown author is answered 404 with the 404 page', async ({ page }) => {

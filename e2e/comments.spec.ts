@@ -5,7 +5,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
-import { expectSignedIn, logIn } from './support/accounts.ts';
+import { expectSignedIn, logIn, logOutFromProfile } from './support/accounts.ts';
 import { waitForMail } from './support/mailbox.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
@@ -184,4 +184,28 @@ test('a reader comments, an editor replies, the reader edits and reports, the ed
   await editorPage.goto('/admin?tab=comments');
   await expect(editorPage.getByText('No comments are waiting for approval.')).toBeVisible();
   await screenshots(editorPage, 'admin-queue');
+});
+
+test('Log Out forgets a comment typed and not sent, as it does article drafts', async ({ page }) => {
+  await servePictures(page);
+  const author = await verifiedAccount(page, 'Dora Author');
+  const first = await verifiedAccount(page, 'Fay First');
+  const next = await verifiedAccount(page, 'Ned Next');
+  const article = await apiPublish(page.request, author, {
+    image: `${PICTURE_ORIGIN}/cover.jpg`,
+    title: `Shared desk ${unique()}`,
+    description: 'Read on a shared computer.',
+  });
+  await signInAs(page, first);
+  await page.goto(`/article/${article.id}`);
+  await page.getByLabel('Add a comment').fill('Not for the next person');
+  // Kept across a reload of the tab: it is a draft.
+  await page.reload();
+  await expect(page.getByLabel('Add a comment')).toHaveValue('Not for the next person');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await logOutFromProfile(page);
+
+  await signInAs(page, next);
+  await page.goto(`/article/${article.id}`);
+  await expect(page.getByLabel('Add a comment')).toHaveValue('');
 });

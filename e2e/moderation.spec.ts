@@ -408,3 +408,39 @@ test('editors list every article in the Posts tab: status, author, a status filt
   expect(new Set(titles).size).toBe(titles.length);
   expect(published.id).not.toBe(draftId);
 });
+
+test('a reader is not offered to write, and a refused save says why in the server’s words (issue 39.6)', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const reader = await accountWithRole(page, 'Rhea Reader', 'reader');
+  const author = await accountWithRole(page, 'Arlo Author', 'author');
+
+  // The author is offered Add an article (the control), the reader neither it nor the editor.
+  const authorPage = await newPage(browser);
+  await signInAs(authorPage, author);
+  await authorPage.goto('/');
+  await expect(authorPage.getByRole('link', { name: 'Add an article' })).toBeVisible();
+  await signInAs(page, reader);
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByRole('heading', { name: 'Latest articles' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Add an article' })).toHaveCount(0);
+  await screenshots(page, 'home-reader');
+  await page.goto('/article-update');
+  await expect(notFoundHeading(page)).toBeVisible();
+  await expect(page.getByLabel('Title')).toHaveCount(0);
+
+  // The author, made a reader while writing: the save is refused with the server's reason.
+  await authorPage.getByRole('link', { name: 'Add an article' }).click();
+  await authorPage.getByLabel('Image URL').fill(`${PICTURE_ORIGIN}/2.svg`);
+  await authorPage.getByLabel('Title').fill(`Never saved ${unique()}`);
+  await authorPage.getByLabel('Description', { exact: true }).fill('Written by someone who may no longer write.');
+  await giveRole(author, 'reader');
+  await authorPage.getByRole('button', { name: 'Save draft' }).click();
+  await expect(authorPage.getByRole('alert')).toContainText('Your role does not allow writing articles.');
+  await expect(authorPage.getByRole('alert')).not.toContainText('You can only edit your own articles.');
+  await screenshots(authorPage, 'editor-refused', true);
+  await authorPage.context().close();
+});

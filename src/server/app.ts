@@ -137,17 +137,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         })
       : undefined;
 
-  const { identity, articles, authors, images, apiRoutes, comments, unsubscribeRoutes, newsletters, federation } =
-    createServices({
-      config,
-      database,
-      mailer,
-      newsletterMailer: newsletterMailer && countingMailer(newsletterMailer, () => metrics.countEmailFailure()),
-      clock: deps.clock,
-      providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
-      federationAllowPrivateAddress: deps.federationAllowPrivateAddress,
-      federationInboxPerServerPerMinute: deps.federationInboxPerServerPerMinute,
-    });
+  const {
+    identity,
+    articles,
+    authors,
+    images,
+    apiRoutes,
+    comments,
+    unsubscribeRoutes,
+    newsletters,
+    federation,
+    viewerOf,
+  } = createServices({
+    config,
+    database,
+    mailer,
+    newsletterMailer: newsletterMailer && countingMailer(newsletterMailer, () => metrics.countEmailFailure()),
+    clock: deps.clock,
+    providerKeyRefreshCooldownMs: deps.providerKeyRefreshCooldownMs,
+    federationAllowPrivateAddress: deps.federationAllowPrivateAddress,
+    federationInboxPerServerPerMinute: deps.federationInboxPerServerPerMinute,
+  });
   // FEDERATION=on: the fediverse's paths go to Fedify before the router (its hook comes first).
   await federation.register(app);
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
@@ -188,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sitemapPageSize: deps.sitemapPageSize,
     authors,
     comments: (article) => comments.publicPageOf(article),
+    viewer: viewerOf,
   });
   await app.register(publishing.routes);
 

@@ -12,12 +12,13 @@ import { createPasskeys, type PasskeyIdentity, type Passkeys } from './passkeys/
 import { createRateLimiter, type RateLimiter } from './rateLimit/rateLimiter.ts';
 import { createRoles, type Roles } from './roles/createRoles.ts';
 import { withTwoStepRequirement } from './roles/twoStepRequirement.ts';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { NOTIFICATION_LIST_NAMES } from './comments/commentMails.ts';
 import { commentsRoutes as commentsRoutesOf } from './comments/commentsRoutes.ts';
 import { createComments, type Comments } from './comments/createComments.ts';
 import { apiScope } from './http/apiScope.ts';
 import { TokenRefused, type Caller } from './http/callerAuth.ts';
+import { viewerOf } from './http/viewerCookie.ts';
 import { createUnsubscribe } from './unsubscribe/createUnsubscribe.ts';
 import { createNewsletters, type Newsletters } from './newsletters/createNewsletters.ts';
 import { NEWSLETTER_LIST } from './newsletters/subscribers.ts';
@@ -39,6 +40,8 @@ export interface Services {
   apiRoutes: FastifyPluginAsync;
   /** The operator's invitations (the admin command's `invite`). */
   invitations: { create: Roles['createInvitation'] };
+  /** Who is loading a page, from its viewer cookie (http/viewerCookie.ts), or null. */
+  viewerOf: (request: FastifyRequest) => Promise<Caller | null>;
   /** The append-only audit log: the admin command's reads (GET /api/audit is in apiRoutes). */
   audit: Audit;
   /** Comments (DESIGN.md §9.2). */
@@ -316,6 +319,8 @@ export function createServices(deps: {
       ],
     }),
     invitations: { create: roles.createInvitation },
+    // Who loads an article page (its author and editors see it before it is published, decision 0830).
+    viewerOf: viewerOf(verifyIdToken),
     audit,
     comments,
     unsubscribeRoutes: unsubscribe.routes,

@@ -71,10 +71,14 @@ export const screenTable = {
   action: { path: '/action', codeAhead: 'intent' },
   /** Members and invitations, for editors and owners (others see the 404 page). */
   admin: { path: '/admin', codeAhead: 'editor' },
-  /** One tag's articles (DESIGN.md §8.5): from an article's tag links, on a pointer or focus. */
+  /**
+   * One tag's articles (DESIGN.md §8.5): from an article's tag links, on a pointer or focus.
+   * Server-rendered, so that it reads without script (§9.6); its first data is for a visit by a link.
+   */
   tag: {
     path: '/tag/:slug',
     codeAhead: 'intent',
+    serverRendered: true,
     firstData: (slug) => articlesListPath({ tag: slug, limit: ARTICLE_PAGE_DEFAULT_LIMIT }),
   },
   /** Search results for `?q=`: from the top bar's form, fetched when its box gets the focus. */

@@ -17,7 +17,8 @@ export type ServedScreen =
       /** The first page of comments as everyone sees it (DESIGN.md §9.2); absent when COMMENTS=off. */
       comments?: CommentPage;
     }
-  | { kind: 'author'; uid: string; author: AuthorProfile; page: ArticlePage };
+  | { kind: 'author'; uid: string; author: AuthorProfile; page: ArticlePage }
+  | { kind: 'tag'; slug: string; page: ArticlePage };
 
 /** The id of the page's JSON data block. */
 export const SERVED_SCREEN_ELEMENT_ID = 'served-screen';

@@ -17,7 +17,7 @@ if (served) primeServedScreen(served);
 else prefetchForPath(window.location.pathname);
 const session = createBrowserSession();
 void session.restore();
-// Log Out (or account deletion) in this tab: drafts typed here must not greet the next person.
+// Log Out (or account deletion) in this tab: drafts typed here (articles, comments) must not greet the next person.
 session.onAuthStateChanged((state) => {
   if (state.status === 'signedOut' && session.endedByUser) forgetArticleDrafts();
 });

@@ -51,12 +51,14 @@ function preloadable(load: () => Promise<ComponentType>) {
 
 const ArticlePage = preloadable(() => screenModules.article().then((m) => m.ArticlePage));
 const AuthorPage = preloadable(() => screenModules.author().then((m) => m.AuthorPage));
+const TagPage = preloadable(() => screenModules.tag().then((m) => m.default));
 
 /** Loads the code of a screen the server rendered, before the app takes the page over. */
 export async function preloadServedScreen(kind: ServedScreenName): Promise<void> {
   const served: Record<ServedScreenName, { preload(): Promise<void> } | undefined> = {
     article: ArticlePage,
     author: AuthorPage,
+    tag: TagPage,
     home: undefined,
   };
   await served[kind]?.preload();
@@ -70,7 +72,6 @@ const ResetPasswordPage = lazyScreen(screenModules.resetPassword, 'ResetPassword
 const EmailActionPage = lazyScreen(screenModules.action, 'EmailActionPage');
 const AdminPage = lazyScreen(screenModules.admin, 'AdminPage');
 // Default exports: no helper needed.
-const TagPage = lazy(screenModules.tag);
 const SearchPage = lazy(screenModules.search);
 const ProfilePage = lazyScreen(screenModules.profile, 'ProfilePage');
 

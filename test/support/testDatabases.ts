@@ -143,4 +143,3 @@ export function storageDatabases(): DialectCase[] {
 export function postgresDatabase(): DialectCase | undefined {
   return storageDatabases().find((dialectCase) => dialectCase.dialect === 'postgres');
 }
-

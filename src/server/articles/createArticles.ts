@@ -8,6 +8,7 @@ import { createArticleWrites, type MailAuthor, type ModerationEventRecorder } fr
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
 import { ARTICLE_PAGE_DEFAULT_LIMIT } from '../../shared/articleSchema.ts';
 import { isArticleId, isAuthorId } from './articleId.ts';
+import { mayView } from './articleRules.ts';
 import {
   attachCommentCounts,
   createArticleReads,
@@ -42,9 +43,8 @@ export interface Articles {
   deleteByAuthor(authorId: string, trx: Transaction<DatabaseSchema>): Promise<void>;
   /** Calls `listener` inside the transaction of every article created or changed through the API. */
   onWritten(listener: ArticleWrittenListener): void;
-  /** 404 for a tag page no published article has, and for the editor of an article that is not published. */
+  /** 404 for the editor of an article that is not published (the tag page is publishing's, rendered). */
   screenPages: {
-    tag(slug: string): Promise<{ status: 404 } | undefined>;
     editor(id: string): Promise<{ status: 404 } | undefined>;
   };
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
@@ -77,12 +77,19 @@ export interface ArticleLink {
 export interface ArticleReader {
   /** One published article, or undefined for an unknown or malformed id or any other status. */
   find(id: string): Promise<ArticleDetail | undefined>;
+  /** One article whatever its status when `viewer` may see it (its author, editors), else undefined. */
+  findFor(id: string, viewer: Caller): Promise<ArticleDetail | undefined>;
   /** The newest `limit` articles with their rendered bodies, newest first. */
   newest(limit: number): Promise<ArticleDetail[]>;
   /** How many articles are published (NodeInfo, the fediverse outbox's size). */
   countPublished(): Promise<number>;
-  /** The first page of the home list, or of one author's list, as `GET /api/articles` answers it. */
-  firstPage(authorId?: string): Promise<ArticlePage>;
+  /**
+   * The first page of the home list, or of one author's list, as `GET /api/articles` answers it;
+   * with `after` (a cursor, isCursor), the page that starts there.
+   */
+  firstPage(authorId?: string, after?: string): Promise<ArticlePage>;
+  /** The page of one tag's published articles starting at `after` (a cursor, isCursor), or its first. */
+  tagPage(slug: string, after?: string): Promise<ArticlePage>;
   /** A public answer made from articles, kept in the articles' read cache (see ArticleReads.cached). */
   cached: ArticleReads['cached'];
   /**
@@ -202,9 +209,6 @@ export function createArticles(deps: ArticlesDeps): Articles {
       changedListeners.push(listener);
     },
     screenPages: {
-      // A tag page exists while a published article has the tag.
-      tag: async (slug) =>
-        isTagSlug(slug) && (await publishedTagName(deps.database.db, slug)) ? undefined : { status: 404 },
       // A new article's editor ('') is always there. The HTML carries no token: an article that is
       // not published is not there for it.
       editor: async (id) =>
@@ -226,12 +230,30 @@ export function createArticles(deps: ArticlesDeps): Articles {
         const resource = isArticleId(id) ? await reads.article(id) : null;
         return resource?.article.status === 'published' ? resource.article : undefined;
       },
+      async findFor(id, viewer) {
+        const resource = isArticleId(id) ? await reads.article(id) : null;
+        return resource && mayView(viewer, resource.article) ? resource.article : undefined;
+      },
       newest: (limit) => reads.newest(limit),
-      async firstPage(authorId) {
+      async firstPage(authorId, after) {
         const limit = ARTICLE_PAGE_DEFAULT_LIMIT;
+        // `after` is a cursor this feature issued (isCursor): the page a Load more link leads to.
+        const position = after === undefined ? undefined : decodeArticleCursor(after);
         const page = await keysetPage(
           limit,
-          (rows) => repository.listPage(rows, undefined, authorId === undefined ? {} : { authorId }),
+          (rows) => repository.listPage(rows, position, authorId === undefined ? {} : { authorId }),
+          articleCursorOf,
+        );
+        return {
+          articles: await attachCommentCounts(page.rows.map(toArticleJson), countComments),
+          nextCursor: page.nextCursor,
+        };
+      },
+      async tagPage(slug, after) {
+        const position = after === undefined ? undefined : decodeArticleCursor(after);
+        const page = await keysetPage(
+          ARTICLE_PAGE_DEFAULT_LIMIT,
+          (rows) => repository.listPage(rows, position, { tagSlug: slug }),
           articleCursorOf,
         );
         return {

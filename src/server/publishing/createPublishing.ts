@@ -6,6 +6,7 @@ import { paths, type ServedScreenName } from '../../shared/routes.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 import type { CommentPage } from '../../shared/comments.ts';
 import type { ArticleDetail } from '../../shared/articleSchema.ts';
+import type { Caller } from '../http/callerAuth.ts';
 import { sendJsonResource, toResource, type JsonResource } from '../http/cachedResource.ts';
 import type { ArticleReader } from '../articles/createArticles.ts';
 import type { Authors } from '../authors/createAuthors.ts';
@@ -50,6 +51,11 @@ export interface PublishingDeps {
   authors: Pick<Authors, 'resolve' | 'slugsOf'>;
   /** The article's first page of comments as everyone sees it; undefined when COMMENTS=off. */
   comments?: ((article: ArticleDetail) => Promise<CommentPage | undefined>) | undefined;
+  /**
+   * Who is loading a page (the viewer cookie, http/viewerCookie.ts), or null: an article that
+   * is not published is shown to its author and editors, and is a 404 to anyone else.
+   */
+  viewer?: (request: FastifyRequest) => Promise<Caller | null>;
 }
 
 export const FEED_SIZE = 50;
@@ -150,17 +156,50 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     });
   };
 
+  /**
+   * A list page's `?cursor=` (its Load more link, without script, DESIGN.md §9.6): undefined
+   * without one, null for one this site did not issue (a 400, as the API answers it).
+   */
+  function listCursor(request: FastifyRequest): string | undefined | null {
+    const { cursor } = request.query as { cursor?: unknown };
+    if (cursor === undefined) return undefined;
+    return typeof cursor === 'string' && reader.isCursor(cursor) ? cursor : null;
+  }
+
+  /**
+   * A draft, submitted or hidden article, for its author and editors loading its page: theirs
+   * alone (never kept or stored by a cache), without comments (they are for published articles).
+   * Anyone else is told what an unknown id tells (decision 0830).
+   */
+  async function unpublishedArticle(id: string, request: FastifyRequest) {
+    const viewer = await deps.viewer?.(request);
+    const article = viewer ? await reader.findFor(id, viewer) : undefined;
+    if (!article) return { status: 404 };
+    return {
+      private: true as const,
+      head: articleHeadTags(publicUrl, site, article),
+      screen: async () => ({ kind: 'article' as const, article }),
+    };
+  }
+
   return {
     routes,
     shellTags: siteShellTags(site),
     fallbackHead: (status) => defaultHeadTags(site, status === 404 ? messages.pageNotFound : undefined),
     // The reading screens also come with their data, for the page the server renders (decision 0301).
     screenPages: {
-      home: async () => ({
-        head: homeHeadTags(publicUrl, site),
-        screen: async () => ({ kind: 'home', page: await reader.firstPage() }),
-      }),
-      async author(key) {
+      home: async (_, request) => {
+        const cursor = listCursor(request);
+        if (cursor === null) return { status: 400 };
+        return {
+          head: homeHeadTags(publicUrl, site),
+          ...(cursor === undefined ? {} : { variant: cursor }),
+          screen: async () => ({ kind: 'home', page: await reader.firstPage(undefined, cursor) }),
+        };
+      },
+      async author(key, request) {
+        const cursor = listCursor(request);
+        if (cursor === null) return { status: 400 };
         const found = await deps.authors.resolve(key);
         if (!found) return { status: 404 };
         const author = found.profile;
@@ -168,12 +207,29 @@ export function createPublishing(deps: PublishingDeps): Publishing {
         if (!found.current) return { status: 301, location: paths.author(author.slug) };
         return {
           head: authorHeadTags(publicUrl, site, author),
-          screen: async () => ({ kind: 'author', uid: author.uid, author, page: await reader.firstPage(author.uid) }),
+          ...(cursor === undefined ? {} : { variant: cursor }),
+          screen: async () => ({
+            kind: 'author',
+            uid: author.uid,
+            author,
+            page: await reader.firstPage(author.uid, cursor),
+          }),
         };
       },
-      async article(id) {
+      // A tag page exists while a published article has the tag.
+      async tag(slug, request) {
+        const cursor = listCursor(request);
+        if (cursor === null) return { status: 400 };
+        if ((await reader.tagName(slug)) === undefined) return { status: 404 };
+        return {
+          // No head of its own (the site's): the slug and the cursor name the page in the shell cache.
+          variant: `tag ${slug} ${cursor ?? ''}`,
+          screen: async () => ({ kind: 'tag', slug, page: await reader.tagPage(slug, cursor) }),
+        };
+      },
+      async article(id, request) {
         const article = await reader.find(id);
-        if (!article) return { status: 404 };
+        if (!article) return unpublishedArticle(id, request);
         return {
           head: articleHeadTags(publicUrl, site, article),
           screen: async () => {

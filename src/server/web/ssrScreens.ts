@@ -54,6 +54,7 @@ function lean(screen: ServedScreen): ServedScreen {
       return { kind: 'article', article: { ...screen.article, description: '' } };
     case 'home':
     case 'author':
+    case 'tag':
       return {
         ...screen,
         page: { ...screen.page, articles: screen.page.articles.map((article) => ({ ...article, description: '' })) },

@@ -70,6 +70,16 @@ export interface PageHead {
   head?: string;
   /** The data of a reading screen the server renders into the page (decision 0301); fetched only when the page is made. */
   screen?: () => Promise<ServedScreen>;
+  /**
+   * What else the page is made of besides its head (a list's `?cursor=`, decision 0831): part of
+   * the shell cache's key, so that each page of a list is kept apart.
+   */
+  variant?: string;
+  /**
+   * The page is the one person's who loads it (their draft, decision 0830): made for this
+   * request alone, never kept (`cached`), and `private, no-store` for the browser and any cache between.
+   */
+  private?: true;
 }
 
 // The shell's default title and description, replaced when a page brings its own.
@@ -206,7 +216,8 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
       return toResource(shellWithPreloads(rendered ?? html, dataUrls, modules), HTML);
     };
     // The key is what the bytes are made of, not the path: /article/%41… and /article/A… are one entry.
-    const key = `shell\n${head ?? ''}\n${dataUrls.join(' ')}\n${modules.join(' ')}`;
+    const key = `shell\n${head ?? ''}\n${page?.variant ?? ''}\n${dataUrls.join(' ')}\n${modules.join(' ')}`;
+    if (page?.private) return sendJsonResource(request, reply, await build(), 'private, no-store');
     const resource = options.cached ? await options.cached(key, build) : await build();
     return sendJsonResource(request, reply, resource);
   };

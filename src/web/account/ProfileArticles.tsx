@@ -8,6 +8,7 @@ import { formatArticleDate } from '../components/formatArticleDate.ts';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 import { linkBesideItem, useDeleteArticle } from '../articles/useDeleteArticle.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { useMayWrite } from '../auth/useRole.ts';
 import { ownArticlesPage } from './ownArticles.ts';
 
 type ListState =
@@ -25,6 +26,7 @@ export const profileArticlesText = {
 /** The profile's list of the signed-in person's own articles, newest first, with Edit and Delete. */
 export function ProfileArticles() {
   const { state: auth } = useAuth();
+  const mayWrite = useMayWrite();
   const uid = auth.status === 'signedIn' ? auth.user.uid : null;
   const [list, setList] = useState<ListState>({ status: 'loading', articles: [], nextCursor: null });
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -93,10 +95,15 @@ export function ProfileArticles() {
       )}
       {status !== 'loading' && status !== 'failed' && articles.length === 0 && (
         <p className="mt-4 text-slate-600 dark:text-slate-400">
-          {profileArticlesText.none}{' '}
-          <Link to={paths.newArticle} className="text-blue-700 underline hover:no-underline dark:text-blue-400">
-            {messages.addAnArticleButton}
-          </Link>
+          {profileArticlesText.none}
+          {mayWrite && (
+            <>
+              {' '}
+              <Link to={paths.newArticle} className="text-blue-700 underline hover:no-underline dark:text-blue-400">
+                {messages.addAnArticleButton}
+              </Link>
+            </>
+          )}
         </p>
       )}
       <ul ref={listRef} className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { editorTexts } from '../../shared/editorTexts.ts';
 import { paths } from '../../shared/routes.ts';
+import { can } from '../../shared/roles.ts';
 import { useRole } from '../auth/useRole.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { mayModerate } from '../moderation/mayModerate.ts';
@@ -34,6 +35,8 @@ function EditorSection({ heading, children }: { heading: string; children: React
 
 function AddArticle() {
   const role = useRole();
+  // A role that may not write (a reader) is not offered the editor, as others are not offered /admin.
+  if (role === null || (role && !can(role, 'article:write'))) return <NotFoundPage />;
   return (
     <EditorSection heading={editorTexts.addArticleHeading}>
       <ArticleForm role={role ?? null} />

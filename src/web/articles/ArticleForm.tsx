@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { DESCRIPTION_MAX_LENGTH, parseArticleInput, TITLE_MAX_LENGTH } from '../../shared/articleSchema.ts';
 import { messages } from '../../shared/messages.ts';
 import { editorTexts } from '../../shared/editorTexts.ts';
-import { can, TWO_STEP_REQUIRED, type Role } from '../../shared/roles.ts';
+import { can, type Role } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { ArticleFormField } from './ArticleFormField.tsx';
@@ -238,9 +238,9 @@ function problemsFrom(error: unknown): [FieldErrors, string | null] {
   // No answer at all (offline, or the call timed out): say so, not that the article was refused.
   if (error.status === 0) return [{}, editorTexts.articleSaveUnreachable];
   if (error.status === 401) return [{}, editorTexts.mustBeLoggedIn];
-  // REQUIRE_TWO_STEP: the server's words, which say where to go (the profile).
-  if (error.status === 403)
-    return [{}, error.message === TWO_STEP_REQUIRED ? TWO_STEP_REQUIRED : editorTexts.notYourArticle];
+  // A refusal in the server's own words: they say why (a role that may not write or publish,
+  // someone else's article) and where to go (REQUIRE_TWO_STEP: the profile).
+  if (error.status === 403) return [{}, error.message || editorTexts.notYourArticle];
   const errors: FieldErrors = {};
   let unplaced = false;
   for (const { field, message } of error.fieldErrors) {

@@ -59,18 +59,22 @@ export function ArticleList({ feed, uid, onDelete, featureFirst = false, cardHea
         </div>
       )}
 
-      {feed.hasMore && (status === 'ready' || status === 'loadingMore') && (
+      {feed.nextCursor && (status === 'ready' || status === 'loadingMore') && (
         <div className="mt-12 flex justify-center">
           <LoadMoreSentinel key={articles.length} onVisible={feed.loadMore} />
-          <button
-            type="button"
-            onClick={feed.loadMore}
-            disabled={status === 'loadingMore'}
+          {/* A link to the next page, which the server renders (DESIGN.md §9.6): without script
+              it leads there; with it, the page grows in place. */}
+          <a
+            href={`?cursor=${encodeURIComponent(feed.nextCursor)}`}
+            onClick={(event) => {
+              event.preventDefault();
+              feed.loadMore();
+            }}
             aria-busy={status === 'loadingMore'}
             className="pill px-6 py-2 text-base"
           >
             {messages.loadMore}
-          </button>
+          </a>
         </div>
       )}
     </>

@@ -129,20 +129,20 @@ function ArticleView({ article, onChanged }: { article: ArticleDetail; onChanged
   );
 }
 
+/** The article's shape while it loads: its looks are styles.css's `.article-skeleton` (no class strings in the page's script). */
 function ArticleSkeleton() {
-  const bar = 'rounded bg-slate-200 dark:bg-slate-800';
   return (
-    <div aria-hidden="true" className="animate-pulse">
+    <div aria-hidden="true" className="article-skeleton">
       <div className={column}>
-        <div className={`h-10 w-5/6 ${bar}`} />
-        <div className={`mt-3 h-10 w-1/2 ${bar}`} />
-        <div className={`mt-5 h-4 w-1/3 ${bar}`} />
+        <div />
+        <div />
+        <div />
       </div>
-      <div className={`mt-10 aspect-video w-full rounded-lg ${bar}`} />
-      <div className={`${column} mt-10 space-y-3`}>
-        <div className={`h-4 w-full ${bar}`} />
-        <div className={`h-4 w-full ${bar}`} />
-        <div className={`h-4 w-1/2 ${bar}`} />
+      <div />
+      <div className={column}>
+        <div />
+        <div />
+        <div />
       </div>
     </div>
   );

@@ -1,11 +1,9 @@
 import { lazy, Suspense, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { messages } from '../../shared/messages.ts';
-import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
 import { Masthead } from '../components/Masthead.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
-import { AddArticleLink } from './AddArticleLink.tsx';
 import { ArticleList } from './ArticleList.tsx';
 import { useFirstPageCall } from './articlePrefetch.ts';
 import { EmptyList } from '../components/EmptyList.tsx';
@@ -16,6 +14,9 @@ import { useListDeletion } from './useListDeletion.tsx';
 // Only a visit that brings a notice (sign-up's, on its way here) loads it: the home page's
 // JavaScript budget (docs/architecture.md, Budgets) has no room for code most visits never run.
 const RouteNotice = lazy(() => import('../components/RouteNotice.tsx').then((m) => ({ default: m.RouteNotice })));
+// Only signed-in people load it, and it reads their role (a reader is not offered to write): the
+// role's code is not the home page's either.
+const AddArticleLink = lazy(() => import('./AddArticleLink.tsx').then((m) => ({ default: m.AddArticleLink })));
 
 /** `/`: the masthead, then every article, newest first (the newest featured), a page at a time. */
 export function HomePage() {
@@ -43,8 +44,13 @@ export function HomePage() {
       )}
       <Masthead />
       {/* Before the list in the page's order, so a keyboard reaches it without passing every card;
-          it floats in the corner, and the room below the list keeps it off the last cards. */}
-      {uid !== null && <AddArticleLink />}
+          it floats in the corner, and the room below the list keeps it off the last cards. Only
+          for a role that may write. */}
+      {uid !== null && (
+        <Suspense fallback={null}>
+          <AddArticleLink />
+        </Suspense>
+      )}
       <section aria-labelledby="home-heading" className={uid !== null ? 'pb-24' : ''}>
         <h2 id="home-heading" ref={headingRef} tabIndex={-1} className="eyebrow mb-6">
           Latest articles
@@ -57,9 +63,9 @@ export function HomePage() {
           <EmptyList
             action={
               uid !== null && (
-                <Link to={paths.newArticle} className="pill-primary">
-                  Write the first article
-                </Link>
+                <Suspense fallback={null}>
+                  <AddArticleLink className="pill-primary">Write the first article</AddArticleLink>
+                </Suspense>
               )
             }
           >

@@ -36,7 +36,14 @@ export function primeServedScreen(screen: ServedScreen): void {
   const [path, value] =
     screen.kind === 'article'
       ? [articlePath(screen.article.id), screen.article]
-      : [screen.kind === 'home' ? listPath() : authorListPath(screen.uid), screen.page];
+      : [
+          screen.kind === 'home'
+            ? listPath()
+            : screen.kind === 'tag'
+              ? articlesListPath({ tag: screen.slug, limit: PAGE_SIZE })
+              : authorListPath(screen.uid),
+          screen.page,
+        ];
   started.set(path, settledNow<unknown>({ ok: true, value }));
 }
 

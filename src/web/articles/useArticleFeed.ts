@@ -152,7 +152,8 @@ export function useArticleFeed(firstPage: Promise<Settled<ArticlesPage>>, author
   return {
     articles: state.articles,
     status,
-    hasMore: nextCursor !== null,
+    /** Where the next page starts (null after the last): Load more links there, for a page without script. */
+    nextCursor,
     loadMore,
     retry,
     remove,

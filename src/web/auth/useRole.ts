@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { isRole, type Role } from '../../shared/roles.ts';
+import { can, isRole, type Role } from '../../shared/roles.ts';
 import { readTokenClaims } from './idToken.ts';
 import { useAuth } from './useAuth.ts';
 
@@ -31,4 +31,10 @@ export function useRole(): Role | null | undefined {
     };
   }, [state.status, uid, getIdToken]);
   return role;
+}
+
+/** Whether the signed-in person's role may write articles (contributors up): who is offered the editor. */
+export function useMayWrite(): boolean {
+  const role = useRole();
+  return !!role && can(role, 'article:write');
 }

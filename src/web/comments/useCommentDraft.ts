@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
+// Forgotten on Log Out with the article drafts (articles/articleDraftStorage.ts matches it).
 const PREFIX = 'inkwell:comment-draft:';
 
 function read(key: string): string {

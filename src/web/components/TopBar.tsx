@@ -5,15 +5,11 @@ import { useAuth } from '../auth/useAuth.ts';
 import { SearchControl } from './SearchControl.tsx';
 import { Wordmark } from './Wordmark.tsx';
 
-// Same box for Profile, Login and the placeholder, so the bar never shifts when the state becomes known.
-const rightButton =
-  'inline-flex h-9 min-w-20 items-center justify-center rounded-full bg-blue-700 px-4 text-sm font-medium text-white hover:bg-blue-800';
-
 export function TopBar() {
   const { state } = useAuth();
   return (
     <header className="border-b border-slate-200 bg-white/80 dark:border-slate-800 dark:bg-slate-950/60">
-      <nav aria-label="Main" className="mx-auto flex h-14 max-w-5xl items-center gap-4 px-4 sm:gap-6 sm:px-6">
+      <nav aria-label="Main" className="relative mx-auto flex h-14 max-w-5xl items-center gap-3 px-4 sm:gap-6 sm:px-6">
         <Wordmark />
         <Link
           to={paths.home}
@@ -22,14 +18,18 @@ export function TopBar() {
           {labels.home}
         </Link>
         <SearchControl />
-        {state.status === 'unknown' ? (
-          <span aria-hidden="true" className="h-9 min-w-20 rounded-md bg-slate-200/60 dark:bg-slate-800/60" />
-        ) : state.status === 'signedIn' ? (
-          <Link to={paths.profile} className={rightButton}>
+        {/* Same box for Profile and Login, so the bar never shifts when the state becomes known.
+            Until it is, Login shows as a blank box (styles.css): without script it never is
+            known, and there it is the Login link (issue 39.4). */}
+        {state.status === 'signedIn' ? (
+          <Link to={paths.profile} className="top-bar-button">
             {labels.profile}
           </Link>
         ) : (
-          <Link to={paths.login} className={rightButton}>
+          <Link
+            to={paths.login}
+            className={state.status === 'unknown' ? 'top-bar-button auth-pending' : 'top-bar-button'}
+          >
             {labels.login}
           </Link>
         )}

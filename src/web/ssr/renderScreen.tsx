@@ -9,6 +9,7 @@ import { HomePage } from '../articles/HomePage.tsx';
 import { AuthProvider } from '../auth/AuthProvider.tsx';
 import type { AuthSession } from '../auth/authSession.ts';
 import { AuthorPage } from '../authors/AuthorPage.tsx';
+import TagPage from '../tags/TagPage.tsx';
 import { AppLayout } from '../components/AppLayout.tsx';
 import { setSiteInfoOnServer } from '../components/siteInfo.ts';
 import { ServedPageContext } from '../served/servedPage.ts';
@@ -27,6 +28,7 @@ const servedScreens: Record<ServedScreenName, ReactElement> = {
   home: <HomePage />,
   article: <ArticlePage />,
   author: <AuthorPage />,
+  tag: <TagPage />,
 };
 const servedScreenNames = Object.keys(servedScreens) as ServedScreenName[];
 

@@ -35,6 +35,9 @@ describe.each(contractDatabases())('browser session mode on $dialect', (dialectC
     expect(setCookie).toContain('Path=/identity');
     expect(setCookie).not.toContain('Secure');
     const refreshToken = sessionCookieFrom(signUp.headers)!;
+    // Beside it, the ID token for the article pages' documents only (decision 0830), as long as it lives.
+    const viewer = signUp.headers.getSetCookie().find((cookie) => cookie.startsWith('inkwell_viewer='))!;
+    expect(viewer).toBe(`inkwell_viewer=${signUp.body.idToken}; Max-Age=3600; Path=/article; HttpOnly; SameSite=Lax`);
 
     const cookie = `inkwell_session=${refreshToken}`;
     const refreshed = await app.client.call(
@@ -46,6 +49,9 @@ describe.each(contractDatabases())('browser session mode on $dialect', (dialectC
     expect(refreshed.body.refresh_token).toBeUndefined();
     expect(refreshed.body.id_token).toEqual(expect.any(String));
     expect(refreshed.body.access_token).toBe(refreshed.body.id_token);
+    expect(refreshed.headers.getSetCookie()).toContainEqual(
+      expect.stringMatching(`^inkwell_viewer=${refreshed.body.id_token}; `),
+    );
 
     // Without the mode header the cookie is not enough (a cross-site form cannot send the header).
     const noHeader = await app.client.call('/v1/token', { grant_type: 'refresh_token' }, { headers: { cookie } });
@@ -62,6 +68,9 @@ describe.each(contractDatabases())('browser session mode on $dialect', (dialectC
     const revoked = await app.client.call('/v2/accounts:revokeToken', {}, { headers: { ...cookieMode, cookie } });
     expect(revoked.status).toBe(200);
     expect(revoked.headers.get('set-cookie')).toMatch(/^inkwell_session=; Max-Age=0; /);
+    expect(revoked.headers.getSetCookie()).toContain(
+      'inkwell_viewer=; Max-Age=0; Path=/article; HttpOnly; SameSite=Lax',
+    );
     const dead = await app.client.call(
       '/v1/token',
       { grant_type: 'refresh_token' },

@@ -28,7 +28,7 @@ export function sessionDelivery(config: Config) {
     deliver(request: FastifyRequest, reply: FastifyReply, issued: IssuedSession): DeliveredTokens {
       const expiresIn = String(issued.expiresInSeconds);
       if (isCookieMode(request)) {
-        setSessionCookie(reply, issued.refreshToken, secure);
+        setSessionCookie(reply, issued, secure);
         return { idToken: issued.idToken, expiresIn };
       }
       return { idToken: issued.idToken, refreshToken: issued.refreshToken, expiresIn };

@@ -17,7 +17,7 @@ export function tokenRoutes(core: IdentityCore, config: Config, delivery: Sessio
       const refreshToken = body.refresh_token || readSessionCookie(request);
       if (!refreshToken) throw new ProtocolError('MISSING_REFRESH_TOKEN');
       const issued = await core.sessions.refresh(refreshToken);
-      if (cookieMode) setSessionCookie(reply, refreshToken, secure);
+      if (cookieMode) setSessionCookie(reply, { ...issued, refreshToken }, secure);
       return {
         access_token: issued.idToken,
         expires_in: String(issued.expiresInSeconds),

@@ -201,7 +201,7 @@ export function oauthRoutes(deps: {
           // The second step is entered after a password on /login; this redirect flow has no page for it.
           if (outcome.kind === 'pendingSecondStep') return fail(reply, 'two_step_required', connecting);
           // The same browser session a password sign-in makes in browser session mode.
-          setSessionCookie(reply, outcome.session.refreshToken, secure);
+          setSessionCookie(reply, outcome.session, secure);
           // Tells the app, which cannot read the HttpOnly session cookie, to ask for the session (finding 9).
           reply.setCookie(SIGNED_IN_COOKIE, '1', {
             path: '/',

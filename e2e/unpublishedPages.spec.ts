@@ -1,0 +1,120 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Role } from '../src/shared/roles.ts';
+import { runAdminProcess } from '../test/support/adminRunner.ts';
+import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
+import { expectSignedIn, logIn } from './support/accounts.ts';
+import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+
+// Issue 39.7: a draft, submitted or hidden article's page, opened by a full page load, is its
+// author's and editors' (decision 0830): no 404 document, no failed call, no console error;
+// anyone else gets the 404 page and status an unknown id gets.
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function accountWithRole(page: Page, name: string, role: Role): Promise<ApiAccount> {
+  const account = await apiSignUp(page.request, `${name} ${unique()}`);
+  if (role !== 'author') {
+    const run = await runAdminProcess(['users', 'role', account.email, role], { DATA_DIR: process.env.E2E_DATA_DIR! });
+    expect(run.code, run.stderr).toBe(0);
+  }
+  return account;
+}
+
+async function newPage(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await servePictures(page);
+  return page;
+}
+
+async function signInAs(page: Page, account: ApiAccount) {
+  await page.goto('/login');
+  await logIn(page, account.email, account.password);
+  await expectSignedIn(page);
+}
+
+/** Everything that went wrong on the page: console errors, uncaught errors, failed and refused requests. */
+function troubles(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') seen.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    // Code fetched ahead when idle is dropped by the next page load: not a failure of the page.
+    if (request.failure()?.errorText === 'net::ERR_ABORTED' && new URL(request.url()).pathname.startsWith('/assets/'))
+      return;
+    seen.push(`failed: ${request.url()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) seen.push(`${response.status()}: ${response.url()}`);
+  });
+  return seen;
+}
+
+test('a draft, a submitted and a hidden article open for their author and an editor without an error; others get 404', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await servePictures(page);
+  const author = await accountWithRole(page, 'Una Author', 'author');
+  const editor = await accountWithRole(page, 'Eda Editor', 'editor');
+  const other = await accountWithRole(page, 'Oto Other', 'author');
+  const write = async (status: 'draft' | 'submitted' | 'published', title: string) => {
+    const response = await page.request.post('/api/articles', {
+      headers: { authorization: `Bearer ${author.idToken}` },
+      data: { image: `${PICTURE_ORIGIN}/cover.jpg`, title, description: 'Not for everyone yet.', status },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  };
+  const draft = `A draft ${unique()}`;
+  const submitted = `Submitted ${unique()}`;
+  const articles = [
+    { title: draft, id: await write('draft', draft) },
+    { title: submitted, id: await write('submitted', submitted) },
+  ];
+  const hidden = await apiPublish(page.request, author, {
+    image: `${PICTURE_ORIGIN}/cover.jpg`,
+    title: `Hidden ${unique()}`,
+    description: 'Hidden by an editor.',
+  });
+  const hide = await page.request.post(`/api/articles/${hidden.id}/hide`, {
+    headers: { authorization: `Bearer ${editor.idToken}` },
+    data: { reason: 'Off topic' },
+  });
+  expect(hide.status(), await hide.text()).toBe(200);
+  articles.push({ title: hidden.title, id: hidden.id });
+
+  for (const person of [author, editor]) {
+    const personal = await newPage(browser);
+    await signInAs(personal, person);
+    const seen = troubles(personal);
+    for (const article of articles) {
+      const response = await personal.goto(`/article/${article.id}`);
+      expect(response?.status(), `${person.name}: ${article.title}`).toBe(200);
+      await expect(personal.getByRole('heading', { name: article.title, level: 1 })).toBeVisible();
+      // Its status banner and tools come with the session: the page is settled once they show.
+      await expect(
+        personal
+          .getByRole('link', { name: /^Edit/ })
+          .or(personal.getByRole('button', { name: 'Restore' }))
+          .first(),
+      ).toBeVisible();
+    }
+    expect(seen, `${person.name}'s troubles`).toEqual([]);
+    await personal.context().close();
+  }
+
+  // Another writer, and someone signed out: the page and status of an id nobody has.
+  const signedIn = await newPage(browser);
+  await signInAs(signedIn, other);
+  const signedOut = await newPage(browser);
+  for (const stranger of [signedIn, signedOut]) {
+    for (const id of [...articles.map((article) => article.id), 'nosucharticle0000000']) {
+      const response = await stranger.goto(`/article/${id}`);
+      expect(response?.status()).toBe(404);
+      await expect(stranger.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    }
+  }
+});

@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { apiPublish, apiSignUp } from './support/api.ts';
+import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+
+// What a reader meets without JavaScript, and the phone's top bar (issue 39.4, 39.7; DESIGN.md §9.6).
+
+const SCREENS_DIR = path.join('test-results', 'screens', 'without-script');
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+];
+
+/**
+ * Light and dark at both sizes, each scheme checked with axe where the page runs script (axe is
+ * a script: the same markup with script on is checked by the other tests of this file).
+ */
+async function screenshots(page: Page, label: string, only?: { width: number; height: number }, axe = true) {
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const viewport of only ? [only] : VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png` });
+    }
+    if (!axe) continue;
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map((violation) => violation.id),
+      `${label} (${colorScheme}): axe violations`,
+    ).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+const topBar = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+test('without JavaScript the top bar’s Login is a visible link to the login screen', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  for (const where of ['/', '/login', '/search?q=stone']) {
+    await page.goto(where);
+    const login = topBar(page).getByRole('link', { name: 'Login', exact: true });
+    await expect(login).toBeVisible();
+    await expect(login).toHaveAttribute('href', '/login');
+    // Its label is painted, not transparent on a grey block.
+    await expect(login).toHaveCSS('color', 'rgb(255, 255, 255)');
+  }
+  await page.goto('/');
+  await screenshots(page, 'top-bar', undefined, false);
+  await context.close();
+});
+
+test('the phone’s top bar keeps Home and Login, and its search box spans the bar while one types', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const login = topBar(page).getByRole('link', { name: 'Login', exact: true });
+  await expect(login).toBeVisible();
+  await expect(login).toHaveCSS('color', 'rgb(255, 255, 255)');
+  const search = topBar(page).getByRole('searchbox', { name: 'Search articles' });
+  const home = (await topBar(page).getByRole('link', { name: 'Home', exact: true }).boundingBox())!;
+  const button = (await login.boundingBox())!;
+  const box = (await search.boundingBox())!;
+  // Side by side, on the screen.
+  expect(home.x + home.width).toBeLessThanOrEqual(box.x);
+  expect(box.x + box.width).toBeLessThanOrEqual(button.x);
+  expect(button.x + button.width).toBeLessThanOrEqual(390);
+  expect(box.width).toBeGreaterThanOrEqual(90);
+
+  await search.click();
+  await search.fill('whetstone');
+  await screenshots(page, 'phone-search-typing', { width: 390, height: 844 });
+  const typing = (await search.boundingBox())!;
+  expect(typing.width).toBeGreaterThanOrEqual(340);
+  expect(typing.x + typing.width).toBeLessThanOrEqual(390);
+  expect(typing.y).toBe(box.y);
+
+  // Left, it is back in its place, and Home and Login are there as before.
+  await page.keyboard.press('Shift+Tab');
+  expect(await search.boundingBox()).toEqual(box);
+  await expect(topBar(page).getByRole('link', { name: 'Home', exact: true })).toBeVisible();
+  await search.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL('/search?q=whetstone');
+});
+
+test('without JavaScript, the tag page is there and Load more is a link: every article of the home, tag and author lists is reachable', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const author = await apiSignUp(request, `Lena Long ${Date.now().toString(36)}`);
+  const titles: string[] = [];
+  const tag = `noscript${Date.now().toString(36)}`;
+  for (let n = 1; n <= 23; n += 1) {
+    const title = `Reachable ${Date.now().toString(36)} #${n}`;
+    await apiPublish(request, author, {
+      image: `${PICTURE_ORIGIN}/cover.jpg`,
+      title,
+      description: 'Without script.',
+      tags: [tag],
+    });
+    titles.push(title);
+  }
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await servePictures(page);
+  const oldest = () => page.getByRole('heading', { name: titles[0]!, exact: true });
+
+  for (const start of ['/', `/tag/${tag}`, 'author']) {
+    if (start !== 'author') await page.goto(start);
+    else {
+      await page.goto('/');
+      await page.getByRole('link', { name: author.name }).first().click();
+      await expect(page.getByRole('heading', { name: author.name, level: 1 })).toBeVisible();
+    }
+    const startPath = new URL(page.url()).pathname;
+    await expect(page.getByRole('heading', { name: titles[22]!, exact: true })).toBeVisible();
+    for (let hops = 0; hops < 30 && (await oldest().count()) === 0; hops += 1) {
+      const loadMore = page.getByRole('link', { name: 'Load more' });
+      await expect(loadMore).toHaveAttribute('href', /^\?cursor=/);
+      await loadMore.click();
+      expect(new URL(page.url()).pathname).toBe(startPath);
+    }
+    await expect(oldest()).toBeVisible();
+  }
+  await screenshots(page, 'author-second-page', undefined, false);
+  await page.goto(`/tag/${tag}`);
+  await expect(page.getByRole('heading', { name: tag, level: 1 })).toBeVisible();
+  await screenshots(page, 'tag-page', undefined, false);
+  expect((await page.goto('/tag/no-such-tag-anywhere'))?.status()).toBe(404);
+
+  // A cursor this site did not issue is refused, not a 500.
+  expect((await page.goto('/?cursor=not-a-cursor'))?.status()).toBe(400);
+  await context.close();
+});
+
+test('the server-rendered tag page is taken over by the app without an error', async ({ page, request }) => {
+  await servePictures(page);
+  const author = await apiSignUp(request, `Tia Tagger ${Date.now().toString(36)}`);
+  const tag = `taken${Date.now().toString(36)}`;
+  const title = `Tagged ${Date.now().toString(36)}`;
+  await apiPublish(request, author, {
+    image: `${PICTURE_ORIGIN}/cover.jpg`,
+    title,
+    description: 'Tagged.',
+    tags: [tag],
+  });
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const lists: string[] = [];
+  page.on('request', (sent) => {
+    if (new URL(sent.url()).pathname === '/api/articles') lists.push(sent.url());
+  });
+  await page.goto(`/tag/${tag}`);
+  await expect(page.getByRole('heading', { name: tag, level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await screenshots(page, 'tag-page-script');
+  // Its list came in the page: the app asked for none.
+  expect(lists).toEqual([]);
+  expect(errors).toEqual([]);
+});

@@ -454,12 +454,14 @@ test('while the session is restored the top bar shows a quiet placeholder; a sta
   const started = Date.now();
   await page.clock.install({ time: started });
   await page.goto('/');
-  // The quiet placeholder: a grey box where Login or Profile will be.
-  const placeholder = topBar(page).locator('span[aria-hidden="true"]');
-  await expect(placeholder).toBeVisible();
-  expect(await placeholder.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe(
+  // The quiet placeholder: a grey box where Login or Profile will be (the Login link, hidden
+  // until the session is known, shows only its box: it is the way in when script is off).
+  const placeholder = topBar(page).locator('.auth-pending');
+  await expect(placeholder).toHaveCount(1);
+  expect(await placeholder.evaluate((element) => getComputedStyle(element, '::before').backgroundColor)).not.toBe(
     'rgba(0, 0, 0, 0)',
   );
+  expect((await placeholder.boundingBox())!.width).toBeGreaterThan(40);
   await expect(topBar(page).getByRole('link', { name: /^(Login|Profile)$/ })).toHaveCount(0);
   // Within 10 s the page goes on without it, signed out for now (its clock stops there;
   // the page itself is server-rendered, readable at once)...

@@ -96,6 +96,8 @@ test('Profile keeps the page on screen while its code loads', async ({ page }) =
   // A fresh load, so the profile's code has not been fetched ahead before the hold.
   await page.reload();
   await expect(topBar(page).getByRole('link', { name: 'Profile' })).toBeVisible();
+  // The home page is whole once a writer's Add an article has come with the session.
+  await expect(page.getByRole('link', { name: 'Add an article' })).toBeVisible();
   await followWithHeldCode(
     page,
     releaseProfile,

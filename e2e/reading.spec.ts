@@ -144,6 +144,8 @@ for (const viewport of [PHONE, DESKTOP]) {
     const cards = page.getByRole('main').getByRole('article');
     await expect(cards.first()).toBeVisible();
 
+    // Its code comes with the session (only a role that may write is offered it).
+    await expect(page.getByRole('link', { name: 'Add an article' })).toBeVisible();
     // Keyboard order: top bar, then Add an article, before any card's link.
     await page.locator('body').focus();
     const order = await tabUntil(page, (text) => text.includes('Add an article'));
@@ -151,7 +153,14 @@ for (const viewport of [PHONE, DESKTOP]) {
     const firstTitle = await cards.first().getByRole('heading').textContent();
     expect(order.some((text) => text === firstTitle)).toBe(false);
 
-    // At the end of the page the floating button covers no card.
+    // At the end of the page the floating button covers no card. Reaching the end loads the
+    // next page of cards (other tests' articles share this server): at the end once no more come.
+    let shown = -1;
+    while (shown !== (await cards.count())) {
+      shown = await cards.count();
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.waitForLoadState('networkidle');
+    }
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const button = (await page.getByRole('link', { name: 'Add an article' }).boundingBox())!;
     const overlaps = (box: { x: number; y: number; width: number; height: number }) =>

@@ -40,9 +40,9 @@ function troubles(page: Page): string[] {
   });
   page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => {
-    // Code fetched ahead when idle is dropped by the next page load: not a failure of the page.
-    if (request.failure()?.errorText === 'net::ERR_ABORTED' && new URL(request.url()).pathname.startsWith('/assets/'))
-      return;
+    // What the previous page was still fetching (code fetched ahead when idle, its cards' lazy
+    // pictures) is dropped by the next page load: not a failure of the page.
+    if (request.failure()?.errorText === 'net::ERR_ABORTED') return;
     seen.push(`failed: ${request.url()}`);
   });
   page.on('response', (response) => {

@@ -5,7 +5,7 @@ import type { ArticleDetail, ArticleStatus } from '../../shared/articleSchema.ts
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
-import { federationAdminRoutes } from './federationAdminRoutes.ts';
+import { federationAdminRoutes, type FederationEvent } from './federationAdminRoutes.ts';
 import { registerFederationRequests } from './federationRequests.ts';
 import { createFederationStore } from './federationStore.ts';
 import { domainOf } from './domainOf.ts';
@@ -13,15 +13,6 @@ import { domainOf } from './domainOf.ts';
 import type { articleActivities as ArticleActivities } from './fedifySetup.ts';
 import { kyselyKvStore, sweepExpiredKv } from './kyselyKvStore.ts';
 import { kyselyMessageQueue } from './kyselyMessageQueue.ts';
-
-/** What federation puts in the audit log: a block made or lifted. */
-export interface FederationEvent {
-  actorUid: string | null;
-  action: 'federation.block' | 'federation.unblock';
-  targetType: 'fediverse';
-  targetId: string;
-  detail?: Record<string, unknown>;
-}
 
 export interface FederationLog {
   warn(object: object, message: string): void;

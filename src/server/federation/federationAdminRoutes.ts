@@ -5,8 +5,11 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import { requires } from '../http/apiScope.ts';
 import { callerOf } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
-import type { FederationEvent } from './createFederation.ts';
+import type { AuditEvent } from '../../shared/moderation.ts';
 import type { FederationStore } from './federationStore.ts';
+
+/** What federation puts in the audit log: a block made or lifted (the one audit event shape, narrowed). */
+export type FederationEvent = AuditEvent<'federation.block' | 'federation.unblock', 'fediverse'>;
 
 const PAGE = 50;
 const DOMAIN = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)*$/;

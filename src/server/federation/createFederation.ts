@@ -1,7 +1,7 @@
 import type { Federation as FedifyFederation } from '@fedify/fedify';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import type { ArticleDetail, ArticleStatus } from '../../shared/articleSchema.ts';
+import type { ArticleStatus } from '../../shared/articleSchema.ts';
 import type { Database } from '../db/database.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { RateLimiter } from '../rateLimit/rateLimiter.ts';
@@ -10,7 +10,7 @@ import { registerFederationRequests } from './federationRequests.ts';
 import { createFederationStore } from './federationStore.ts';
 import { domainOf } from './domainOf.ts';
 // Types only: the module itself is imported when federation is on (load below).
-import type { articleActivities as ArticleActivities } from './fedifySetup.ts';
+import type { articleActivities as ArticleActivities, PublishedArticles, RemoteComments } from './fedifySetup.ts';
 import { kyselyKvStore, sweepExpiredKv } from './kyselyKvStore.ts';
 import { kyselyMessageQueue } from './kyselyMessageQueue.ts';
 
@@ -28,7 +28,7 @@ export interface ArticleChange {
   edited: boolean;
 }
 
-export interface FederationDeps {
+export interface FederationDeps extends PublishedArticles {
   database: Database;
   enabled: boolean;
   handle: string;
@@ -40,19 +40,7 @@ export interface FederationDeps {
   inboxPerServerPerMinute?: number | undefined;
   rateLimiter: RateLimiter;
   clock?: (() => number) | undefined;
-  /** A published article, else undefined. */
-  findArticle(id: string): Promise<ArticleDetail | undefined>;
-  newestArticles(limit: number): Promise<ArticleDetail[]>;
-  countArticles(): Promise<number>;
-  comments: {
-    createRemote(input: {
-      articleId: string;
-      objectId: string;
-      author: { id: string; name: string; url: string | null; photoUrl: string | null };
-      text: string;
-    }): Promise<unknown>;
-    editRemote(objectId: string, actorId: string, text: string): Promise<unknown>;
-    removeRemote(objectId: string, actorId: string): Promise<unknown>;
+  comments: RemoteComments & {
     removeByRemoteAuthor(trx: Transaction<DatabaseSchema>, actorId: string): Promise<void>;
     removeByRemoteDomain(trx: Transaction<DatabaseSchema>, domain: string): Promise<void>;
   };

@@ -38,7 +38,28 @@ import { remoteHtmlToText } from './remoteText.ts';
 import { REMOTE_FETCH_TIMEOUT_MS, safeDocumentLoader } from './remoteDocuments.ts';
 
 /** What the fediverse side needs of the rest of Inkwell (createFederation passes it in). */
-export interface FedifyDeps {
+
+/** The published articles federation shows (the articles feature's reader). */
+export interface PublishedArticles {
+  /** A published article, else undefined. */
+  findArticle(id: string): Promise<ArticleDetail | undefined>;
+  newestArticles(limit: number): Promise<ArticleDetail[]>;
+  countArticles(): Promise<number>;
+}
+
+/** What federation asks of the comments feature for fediverse replies. */
+export interface RemoteComments {
+  createRemote(input: {
+    articleId: string;
+    objectId: string;
+    author: { id: string; name: string; url: string | null; photoUrl: string | null };
+    text: string;
+  }): Promise<unknown>;
+  editRemote(objectId: string, actorId: string, text: string): Promise<unknown>;
+  removeRemote(objectId: string, actorId: string): Promise<unknown>;
+}
+
+export interface FedifyDeps extends PublishedArticles {
   kv: KvStore;
   queue: MessageQueue;
   publicUrl: string;
@@ -48,20 +69,7 @@ export interface FedifyDeps {
   allowPrivateAddress: boolean;
   store: FederationStore;
   keys: () => Promise<CryptoKeyPairLike[]>;
-  /** A published article, else undefined. */
-  findArticle(id: string): Promise<ArticleDetail | undefined>;
-  newestArticles(limit: number): Promise<ArticleDetail[]>;
-  countArticles(): Promise<number>;
-  comments: {
-    createRemote(input: {
-      articleId: string;
-      objectId: string;
-      author: { id: string; name: string; url: string | null; photoUrl: string | null };
-      text: string;
-    }): Promise<unknown>;
-    editRemote(objectId: string, actorId: string, text: string): Promise<unknown>;
-    removeRemote(objectId: string, actorId: string): Promise<unknown>;
-  };
+  comments: RemoteComments;
   /** A remote actor's Delete of itself: its follow, reactions and comments. */
   forgetActor(actorId: string): Promise<void>;
   /** Followers dropped: a 410 for them, or deliveries failing for 7 days. */

@@ -284,7 +284,7 @@ describe.each(storageDatabases())('newsletters on $dialect', (dialectCase) => {
     ).toBe(204);
     expect((await json('GET', '/api/subscribers/me', undefined, reader.idToken)).body.subscribed).toBe(false);
   });
-  it('stops the next message of a send in flight for someone who unsubscribes in the middle of it', async () => {
+  it('stops the next message of a send in flight for those who unsubscribe in the middle of it', async () => {
     const people = Array.from({ length: 12 }, (_, i) => `midway${i}@example.org`);
     await createSubscribers({
       database: server.database,
@@ -307,22 +307,30 @@ describe.each(storageDatabases())('newsletters on $dialect', (dialectCase) => {
       const slow = await api().create(author.idToken, sampleArticle('The slow one'));
       expect(slow.status, slow.text).toBe(201);
       await smtp.waitFor(1, isSlow);
-      // Someone whose message has neither arrived nor started: they leave now.
+      // Everyone whose message has neither arrived nor reached the mail server leaves now. A lane
+      // may already be past its check for its current message (between the check and the mail
+      // server's RCPT), so up to one leaver per lane may still get it; every other one is skipped.
       const arrived = new Set(smtp.messages.filter(isSlow).map((m) => m.to));
-      const leaver = people.find((to) => !arrived.has(to) && !smtp.inFlight.has(to))!;
-      expect(leaver).toBeDefined();
-      const left = await fetch(urlOf(leaver), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'List-Unsubscribe=One-Click',
-      });
-      expect(left.status).toBe(200);
-      expect(smtp.messages.filter(isSlow).length).toBeLessThan(people.length - 1);
-      await smtp.waitFor(people.length - 1, isSlow, 30_000);
+      const leavers = people.filter((to) => !arrived.has(to) && !smtp.inFlight.has(to));
+      const lanes = 2 * 2; // twice MAIL_POOL_SIZE (sender.ts)
+      expect(leavers.length).toBeGreaterThan(lanes);
+      for (const leaver of leavers) {
+        const left = await fetch(urlOf(leaver), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'List-Unsubscribe=One-Click',
+        });
+        expect(left.status).toBe(200);
+      }
       const done = await sendsDone(1, 30_000);
       const send = done.sends.find((s: { title: string }) => s.title === 'The slow one');
-      expect(send).toMatchObject({ status: 'done', skipped: 1, failed: 0 });
-      expect(smtp.messages.filter(isSlow).map((m) => m.to)).not.toContain(leaver);
+      const delivered = smtp.messages.filter(isSlow).map((m) => m.to);
+      const reachedAnyway = leavers.filter((to) => delivered.includes(to));
+      expect(reachedAnyway.length).toBeLessThanOrEqual(lanes);
+      expect(send).toMatchObject({ status: 'done', skipped: leavers.length - reachedAnyway.length, failed: 0 });
+      // Everyone who stayed got it, once.
+      for (const to of people.filter((p) => !leavers.includes(p)))
+        expect(delivered.filter((d) => d === to)).toHaveLength(1);
     } finally {
       smtp.delayMs = 0;
     }

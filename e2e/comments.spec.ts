@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { runAdminProcess } from '../test/support/adminRunner.ts';
@@ -8,15 +6,12 @@ import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { expectSignedIn, logIn, logOutFromProfile } from './support/accounts.ts';
 import { waitForMail } from './support/mailbox.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { lookAt } from './support/looks.ts';
 
 // Comments (DESIGN.md §9.2) through the real screens: post, reply, edit, report and moderate,
 // each screen checked with axe in both colour schemes and photographed at two sizes.
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'comments');
-const VIEWPORTS = [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-];
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** An account with a verified address (through the mail the sink got) and `role`. */
@@ -45,26 +40,7 @@ async function newPage(browser: Browser): Promise<Page> {
   return page;
 }
 
-/** Light and dark at both sizes, each scheme checked with axe. */
-async function screenshots(page: Page, label: string) {
-  fs.mkdirSync(SCREENS_DIR, { recursive: true });
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      await showComments(page);
-      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png` });
-    }
-    const results = await new AxeBuilder({ page }).analyze();
-    const violations = results.violations.map((violation) => ({
-      rule: violation.id,
-      targets: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
-    }));
-    expect(violations, `${label} (${colorScheme}): axe violations`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize(VIEWPORTS[1]!);
-}
+const screenshots = (page: Page, label: string) => lookAt(page, label, { dir: SCREENS_DIR, settle: showComments });
 
 const comments = (page: Page) => page.locator('#comments');
 /** Scrolls to the comments (their code loads as they come near; the element is then replaced). */

@@ -1,21 +1,16 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { expectSignedIn, logIn, topBar } from './support/accounts.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { lookAt } from './support/looks.ts';
 
 // Drafts, review, hiding and reports through the real screens, against the e2e server (its
 // database is given roles the operator's way, `npm run admin -- users role`).
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'moderation');
-const VIEWPORTS = [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-];
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 async function giveRole(account: ApiAccount, role: Role) {
@@ -44,25 +39,9 @@ async function newPage(browser: Browser): Promise<Page> {
   return page;
 }
 
-/** Light and dark at both sizes, each scheme checked with axe; `fullPage` for buttons below the fold. */
-async function screenshots(page: Page, label: string, fullPage = false) {
-  fs.mkdirSync(SCREENS_DIR, { recursive: true });
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage });
-    }
-    const results = await new AxeBuilder({ page }).analyze();
-    const violations = results.violations.map((violation) => ({
-      rule: violation.id,
-      targets: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
-    }));
-    expect(violations, `${label} (${colorScheme}): axe violations`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize(VIEWPORTS[1]!);
-}
+/** Light and dark at both sizes (pictures when wanted), each scheme checked with axe; `fullPage` for buttons below the fold. */
+const screenshots = (page: Page, label: string, fullPage = false) =>
+  lookAt(page, label, { dir: SCREENS_DIR, fullPage });
 
 const notFoundHeading = (page: Page) => page.getByRole('heading', { name: 'Page not found' });
 

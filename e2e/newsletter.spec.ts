@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 import { contractDatabases } from '../test/support/testDatabases.ts';
 import { setRole } from '../test/support/operatorActions.ts';
 import { markAddressVerified } from '../test/support/verifiedAccounts.ts';
+import { screenshot } from './support/looks.ts';
 
 // Newsletters in the browser (DESIGN.md §9.3): the subscribe form without script, checked by
 // axe in both themes, and the newsletter mail's HTML as a mail client's web view shows it, at
@@ -102,7 +103,7 @@ test('the newsletter mail reads well at 390 and 1280 px, light and dark, with no
       await page.setContent(mail!.html, { waitUntil: 'load' });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${theme} ${width}: sideways scroll`).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${SHOTS_DIR}/mail-${theme}-${width}.png`, fullPage: true });
+      await screenshot(page, `${SHOTS_DIR}/mail-${theme}-${width}.png`, { fullPage: true });
     }
   }
 });
@@ -133,7 +134,7 @@ test('an editor sees the sends and the subscribers in /admin, searches and remov
   expect(await axeViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Remove looker@example.org' }).click();
   await expect(page.getByTestId('subscriber')).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS_DIR}/admin-newsletter-1280.png`, fullPage: true });
+  await screenshot(page, `${SHOTS_DIR}/admin-newsletter-1280.png`, { fullPage: true });
 
   // The profile's one click: refused until the address is verified, then on without any mail.
   await page.goto(`${blog.url}/profile`);

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectSignedIn, expectSignedOut, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
+import { screenshot } from './support/looks.ts';
 
 // The app is configured with a real OpenID provider on loopback (playwright.config.ts) as
 // "Test ID" (oidc.test); its development login page accepts any login and password.
@@ -107,7 +108,7 @@ test('connects the provider to a password account on the profile, and disconnect
   ] as const) {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width, height });
-    await methods.screenshot({ path: `test-results/screenshots/providers-profile-${width}-${colorScheme}.png` });
+    await screenshot(methods, `test-results/screenshots/providers-profile-${width}-${colorScheme}.png`);
   }
 
   await methods.getByRole('button', { name: 'Disconnect Test ID' }).click();
@@ -175,8 +176,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         // Under the spec's form: below its submit button.
         const submit = page.getByRole('main').getByRole('button', { name: screen === 'login' ? 'Login' : 'Sign Up' });
         expect((await button.boundingBox())!.y).toBeGreaterThan((await submit.boundingBox())!.y);
-        await page.screenshot({
-          path: `test-results/screenshots/providers-${screen}-${viewport.width}-${colorScheme}.png`,
+        await screenshot(page, `test-results/screenshots/providers-${screen}-${viewport.width}-${colorScheme}.png`, {
           fullPage: true,
         });
       }

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { logIn } from './support/accounts.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { screenshot } from './support/looks.ts';
 
 // The reading view of issue 15 §1: the masthead and footer, the home list's featured article and
 // even cards, the floating button's place, and the article page's type, column and cover.
@@ -248,7 +249,7 @@ test('a table in an article is a table that scrolls inside the column on a phone
       // The page itself never scrolls sideways; the table does, inside the column, when it must.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await page.getByRole('figure').scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `test-results/screens/article-table-${viewport.width}-${colorScheme}.png` });
+      await screenshot(page, `test-results/screens/article-table-${viewport.width}-${colorScheme}.png`);
     }
   }
   await page.getByRole('link', { name: 'Atom feed' }).click();

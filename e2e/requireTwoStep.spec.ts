@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { freePort, startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { signIn } from './support/accounts.ts';
+import { lookAt, screenshot } from './support/looks.ts';
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'require-two-step');
 const REFUSAL = 'Turn on two-step verification on your profile first: this site requires it for editors and owners.';
@@ -44,18 +45,7 @@ test.describe('a site that requires two-step verification of editors and owners'
     await page.goto(`${server.url}/admin`);
     await expect(page.getByRole('heading', { level: 1, name: 'Site administration' })).toBeVisible();
     await expect(page.getByText(REFUSAL).first()).toBeVisible();
-    fs.mkdirSync(SCREENS_DIR, { recursive: true });
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      for (const viewport of [
-        { width: 390, height: 844 },
-        { width: 1280, height: 800 },
-      ]) {
-        await page.setViewportSize(viewport);
-        await page.screenshot({ path: `${SCREENS_DIR}/admin-${colorScheme}-${viewport.width}.png`, fullPage: true });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await lookAt(page, 'admin', { dir: SCREENS_DIR, fullPage: true, axe: false });
     await page.getByRole('link', { name: 'Turn on two-step verification' }).first().click();
     await expect(page).toHaveURL(`${server.url}/profile`);
 
@@ -65,6 +55,6 @@ test.describe('a site that requires two-step verification of editors and owners'
     await page.getByLabel('Description').fill('Not until two-step is on.');
     await page.getByRole('button', { name: 'Add Article' }).click();
     await expect(page.getByText(REFUSAL)).toBeVisible();
-    await page.screenshot({ path: `${SCREENS_DIR}/editor-light-1280.png`, fullPage: true });
+    await screenshot(page, `${SCREENS_DIR}/editor-light-1280.png`, { fullPage: true });
   });
 });

@@ -7,12 +7,9 @@ import { startServerProcess, type ServerProcess } from '../test/support/serverPr
 import { apiSignUp, type ApiAccount } from './support/api.ts';
 import { expectSignedIn, expectSignedOut, logIn, newAccount, topBar } from './support/accounts.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
+import { lookAt } from './support/looks.ts';
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'roles');
-const VIEWPORTS = [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-];
 
 /** Makes `account` owner the operator's way (`npm run admin -- users role EMAIL owner`), on the e2e server's database. */
 async function makeOwner(account: ApiAccount) {
@@ -26,17 +23,8 @@ async function signInAs(page: Page, account: ApiAccount) {
   await expectSignedIn(page);
 }
 
-async function screenshots(page: Page, label: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage: true });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize(VIEWPORTS[1]!);
-}
+const screenshots = (page: Page, label: string) =>
+  lookAt(page, label, { dir: SCREENS_DIR, fullPage: true, axe: false });
 
 test('an owner manages members and invites an editor, who signs up by the link; the link then says it is used', async ({
   page,

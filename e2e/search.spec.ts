@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { apiPublish, apiSignUp } from './support/api.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { lookAt } from './support/looks.ts';
 
 // The top bar's search and the tag pages (DESIGN.md §8.5), through the real server and API.
 
@@ -11,25 +11,7 @@ test.beforeEach(async ({ page }) => {
 
 const SCREENS_DIR = 'test-results/screens';
 
-/** Screenshots at a phone and a laptop size, light and dark, for a person to look at; and axe in both schemes. */
-async function screenshots(page: Page, label: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(
-      results.violations.map((violation) => violation.id),
-      `${label} ${colorScheme}`,
-    ).toEqual([]);
-    for (const viewport of [
-      { width: 390, height: 844 },
-      { width: 1280, height: 800 },
-    ]) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage: true });
-    }
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
+const screenshots = (page: Page, label: string) => lookAt(page, label, { dir: SCREENS_DIR, fullPage: true });
 
 test('the top bar searches the articles: marked snippets, tags, paging and an empty state', async ({
   page,

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import {
@@ -12,6 +10,7 @@ import {
   signUp,
 } from './support/accounts.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
+import { lookAt } from './support/looks.ts';
 
 const SCREENS_DIR = 'test-results/screens';
 const STEP_MS = 30_000;
@@ -26,26 +25,8 @@ const codeAt = (key: string, at: number) =>
     timestamp: at,
   });
 
-/** Axe finds nothing, and screenshots at a phone and a laptop size in both colour schemes. */
-async function checkAndShoot(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((violation) => violation.id),
-    `${label}: axe violations`,
-  ).toEqual([]);
-  fs.mkdirSync(SCREENS_DIR, { recursive: true });
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const viewport of [
-      { width: 390, height: 844 },
-      { width: 1280, height: 800 },
-    ]) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage: true });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+/** Axe finds nothing in either colour scheme; screenshots at a phone and a laptop size when wanted. */
+const checkAndShoot = (page: Page, label: string) => lookAt(page, label, { dir: SCREENS_DIR, fullPage: true });
 
 test('turns two-step verification on from the profile and signs in with a code, then turns it off', async ({
   page,

@@ -1,39 +1,15 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { apiPublish, apiSignUp } from './support/api.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { lookAt } from './support/looks.ts';
 
 // What a reader meets without JavaScript, and the phone's top bar (issue 39.4, 39.7; DESIGN.md §9.6).
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'without-script');
-const VIEWPORTS = [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-];
 
-/**
- * Light and dark at both sizes, each scheme checked with axe where the page runs script (axe is
- * a script: the same markup with script on is checked by the other tests of this file).
- */
-async function screenshots(page: Page, label: string, only?: { width: number; height: number }, axe = true) {
-  fs.mkdirSync(SCREENS_DIR, { recursive: true });
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const viewport of only ? [only] : VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png` });
-    }
-    if (!axe) continue;
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(
-      results.violations.map((violation) => violation.id),
-      `${label} (${colorScheme}): axe violations`,
-    ).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const screenshots = (page: Page, label: string, only?: { width: number; height: number }, axe = true) =>
+  lookAt(page, label, { dir: SCREENS_DIR, viewports: only ? [only] : undefined, axe });
 
 const topBar = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 

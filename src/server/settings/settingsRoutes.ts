@@ -3,7 +3,8 @@ import { requires } from '../http/apiScope.ts';
 import { callerOf, type Caller } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { SITE_STYLESHEET_PATH, siteStylesheet } from './siteFrame.ts';
-import { parseSettingsPatch, type SettingsPatch, type SiteSettings } from '../../shared/siteSettings.ts';
+import { parseSettingsPatch } from '../../shared/siteSettingsSchema.ts';
+import type { SettingsPatch, SiteSettings } from '../../shared/siteSettings.ts';
 
 export const SETTINGS_REFUSAL = 'Only an owner can change the site settings.';
 

@@ -51,11 +51,12 @@ export function siteFrame(settings: SiteSettings): SiteFrame {
     title: settings.title,
     head: icon + stylesheet,
     bodyStart: links === '' ? '' : `<nav aria-label="Site" class="site-links"><ul>${links}</ul></nav>`,
-    // Plain text (no Markdown): its line breaks are kept by the stylesheet's white-space rule.
+    // Plain text (no Markdown): its line breaks are kept by the stylesheet's white-space rule. A
+    // landmark of its own, as the fediverse line's: the app's footer is the page's one contentinfo.
     bodyEnd:
       settings.footer === ''
         ? ''
-        : `<div class="site-footer-text"><p dir="auto">${escapeHtml(settings.footer)}</p></div>`,
+        : `<aside aria-label="About this site" class="site-footer-text"><p dir="auto">${escapeHtml(settings.footer)}</p></aside>`,
   };
 }
 

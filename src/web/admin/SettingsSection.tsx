@@ -257,8 +257,8 @@ function NavigationEditor(props: {
   const listError = errorOf('navigation');
   return (
     <fieldset className="flex flex-col gap-3">
-      <legend className="text-sm font-medium">{settingsTexts.navigation}</legend>
-      <p className="-mt-2 text-sm text-slate-600 dark:text-slate-400">{settingsTexts.navigationHint}</p>
+      <legend className="mb-1 text-sm font-medium">{settingsTexts.navigation}</legend>
+      <p className="text-sm text-slate-600 dark:text-slate-400">{settingsTexts.navigationHint}</p>
       {listError && <p className={fieldErrorClass}>{listError}</p>}
       <ol className="flex flex-col gap-4">
         {links.map((link, index) => (

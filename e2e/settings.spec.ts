@@ -86,8 +86,7 @@ test('the owner changes the title and a navigation link in Settings, and a reade
   // A bad URL: its error beside it, and everything typed still there.
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Some settings need a change: see the fields marked below.')).toBeVisible();
-  const urlError =
-    'A link’s URL must be a path of this site starting with / or an http:// or https:// address.';
+  const urlError = 'A link’s URL must be a path of this site starting with / or an http:// or https:// address.';
   await expect(page.getByLabel('URL 1')).toHaveAccessibleDescription(new RegExp(urlError.replace(/[/.]/g, '\\$&')));
   await expect(page.getByLabel('URL 1')).toHaveValue('javascript:alert(1)');
   await expect(title).toHaveValue('The Bakery');

@@ -224,11 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     siteTitle: config.site.title,
     cached: articles.reader.cached,
     // The reading screens arrive rendered (decision 0301): built beside the web app, in dist/ssr.
-    screenInShell: await loadScreenRenderer(
-      path.join(deps.webDistDir, '..', 'ssr', 'renderScreen.js'),
-      site,
-      app.log,
-    ),
+    screenInShell: await loadScreenRenderer(path.join(deps.webDistDir, '..', 'ssr', 'renderScreen.js'), site, app.log),
   });
 
   return app;

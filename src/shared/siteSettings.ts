@@ -1,4 +1,3 @@
-
 /**
  * The site settings an owner changes from /admin (DESIGN.md §9.6): the wire type of
  * GET and PATCH /api/settings and the one source of each limit, shared by the server (which
@@ -33,7 +32,6 @@ export const SETTINGS_URL_MAX_LENGTH = 2048;
 
 export const SETTINGS_FIELDS = ['title', 'description', 'iconUrl', 'accentColor', 'navigation', 'footer'] as const;
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
-
 
 /** A PATCH /api/settings body: any of the fields (siteSettingsSchema.ts checks it). */
 export type SettingsPatch = Partial<SiteSettings>;

@@ -94,7 +94,9 @@ const settingsPatchSchema = z.strictObject(
         ),
         { error: 'Navigation must be a list of links.' },
       )
-      .max(SETTINGS_NAVIGATION_MAX_LINKS, { error: `Navigation can have at most ${SETTINGS_NAVIGATION_MAX_LINKS} links.` })
+      .max(SETTINGS_NAVIGATION_MAX_LINKS, {
+        error: `Navigation can have at most ${SETTINGS_NAVIGATION_MAX_LINKS} links.`,
+      })
       .optional(),
     footer: text('Footer')
       .trim()

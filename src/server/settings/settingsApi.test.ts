@@ -24,8 +24,7 @@ describe.each(contractDatabases())('site settings API on $dialect', (dialectCase
     expect(answer.status, answer.text).toBe(200);
     return answer.body;
   };
-  const patch = (json: unknown, token: string = owner.idToken) =>
-    api.request('PATCH', '/settings', { token, json });
+  const patch = (json: unknown, token: string = owner.idToken) => api.request('PATCH', '/settings', { token, json });
 
   it('starts from SITE_TITLE and SITE_DESCRIPTION, for anyone to read', async () => {
     expect(await settings()).toEqual({
@@ -94,17 +93,42 @@ describe.each(contractDatabases())('site settings API on $dialect', (dialectCase
       [{ description: 'd'.repeat(301) }, 'description', 'Description must be at most 300 characters.'],
       [{ footer: 'f'.repeat(501) }, 'footer', 'Footer must be at most 500 characters.'],
       [{ accentColor: 'red' }, 'accentColor', 'Accent colour must be a colour like #1d4ed8.'],
-      [{ iconUrl: 'http://elsewhere.example/icon.png' }, 'iconUrl', 'Icon URL must be an uploaded image or an https:// address.'],
-      [{ navigation: [{ label: 'Evil', url: 'javascript:alert(1)' }] }, 'navigation.0.url', 'A link’s URL must be a path of this site starting with / or an http:// or https:// address.'],
-      [{ navigation: [{ label: 'Away', url: '//evil.example' }] }, 'navigation.0.url', 'A link’s URL must be a path of this site starting with / or an http:// or https:// address.'],
-      [{ navigation: [{ label: '', url: '/a' }] }, 'navigation.0.label', 'A link’s label is required.'],
-      [{ navigation: [{ label: 'L'.repeat(41), url: '/a' }] }, 'navigation.0.label', 'A link’s label must be at most 40 characters.'],
       [
-        { navigation: Array.from({ length: SETTINGS_NAVIGATION_MAX_LINKS + 1 }, (_, i) => ({ label: `L${i}`, url: '/a' })) },
+        { iconUrl: 'http://elsewhere.example/icon.png' },
+        'iconUrl',
+        'Icon URL must be an uploaded image or an https:// address.',
+      ],
+      [
+        { navigation: [{ label: 'Evil', url: 'javascript:alert(1)' }] },
+        'navigation.0.url',
+        'A link’s URL must be a path of this site starting with / or an http:// or https:// address.',
+      ],
+      [
+        { navigation: [{ label: 'Away', url: '//evil.example' }] },
+        'navigation.0.url',
+        'A link’s URL must be a path of this site starting with / or an http:// or https:// address.',
+      ],
+      [{ navigation: [{ label: '', url: '/a' }] }, 'navigation.0.label', 'A link’s label is required.'],
+      [
+        { navigation: [{ label: 'L'.repeat(41), url: '/a' }] },
+        'navigation.0.label',
+        'A link’s label must be at most 40 characters.',
+      ],
+      [
+        {
+          navigation: Array.from({ length: SETTINGS_NAVIGATION_MAX_LINKS + 1 }, (_, i) => ({
+            label: `L${i}`,
+            url: '/a',
+          })),
+        },
         'navigation',
         `Navigation can have at most ${SETTINGS_NAVIGATION_MAX_LINKS} links.`,
       ],
-      [{ theme: 'dark' }, 'theme', 'theme cannot be set: the settings are title, description, iconUrl, accentColor, navigation, footer.'],
+      [
+        { theme: 'dark' },
+        'theme',
+        'theme cannot be set: the settings are title, description, iconUrl, accentColor, navigation, footer.',
+      ],
       [{ title: 42 }, 'title', 'Title must be text.'],
       [[], 'body', 'The settings must be an object.'],
     ];

@@ -15,7 +15,9 @@ export function settingsRoutes(deps: {
 }): FastifyPluginAsync {
   return async (app) => {
     // Never kept by a browser or a cache between: a change must show on the next read.
-    app.get('/settings', async (_request, reply) => reply.header('cache-control', 'no-cache').send(await deps.current()));
+    app.get('/settings', async (_request, reply) =>
+      reply.header('cache-control', 'no-cache').send(await deps.current()),
+    );
 
     app.patch('/settings', requires('site:configure', SETTINGS_REFUSAL), async (request, reply) => {
       const parsed = parseSettingsPatch(request.body);

@@ -59,7 +59,9 @@ describe.each(storageDatabases())('site settings in every process at once on $di
     expect(page).toContain('data-site-title="">Second Name</span>');
     expect(page).not.toContain('First Name');
     // The navigation above the top bar, and the footer's text, escaped.
-    expect(page).toContain('<nav aria-label="Site" class="site-links"><ul><li><a href="/about" dir="auto">About us</a></li></ul></nav>');
+    expect(page).toContain(
+      '<nav aria-label="Site" class="site-links"><ul><li><a href="/about" dir="auto">About us</a></li></ul></nav>',
+    );
     expect(page).toContain('<p dir="auto">Baked in &#60;Graz&#62;.</p>');
 
     const feed = await (await fetch(`${second.url}/feed.xml`)).text();
@@ -68,7 +70,10 @@ describe.each(storageDatabases())('site settings in every process at once on $di
 
     // A mail the other server sends names the site as it is now.
     const count = sink.messages.length;
-    const reset = await identityCall(second.url, 'accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email: owner.email });
+    const reset = await identityCall(second.url, 'accounts:sendOobCode', {
+      requestType: 'PASSWORD_RESET',
+      email: owner.email,
+    });
     expect(reset.status, reset.text).toBe(200);
     const mail = await sink.waitForMail(owner.email, { after: count, subject: /Reset your/ });
     expect(mail.subject).toBe('Reset your Second Name password');

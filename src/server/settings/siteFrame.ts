@@ -34,8 +34,7 @@ export function settingsFrame(latest: () => SiteSettings, shellTags: () => strin
 
 export const SITE_STYLESHEET_PATH = '/site.css';
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (sign) => `&#${sign.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (sign) => `&#${sign.charCodeAt(0)};`);
 
 export function siteFrame(settings: SiteSettings): SiteFrame {
   const styled = settings.navigation.length > 0 || settings.footer !== '' || settings.accentColor !== null;

@@ -132,9 +132,7 @@ const BUILT_ICON = /<link rel="icon"[^>]*>\s*/;
 function shellWithFrame(shell: string, frame: ShellFrame | undefined): string {
   if (frame === undefined) return shell;
   const withIcon = frame.head.includes('rel="icon"') ? shell.replace(BUILT_ICON, '') : shell;
-  return withIcon
-    .replace(/<body>/i, (body) => body + frame.bodyStart)
-    .replace('</body>', `${frame.bodyEnd}</body>`);
+  return withIcon.replace(/<body>/i, (body) => body + frame.bodyStart).replace('</body>', `${frame.bodyEnd}</body>`);
 }
 
 const escapeAttribute = (value: string) =>

@@ -209,7 +209,12 @@ interface InputProps {
 }
 
 /** A label, the input `children` makes with the ids it is given, its hint and its error beside it. */
-function Field(props: { label: string; hint?: string; error: string | undefined; children: (input: InputProps) => ReactNode }) {
+function Field(props: {
+  label: string;
+  hint?: string;
+  error: string | undefined;
+  children: (input: InputProps) => ReactNode;
+}) {
   const id = useId();
   const described = [props.hint && `${id}-hint`, props.error && `${id}-error`].filter(Boolean).join(' ');
   return (

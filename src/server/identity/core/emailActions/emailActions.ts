@@ -248,7 +248,13 @@ export function createEmailActions(deps: {
               trx,
             );
             notices = [
-              emailChangedNotice({ to: user.email, newEmail: moved.email, publicUrl, siteTitle: siteTitle(), code: recover }),
+              emailChangedNotice({
+                to: user.email,
+                newEmail: moved.email,
+                publicUrl,
+                siteTitle: siteTitle(),
+                code: recover,
+              }),
             ];
             await tellPromotion(user, { ...user, ...changes }, trx);
             return { ...user, ...changes };

@@ -37,6 +37,30 @@ describe.each(contractDatabases())('site settings API on $dialect', (dialectCase
     });
   });
 
+  it('adds nothing to the pages while no setting is set', async () => {
+    const page = await (await fetch(`${server.url}/`)).text();
+    expect(page).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg" />');
+    expect(page).not.toContain('/site.css');
+    expect(page).not.toContain('aria-label="Site"');
+    expect(page).not.toContain('aria-label="About this site"');
+  });
+
+  it('writes labels, addresses and the footer into the page as text, never as markup', async () => {
+    const written = await patch({
+      navigation: [{ label: '<b>Bold</b> & "quoted"', url: '/a"onmouseover="alert(1)' }],
+      footer: '<script>alert(1)</script>',
+    });
+    expect(written.status, written.text).toBe(200);
+    const page = await (await fetch(`${server.url}/`)).text();
+    expect(page).toContain(
+      '<a href="/a&#34;onmouseover=&#34;alert(1)" dir="auto">&#60;b&#62;Bold&#60;/b&#62; &#38; &#34;quoted&#34;</a>',
+    );
+    expect(page).toContain('<p dir="auto">&#60;script&#62;alert(1)&#60;/script&#62;</p>');
+    expect(page).not.toContain('<script>alert(1)');
+    expect((await patch({ navigation: [], footer: '' })).status).toBe(200);
+    expect(await (await fetch(`${server.url}/`)).text()).not.toContain('aria-label="Site"');
+  });
+
   it('lets only an owner change them: 401 without a token, 403 for an editor, nothing stored', async () => {
     expect((await api.request('PATCH', '/settings', { json: { title: 'Nobody' } })).status).toBe(401);
     const refused = await patch({ title: 'Eddie’s' }, editor.idToken);
@@ -78,7 +102,8 @@ describe.each(contractDatabases())('site settings API on $dialect', (dialectCase
     const entries = (log.body.entries as Array<{ action: string; actorUid: string; detail: unknown }>).filter(
       (entry) => entry.action === 'settings.change',
     );
-    expect(entries.map((entry) => [entry.actorUid, entry.detail])).toEqual([
+    // Newest first: this test's two changes.
+    expect(entries.slice(0, 2).map((entry) => [entry.actorUid, entry.detail])).toEqual([
       [owner.uid, { fields: ['accentColor', 'navigation'] }],
       [owner.uid, { fields: ['title', 'accentColor', 'navigation', 'footer'] }],
     ]);

@@ -83,7 +83,13 @@ export function createServices(deps: {
   // Site settings (decision 0840): SITE_TITLE and SITE_DESCRIPTION are their first values. Every
   // feature below reads the site's name and description through `site` (and `config.site`), live
   // views of the settings as last read, read afresh at each request (app.ts): none copies them.
-  const settings = createSettings({ database, first: deps.config.site, clock, recordEvent: audit.record });
+  const settings = createSettings({
+    database,
+    first: deps.config.site,
+    publicUrl: deps.config.publicUrl,
+    clock,
+    recordEvent: audit.record,
+  });
   const config: Config = { ...deps.config, site: settings.live(deps.config.site) };
   const site = settings.live({ ...config.site, publicUrl: config.publicUrl });
   // Roles: the sign-up policy (SIGNUP, invitations) is the gate identity asks before it creates an account.

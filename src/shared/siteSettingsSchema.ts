@@ -43,6 +43,8 @@ export function isIconUrl(value: string): boolean {
   return isHttpUrl(value, ['http:']) && parseUploadedImageUrl(value) !== null;
 }
 
+export const ICON_URL_MESSAGE = 'Icon URL must be an uploaded image or an https:// address.';
+
 const text = (label: string) => z.string({ error: `${label} must be text.` });
 
 const oneLine = (label: string, max: number, required: boolean) =>
@@ -61,7 +63,7 @@ const settingsPatchSchema = z.strictObject(
       .trim()
       .max(SETTINGS_URL_MAX_LENGTH, { error: `Icon URL must be at most ${SETTINGS_URL_MAX_LENGTH} characters.` })
       .refine((value) => value === '' || isIconUrl(value), {
-        error: 'Icon URL must be an uploaded image or an https:// address.',
+        error: ICON_URL_MESSAGE,
       })
       .transform((value) => (value === '' ? null : value))
       .nullable()

@@ -29,6 +29,8 @@ export interface SiteView {
 export function createSettings(deps: {
   database: Database;
   first: FirstSettings;
+  /** PUBLIC_URL. */
+  publicUrl: string;
   clock?: (() => number) | undefined;
   recordEvent: (trx: Kysely<DatabaseSchema>, event: SettingsEvent) => Promise<void>;
 }) {
@@ -87,7 +89,7 @@ export function createSettings(deps: {
     live,
     update,
     /** GET and PATCH /api/settings, inside the /api scope. */
-    routes: settingsRoutes({ current, update }),
+    routes: settingsRoutes({ publicUrl: deps.publicUrl, current, update }),
     /** GET /site.css (the settings' stylesheet, siteFrame.ts); register without a prefix. */
     pageRoutes: siteStylesheetRoutes,
   };

@@ -94,6 +94,11 @@ describe.each(contractDatabases())('site settings API on $dialect', (dialectCase
     expect(changed.body).toEqual(expected);
     expect(await settings()).toEqual(expected);
 
+    // An uploaded image of this site (PUBLIC_URL is http:// here) is an icon.
+    const upload = `${server.config.publicUrl}/images/AAAAAAAAAAAAAAAAAAAAAA/64x64.png`;
+    expect((await patch({ iconUrl: upload })).body.iconUrl).toBe(upload);
+    expect((await patch({ iconUrl: '' })).body.iconUrl).toBeNull();
+
     // Reordered and one removed; clearing the accent gives the theme's own back.
     const again = await patch({ navigation: [{ label: 'Shop', url: 'https://shop.example/bread' }], accentColor: '' });
     expect(again.body).toMatchObject({ title: 'Margit’s Bakery', accentColor: null, navigation: [{ label: 'Shop' }] });
@@ -102,9 +107,11 @@ describe.each(contractDatabases())('site settings API on $dialect', (dialectCase
     const entries = (log.body.entries as Array<{ action: string; actorUid: string; detail: unknown }>).filter(
       (entry) => entry.action === 'settings.change',
     );
-    // Newest first: this test's two changes.
-    expect(entries.slice(0, 2).map((entry) => [entry.actorUid, entry.detail])).toEqual([
+    // Newest first: this test's four changes.
+    expect(entries.slice(0, 4).map((entry) => [entry.actorUid, entry.detail])).toEqual([
       [owner.uid, { fields: ['accentColor', 'navigation'] }],
+      [owner.uid, { fields: ['iconUrl'] }],
+      [owner.uid, { fields: ['iconUrl'] }],
       [owner.uid, { fields: ['title', 'accentColor', 'navigation', 'footer'] }],
     ]);
   });
@@ -120,6 +127,12 @@ describe.each(contractDatabases())('site settings API on $dialect', (dialectCase
       [{ accentColor: 'red' }, 'accentColor', 'Accent colour must be a colour like #1d4ed8.'],
       [
         { iconUrl: 'http://elsewhere.example/icon.png' },
+        'iconUrl',
+        'Icon URL must be an uploaded image or an https:// address.',
+      ],
+      // An upload's shape, but another site's.
+      [
+        { iconUrl: 'http://elsewhere.example/images/AAAAAAAAAAAAAAAAAAAAAA/64x64.png' },
         'iconUrl',
         'Icon URL must be an uploaded image or an https:// address.',
       ],

@@ -3,13 +3,15 @@ import { requires } from '../http/apiScope.ts';
 import { callerOf, type Caller } from '../http/callerAuth.ts';
 import { sendProblem } from '../http/problem.ts';
 import { SITE_STYLESHEET_PATH, siteStylesheet } from './siteFrame.ts';
-import { parseSettingsPatch } from '../../shared/siteSettingsSchema.ts';
+import { ICON_URL_MESSAGE, parseSettingsPatch } from '../../shared/siteSettingsSchema.ts';
 import type { SettingsPatch, SiteSettings } from '../../shared/siteSettings.ts';
 
 export const SETTINGS_REFUSAL = 'Only an owner can change the site settings.';
 
 /** GET /settings (anyone) and PATCH /settings (owners), inside the /api scope. */
 export function settingsRoutes(deps: {
+  /** This site's origin (PUBLIC_URL): an http:// icon must be one of its uploads. */
+  publicUrl: string;
   current: () => Promise<SiteSettings>;
   update: (actor: Caller, patch: SettingsPatch) => Promise<SiteSettings>;
 }): FastifyPluginAsync {
@@ -24,6 +26,12 @@ export function settingsRoutes(deps: {
       if (!parsed.success) {
         const [first] = parsed.errors;
         return sendProblem(reply, 400, first?.message ?? 'The settings are not valid.', parsed.errors);
+      }
+      // The shape of an upload's URL is checked by the schema; that it is this site's, here.
+      const icon = parsed.data.iconUrl;
+      if (icon?.startsWith('http:') && new URL(icon).origin !== new URL(deps.publicUrl).origin) {
+        const error = { field: 'iconUrl', message: ICON_URL_MESSAGE };
+        return sendProblem(reply, 400, error.message, [error]);
       }
       const settings = await deps.update(callerOf(request), parsed.data);
       return reply.header('cache-control', 'no-store').send(settings);

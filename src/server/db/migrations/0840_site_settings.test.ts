@@ -33,10 +33,8 @@ describe.each(storageDatabases())('migration 0840 on $dialect', (dialectCase) =>
     expect(await moved()).toBe(true);
 
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema before 0840 is not the typed one
-    const migrator = new Migrator({
-      db: database.db as unknown as Kysely<any>,
-      provider: { getMigrations: async () => migrations },
-    });
+    const db = database.db as unknown as Kysely<any>;
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const names = Object.keys(migrations);
     expect((await migrator.migrateTo(names[names.indexOf('0840_site_settings') - 1]!)).error).toBeUndefined();
     await expect(sql`select id from site_settings`.execute(database.db)).rejects.toThrow();

@@ -21,6 +21,7 @@ import { createAppMetrics } from './metrics/appMetrics.ts';
 import { countingMailer } from './metrics/countingMailer.ts';
 import { CLEANUP_INTERVAL_MS } from './images/createImages.ts';
 import { createServices } from './services.ts';
+import { settingsFrame } from './settings/siteFrame.ts';
 import { webPlugin } from './web/webPlugin.ts';
 import { loadScreenRenderer } from './web/ssrScreens.ts';
 
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     newsletters,
     federation,
     viewerOf,
+    settings,
   } = createServices({
     config,
     database,
@@ -158,6 +160,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     federationAllowPrivateAddress: deps.federationAllowPrivateAddress,
     federationInboxPerServerPerMinute: deps.federationInboxPerServerPerMinute,
   });
+  // The site settings are read afresh (when the read version moved) before every request but a
+  // static file's, so whatever it shows or mails names the site as it is now (decision 0840).
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/assets/')) return;
+    await settings.current().catch(() => undefined); // the last settings read stand; the request's own reads will fail
+  });
+  const site = settings.live(config.site);
+  await app.register(settings.pageRoutes);
   // FEDERATION=on: the fediverse's paths go to Fedify before the router (its hook comes first).
   await federation.register(app);
   identity.onSignIn((outcome) => metrics.countSignIn(outcome));
@@ -194,7 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const publishing = createPublishing({
     reader: articles.reader,
     publicUrl: config.publicUrl,
-    site: config.site,
+    site,
     sitemapPageSize: deps.sitemapPageSize,
     authors,
     comments: (article) => comments.publicPageOf(article),
@@ -207,17 +217,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     distDir: deps.webDistDir,
     // Each screen's page by its feature: which page is a 404 is decided there (webPlugin.ts ScreenPages).
     screenPages: { ...publishing.screenPages, ...articles.screenPages },
-    shellTags: publishing.shellTags,
+    // The site identity block, icon, stylesheet, navigation and footer text, as the settings are now.
+    frame: settingsFrame(settings.latest, publishing.shellTags),
     bodyEnd: [newsletters.footerForm, federation.followLine].filter(Boolean).join('') || undefined,
     fallbackHead: publishing.fallbackHead,
     siteTitle: config.site.title,
     cached: articles.reader.cached,
     // The reading screens arrive rendered (decision 0301): built beside the web app, in dist/ssr.
-    screenInShell: await loadScreenRenderer(
-      path.join(deps.webDistDir, '..', 'ssr', 'renderScreen.js'),
-      config.site,
-      app.log,
-    ),
+    screenInShell: await loadScreenRenderer(path.join(deps.webDistDir, '..', 'ssr', 'renderScreen.js'), site, app.log),
   });
 
   return app;

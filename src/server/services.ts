@@ -25,6 +25,7 @@ import { NEWSLETTER_LIST } from './newsletters/subscribers.ts';
 import { exportRoutes } from './moving/export/exportRoutes.ts';
 import { createFederation, type Federation } from './federation/createFederation.ts';
 import { createFederationStore } from './federation/federationStore.ts';
+import { createSettings, type Settings } from './settings/createSettings.ts';
 
 export interface Services {
   identity: Identity;
@@ -52,6 +53,8 @@ export interface Services {
   newsletters: Newsletters;
   /** Federation (DESIGN.md §9.4): register with federation.register(app); nothing when FEDERATION=off. */
   federation: Federation;
+  /** Site settings (DESIGN.md §9.6): what pages, feed and mail show of the site; its API is in apiRoutes. */
+  settings: Settings;
 }
 
 /**
@@ -73,10 +76,22 @@ export function createServices(deps: {
   /** Activities one remote server may POST per minute (default 600); the bench raises it. */
   federationInboxPerServerPerMinute?: number | undefined;
 }): Services {
-  const { config, database, mailer, clock } = deps;
+  const { database, mailer, clock } = deps;
   const rateLimiter = createRateLimiter(database, clock);
   // The audit log: features append to it inside their own transactions through audit.record.
   const audit = createAudit({ database, clock });
+  // Site settings (decision 0840): SITE_TITLE and SITE_DESCRIPTION are their first values. Every
+  // feature below reads the site's name and description through `site` (and `config.site`), live
+  // views of the settings as last read, read afresh at each request (app.ts): none copies them.
+  const settings = createSettings({
+    database,
+    first: deps.config.site,
+    publicUrl: deps.config.publicUrl,
+    clock,
+    recordEvent: audit.record,
+  });
+  const config: Config = { ...deps.config, site: settings.live(deps.config.site) };
+  const site = settings.live({ ...config.site, publicUrl: config.publicUrl });
   // Roles: the sign-up policy (SIGNUP, invitations) is the gate identity asks before it creates an account.
   // Invitations made, used and revoked are audited in the transaction that writes them.
   const roles = createRoles({
@@ -184,7 +199,7 @@ export function createServices(deps: {
   const unsubscribe = createUnsubscribe({
     database,
     publicUrl: config.publicUrl,
-    siteTitle: config.site.title,
+    site,
     clock,
     listNames: { ...NOTIFICATION_LIST_NAMES, [NEWSLETTER_LIST]: 'new articles (the newsletter)' },
     resubscribeHints: { [NEWSLETTER_LIST]: 'To get them again, subscribe with the form at the foot of any page.' },
@@ -195,7 +210,7 @@ export function createServices(deps: {
   const newsletters = createNewsletters({
     database,
     enabled: config.newsletter === 'on',
-    site: { title: config.site.title, publicUrl: config.publicUrl },
+    site,
     mailFrom: config.mailFrom,
     mailer,
     newsletterMailer: deps.newsletterMailer ?? mailer,
@@ -222,7 +237,7 @@ export function createServices(deps: {
     clock,
     mode: config.comments,
     commentsPerUser: config.rateLimits.commentPerUser,
-    site: { title: config.site.title, publicUrl: config.publicUrl },
+    site,
     findArticle: (id) => articles.summary(id),
     isVerified: async (uid) => (await identity.members.find(uid))?.emailVerified === true,
     servedPhotoUrl: origin.toServed,
@@ -245,7 +260,7 @@ export function createServices(deps: {
     enabled: config.federation === 'on',
     handle: config.federationHandle,
     publicUrl: config.publicUrl,
-    site: { title: config.site.title, description: config.site.description },
+    site,
     allowPrivateAddress: deps.federationAllowPrivateAddress,
     inboxPerServerPerMinute: deps.federationInboxPerServerPerMinute,
     rateLimiter,
@@ -316,6 +331,7 @@ export function createServices(deps: {
         newsletters.apiRoutes,
         siteExportRoutes,
         federation.apiRoutes,
+        settings.routes,
       ],
     }),
     invitations: { create: roles.createInvitation },
@@ -326,6 +342,7 @@ export function createServices(deps: {
     unsubscribeRoutes: unsubscribe.routes,
     newsletters,
     federation,
+    settings,
   };
 }
 

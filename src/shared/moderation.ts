@@ -59,9 +59,11 @@ export type AuditAction =
   | 'comment.delete'
   /** A fediverse domain or actor blocked, or unblocked (DESIGN.md §9.4). */
   | 'federation.block'
-  | 'federation.unblock';
+  | 'federation.unblock'
+  /** The site settings changed by an owner (DESIGN.md §9.6): detail names the fields. */
+  | 'settings.change';
 
-export type AuditTargetType = 'user' | 'article' | 'invitation' | 'report' | 'comment' | 'fediverse';
+export type AuditTargetType = 'user' | 'article' | 'invitation' | 'report' | 'comment' | 'fediverse' | 'site';
 
 /**
  * One event for the audit log. Each feature records its own kinds (`AuditEvent<'article.hide' |

@@ -93,7 +93,9 @@ export type Action =
   /** See, search and remove newsletter subscribers; see the sends (DESIGN.md §9.3). */
   | 'subscribers:manage'
   /** See the fediverse followers; block and unblock domains and actors (DESIGN.md §9.4). */
-  | 'fediverse:manage';
+  | 'fediverse:manage'
+  /** Change the site settings: title, description, icon, accent colour, navigation, footer (DESIGN.md §9.6). */
+  | 'site:configure';
 
 const LEAST_ROLE_FOR: Record<Action, Role> = {
   'article:write': 'contributor',
@@ -108,6 +110,7 @@ const LEAST_ROLE_FOR: Record<Action, Role> = {
   'comment:moderate': 'editor',
   'subscribers:manage': 'editor',
   'fediverse:manage': 'editor',
+  'site:configure': 'owner',
 };
 
 export function can(role: Role, action: Action): boolean {

@@ -203,7 +203,8 @@ type RoleCall =
   | 'list open reports'
   | 'dismiss a report'
   | 'hide an article through a report'
-  | 'read the audit log';
+  | 'read the audit log'
+  | 'change the site settings';
 
 const ROLE_ACTORS: RoleActor[] = ['anonymous', 'reader', 'contributor', 'author', 'editor', 'owner'];
 const allowedFrom = (least: Role, ok: number): Record<RoleActor, number> =>
@@ -246,6 +247,8 @@ const roleMatrix: Record<RoleCall, Record<RoleActor, number>> = {
   'dismiss a report': allowedFrom('editor', 200),
   'hide an article through a report': allowedFrom('editor', 200),
   'read the audit log': allowedFrom('owner', 200),
+  // DESIGN.md §9.6: the footer only, so no other case sees a changed site.
+  'change the site settings': allowedFrom('owner', 200),
 };
 
 /** A published article by a fresh author, for calls that act on another person's article. */
@@ -362,6 +365,8 @@ describe.each(contractDatabases())('roles matrix on $dialect', (dialectCase) => 
         return api.request('POST', `/reports/${await freshReport()}/resolve`, { token, json: { action: 'hide' } });
       case 'read the audit log':
         return api.request('GET', '/audit', { token });
+      case 'change the site settings':
+        return api.request('PATCH', '/settings', { token, json: { footer: 'Matrix.' } });
     }
   }
 

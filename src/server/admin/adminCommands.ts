@@ -109,7 +109,10 @@ async function services(context: CommandContext): Promise<Services> {
     dataDir: context.config.dataDir,
     log: { info: () => {}, warn: () => {}, error: () => {} },
   });
-  return createServices({ config: context.config, database: context.database, mailer });
+  const made = createServices({ config: context.config, database: context.database, mailer });
+  // The mails a command sends (users create, invite --email) name the site as its settings say now.
+  await made.settings.current();
+  return made;
 }
 
 /** `import-ghost` and `import-wordpress` (src/server/moving/importing). */

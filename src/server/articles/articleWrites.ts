@@ -46,7 +46,8 @@ export function createArticleWrites(deps: ArticleWritesDeps) {
   const { repository } = deps;
   const now = deps.now ?? Date.now;
   const recordAudit: ModerationEventRecorder = deps.recordAudit ?? (async () => undefined);
-  const site = { siteTitle: deps.site.title, publicUrl: deps.site.publicUrl };
+  // Read at each mail: the site's name is a setting an owner may change (decision 0840).
+  const site = () => ({ siteTitle: deps.site.title, publicUrl: deps.site.publicUrl });
   const mailAuthor = (uid: string, mail: AuthorMail) => {
     // The mailer logs a failure (without the address); the change stands either way.
     deps.mailAuthor?.(uid, mail).catch(() => undefined);
@@ -90,7 +91,7 @@ export function createArticleWrites(deps: ArticleWritesDeps) {
       if (typeof outcome === 'string') return outcome;
       const { before } = outcome;
       if (before.status === 'submitted' && input.status === 'published' && before.authorId !== caller.uid) {
-        mailAuthor(before.authorId, draftPublishedMail({ ...site, articleId: id, title: input.title }));
+        mailAuthor(before.authorId, draftPublishedMail({ ...site(), articleId: id, title: input.title }));
       }
       return 'done';
     },
@@ -117,7 +118,7 @@ export function createArticleWrites(deps: ArticleWritesDeps) {
       if (typeof outcome === 'string') return outcome;
       const { before } = outcome;
       if (before.authorId !== caller.uid) {
-        mailAuthor(before.authorId, articleHiddenMail({ ...site, articleId: id, title: before.title, reason }));
+        mailAuthor(before.authorId, articleHiddenMail({ ...site(), articleId: id, title: before.title, reason }));
       }
       return 'done';
     },

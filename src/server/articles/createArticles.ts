@@ -147,7 +147,12 @@ export function createArticles(deps: ArticlesDeps): Articles {
     repository,
     recordAudit: deps.recordAudit,
     mailAuthor: deps.mailAuthor,
-    site: { title: deps.config.site.title, publicUrl: deps.config.publicUrl },
+    site: {
+      get title() {
+        return deps.config.site.title;
+      },
+      publicUrl: deps.config.publicUrl,
+    },
     ...(deps.clock ? { now: deps.clock } : {}),
   });
   const createRule = {

@@ -14,6 +14,7 @@ import type { RateLimitTables } from '../rateLimit/rateLimitTables.ts';
 import type { TwoStepTables } from '../identity/twoStep/twoStepTables.ts';
 import type { RolesTables } from '../roles/invitationsTables.ts';
 import type { MovedInTables } from '../moving/importing/movedInTables.ts';
+import type { SettingsTables } from '../settings/settingsTables.ts';
 
 /**
  * The whole database as Kysely sees it: one interface per feature, composed here.
@@ -36,4 +37,5 @@ export interface DatabaseSchema
     UnsubscribeTables,
     NewslettersTables,
     MovedInTables,
+    SettingsTables,
     FederationTables {}

@@ -287,8 +287,13 @@ export function createNewsletters(deps: NewslettersDeps) {
         mailer: deps.newsletterMailer,
         rateLimiter: deps.rateLimiter,
         site: deps.site,
-        from: newsletterFrom(deps.mailFrom, deps.site.title),
-        listId: `${deps.site.title.replace(/[^\x20-\x7e]|["<>\\]/g, '').trim() || 'Newsletter'} <newsletter.${host}>`,
+        // Getters: the site's name is read at each send (a setting, decision 0840).
+        get from() {
+          return newsletterFrom(deps.mailFrom, deps.site.title);
+        },
+        get listId() {
+          return `${deps.site.title.replace(/[^\x20-\x7e]|["<>\\]/g, '').trim() || 'Newsletter'} <newsletter.${host}>`;
+        },
         poolSize: deps.poolSize,
         ratePerSecond: deps.ratePerSecond,
         findArticle: deps.findArticle,

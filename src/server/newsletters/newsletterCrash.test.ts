@@ -37,7 +37,7 @@ describe.runIf(postgres)('a newsletter send survives kill -9 of one of two proce
     if (testDatabase.config.kind !== 'postgres') throw new Error('expected PostgreSQL');
     const database = openDatabase(testDatabase.config);
     await migrateToLatest(database);
-    const unsubscribe = createUnsubscribe({ database, publicUrl: 'http://x', siteTitle: 'x', listNames: {} });
+    const unsubscribe = createUnsubscribe({ database, publicUrl: 'http://x', site: { title: 'x' }, listNames: {} });
     const emails = Array.from({ length: SUBSCRIBERS }, (_, i) => `reader${i}@example.org`);
     await createSubscribers({ database, unsubscribe, now: Date.now }).importConfirmed(emails);
     await database.close();

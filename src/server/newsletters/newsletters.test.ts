@@ -17,7 +17,7 @@ const unsubscribeOf = (server: TestApp) =>
   createUnsubscribe({
     database: server.database,
     publicUrl: 'https://blog.example.com',
-    siteTitle: 'x',
+    site: { title: 'x' },
     listNames: {},
   });
 

@@ -33,8 +33,8 @@ export interface Publishing {
    * unknown article or author, 301 from an author's uid or old slug, and the data to render.
    */
   screenPages: Record<ServedScreenName, ScreenPage>;
-  /** Tags every HTML shell carries (og:site_name, the site identity for the web app). */
-  shellTags: string;
+  /** Tags every HTML shell carries (og:site_name, the site identity for the web app), as the site is now. */
+  shellTags(): string;
   /** The title and description of a screen with none of its own; `status` 404 names the 404 page. */
   fallbackHead(status: number): string;
 }
@@ -184,7 +184,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
 
   return {
     routes,
-    shellTags: siteShellTags(site),
+    shellTags: () => siteShellTags(site),
     fallbackHead: (status) => defaultHeadTags(site, status === 404 ? messages.pageNotFound : undefined),
     // The reading screens also come with their data, for the page the server renders (decision 0301).
     screenPages: {

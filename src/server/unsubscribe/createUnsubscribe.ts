@@ -16,7 +16,8 @@ import type { DatabaseSchema } from '../db/schema.ts';
 export interface UnsubscribeDeps {
   database: Database;
   publicUrl: string;
-  siteTitle: string;
+  /** The site's name, read at each page (a setting, decision 0840). */
+  site: { readonly title: string };
   clock?: (() => number) | undefined;
   /** What each list is called on the unsubscribe page ("replies to your comments"). */
   listNames: Record<string, string>;
@@ -137,7 +138,7 @@ export function createUnsubscribe(deps: UnsubscribeDeps) {
       app.removeAllContentTypeParsers();
       app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null));
       const page = (title: string, inner: string) =>
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} – ${escapeHtml(deps.siteTitle)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${inner}<p><a href="/">${escapeHtml(deps.siteTitle)}</a></p></main></body></html>`;
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} – ${escapeHtml(deps.site.title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${inner}<p><a href="/">${escapeHtml(deps.site.title)}</a></p></main></body></html>`;
       const invalid = page(
         'This link is not valid',
         '<p>This unsubscribe link is not one we sent. Use the link in the mail itself, or change your mail settings on your profile.</p>',
@@ -158,7 +159,7 @@ export function createUnsubscribe(deps: UnsubscribeDeps) {
         return reply.send(
           page(
             'Unsubscribe',
-            `<p>Stop mail about ${escapeHtml(listName(found.list))} from ${escapeHtml(deps.siteTitle)}?</p>` +
+            `<p>Stop mail about ${escapeHtml(listName(found.list))} from ${escapeHtml(deps.site.title)}?</p>` +
               `<form method="post" action="/unsubscribe?token=${token}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
           ),
         );

@@ -29,6 +29,12 @@ export interface WebOptions {
    */
   siteTitle?: string;
   /**
+   * The parts of the shell that follow the site settings (decision 0841), asked for at each
+   * page: the same object while nothing changed (the shell made from it is kept), a new one
+   * after a change. Its title stands instead of `siteTitle`.
+   */
+  frame?: () => ShellFrame;
+  /**
    * The <title> and description of a screen whose pageHead brings none, by HTTP status;
    * without it the built shell's own stay.
    */
@@ -58,6 +64,17 @@ export type ScreenPage = (parameter: string, request: FastifyRequest) => Promise
  * (`serverRendered` in routes.ts) must have a page: it brings their data.
  */
 export type ScreenPages = Record<ServedScreenName, ScreenPage> & Partial<Record<ScreenName, ScreenPage>>;
+
+/** What the site settings put into every shell (settings/siteFrame.ts makes it). */
+export interface ShellFrame {
+  title: string;
+  /** Markup for the end of <head>. */
+  head: string;
+  /** Markup at the start of <body>, before the app's root. */
+  bodyStart: string;
+  /** Markup at the end of <body>, before bodyEnd. */
+  bodyEnd: string;
+}
 
 export interface PageHead {
   status?: number;
@@ -106,6 +123,16 @@ export function shellWithSiteTitle(shell: string, title: string | undefined): st
     : shell
         .replace(SITE_TITLE_ELEMENT, (_, open: string, close: string) => open + escapeAttribute(title) + close)
         .replace(FEED_LINK_TITLE, (_, open: string, close: string) => open + escapeAttribute(title) + close);
+}
+
+// The icon the build links (index.html); a frame with an icon of its own replaces it.
+const BUILT_ICON = /<link rel="icon"[^>]*>\s*/;
+
+/** The shell with the frame's navigation before the app's root and its footer after it. */
+function shellWithFrame(shell: string, frame: ShellFrame | undefined): string {
+  if (frame === undefined) return shell;
+  const withIcon = frame.head.includes('rel="icon"') ? shell.replace(BUILT_ICON, '') : shell;
+  return withIcon.replace(/<body>/i, (body) => body + frame.bodyStart).replace('</body>', `${frame.bodyEnd}</body>`);
 }
 
 const escapeAttribute = (value: string) =>
@@ -165,16 +192,30 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
   if (!fs.existsSync(shellFile)) {
     throw new Error(`The web app is not built (${shellFile} is missing): run npm run build`);
   }
-  const builtShell = shellWithSiteTitle(fs.readFileSync(shellFile, 'utf8'), options.siteTitle).replace(
-    '</body>',
-    `${options.bodyEnd ?? ''}</body>`,
-  );
-  const shellTags = options.shellTags ?? '';
-  const shellParts = splitShell(builtShell);
-  shellParts.before += shellTags;
-  const shell = builtShell.replace('</head>', `${shellTags}</head>`);
+  const fileShell = fs.readFileSync(shellFile, 'utf8');
+  const screenChunks = landingScreenChunks(options.distDir, fileShell);
+  // The shell as the site settings make it, made again only when they change (a new frame).
+  const shellOf = (frame: ShellFrame | undefined) => {
+    const builtShell = shellWithFrame(shellWithSiteTitle(fileShell, frame?.title ?? options.siteTitle), frame).replace(
+      '</body>',
+      `${options.bodyEnd ?? ''}</body>`,
+    );
+    const shellTags = (options.shellTags ?? '') + (frame?.head ?? '');
+    const parts = splitShell(builtShell);
+    parts.before += shellTags;
+    return { parts, shell: builtShell.replace('</head>', `${shellTags}</head>`) };
+  };
+  let made: { frame: ShellFrame | undefined; generation: number } & ReturnType<typeof shellOf> = {
+    frame: undefined,
+    generation: 0,
+    ...shellOf(undefined),
+  };
+  const currentShell = () => {
+    const frame = options.frame?.();
+    if (frame !== made.frame) made = { frame, generation: made.generation + 1, ...shellOf(frame) };
+    return made;
+  };
   const assetsDir = path.join(options.distDir, 'assets') + path.sep;
-  const screenChunks = landingScreenChunks(options.distDir, builtShell);
 
   await app.register(fastifyStatic, {
     root: options.distDir,
@@ -198,6 +239,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     const page = shown ? await options.screenPages?.[shown.name]?.(shown.parameter ?? '', request) : { status: 404 };
     const status = page?.status ?? 200;
     const head = page?.head ?? options.fallbackHead?.(status);
+    const { shell, parts: shellParts, generation } = currentShell();
     const html = head === undefined ? shell : shellParts.before + head + shellParts.after;
     if (page?.location !== undefined && status >= 300 && status < 400) {
       return reply.code(status).header('location', page.location).header('cache-control', 'no-cache').send();
@@ -216,7 +258,8 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
       return toResource(shellWithPreloads(rendered ?? html, dataUrls, modules), HTML);
     };
     // The key is what the bytes are made of, not the path: /article/%41… and /article/A… are one entry.
-    const key = `shell\n${head ?? ''}\n${page?.variant ?? ''}\n${dataUrls.join(' ')}\n${modules.join(' ')}`;
+    // The frame's generation too: a shell made from settings older than the cache's stamp is not served as new.
+    const key = `shell\n${generation}\n${head ?? ''}\n${page?.variant ?? ''}\n${dataUrls.join(' ')}\n${modules.join(' ')}`;
     if (page?.private) return sendJsonResource(request, reply, await build(), 'private, no-store');
     const resource = options.cached ? await options.cached(key, build) : await build();
     return sendJsonResource(request, reply, resource);

@@ -17,6 +17,7 @@ import { FediverseSection, readFediverseHandle } from './FediverseSection.tsx';
 import { siteInfo } from '../components/siteInfo.ts';
 import { MembersSection } from './MembersSection.tsx';
 import { PostsSection } from './PostsSection.tsx';
+import { SettingsSection, settingsTexts } from './SettingsSection.tsx';
 import { postsTexts } from './postsTexts.ts';
 import { useRole } from '../auth/useRole.ts';
 
@@ -33,7 +34,7 @@ export function AdminPage() {
   return <Administration actor={role} />;
 }
 
-type Tab = 'members' | 'posts' | 'review' | 'reports' | 'comments' | 'log' | 'newsletter' | 'fediverse';
+type Tab = 'members' | 'posts' | 'review' | 'reports' | 'comments' | 'log' | 'newsletter' | 'fediverse' | 'settings';
 
 /** The tabs a role can use, in order: the others are not offered (the server refuses them anyway). */
 function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode }[] {
@@ -67,6 +68,10 @@ function tabsFor(actor: Role): { id: Tab; label: string; panel: () => ReactNode 
     ...fediverseTab(),
     ...(mayReadAudit(actor)
       ? [{ id: 'log' as const, label: moderationTexts.log, panel: () => <AuditLogSection /> }]
+      : []),
+    // Site settings (DESIGN.md §9.6): owners only.
+    ...(can(actor, 'site:configure')
+      ? [{ id: 'settings' as const, label: settingsTexts.tab, panel: () => <SettingsSection /> }]
       : []),
   ];
 }

@@ -49,7 +49,8 @@ export function createEmailActions(deps: {
   const tellPromotion = (before: UserRow, after: UserRow, trx: Trx) =>
     tellRoleGranted(deps.memberChangedListeners, before, after, trx);
   const { publicUrl } = config;
-  const siteTitle = config.site.title;
+  // The site's name is read at each mail (an owner may change it in the settings, decision 0840).
+  const siteTitle = () => config.site.title;
 
   const issueVerification = (user: UserRow, address: string, trx?: Trx) =>
     oobCodes.issue(
@@ -78,7 +79,7 @@ export function createEmailActions(deps: {
       await consumeOrThrow(rateLimiter, [[rules.verifyEmailPerUser, user.id]]);
       const code = await issueVerification(user, user.email);
       await sendOrFail(
-        verifyEmailMessage({ to: user.email, publicUrl, siteTitle, code }),
+        verifyEmailMessage({ to: user.email, publicUrl, siteTitle: siteTitle(), code }),
         origin,
         'verification email',
       );
@@ -101,7 +102,7 @@ export function createEmailActions(deps: {
       sendInBackground(
         deps.mailer,
         origin.log,
-        verifyEmailMessage({ to: user.email, publicUrl, siteTitle, code }),
+        verifyEmailMessage({ to: user.email, publicUrl, siteTitle: siteTitle(), code }),
         'verification email',
       );
     },
@@ -126,7 +127,7 @@ export function createEmailActions(deps: {
         deps.now(),
       );
       await sendOrFail(
-        verifyAndChangeEmailMessage({ to: newEmail, publicUrl, siteTitle, code }),
+        verifyAndChangeEmailMessage({ to: newEmail, publicUrl, siteTitle: siteTitle(), code }),
         origin,
         'email change link',
       );
@@ -152,8 +153,8 @@ export function createEmailActions(deps: {
         trx,
       );
       return [
-        verifyEmailMessage({ to: newEmail, publicUrl, siteTitle, code: verify }),
-        emailChangedNotice({ to: before.email, newEmail, publicUrl, siteTitle, code: recover }),
+        verifyEmailMessage({ to: newEmail, publicUrl, siteTitle: siteTitle(), code: verify }),
+        emailChangedNotice({ to: before.email, newEmail, publicUrl, siteTitle: siteTitle(), code: recover }),
       ];
     },
 
@@ -247,7 +248,13 @@ export function createEmailActions(deps: {
               trx,
             );
             notices = [
-              emailChangedNotice({ to: user.email, newEmail: moved.email, publicUrl, siteTitle, code: recover }),
+              emailChangedNotice({
+                to: user.email,
+                newEmail: moved.email,
+                publicUrl,
+                siteTitle: siteTitle(),
+                code: recover,
+              }),
             ];
             await tellPromotion(user, { ...user, ...changes }, trx);
             return { ...user, ...changes };

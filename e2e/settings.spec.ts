@@ -1,21 +1,16 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { setRole } from '../test/support/operatorActions.ts';
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 import { contractDatabases } from '../test/support/testDatabases.ts';
 import { expectSignedIn, logIn } from './support/accounts.ts';
+import { lookAt } from './support/looks.ts';
 
 // Site settings in the browser (DESIGN.md §9.6): the owner changes the title, a navigation link,
 // the footer and the accent on /admin's Settings tab, and a reader's next page shows them. A
 // server of its own: a changed site would show in every other test's pages.
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'settings');
-const VIEWPORTS = [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-];
 
 let blog: TestApp;
 test.beforeAll(async () => {
@@ -25,25 +20,8 @@ test.afterAll(async () => {
   await blog?.close();
 });
 
-/** Light and dark at both sizes (for a person to look at), each scheme checked with axe. */
-async function screenshots(page: Page, label: string, fullPage = false) {
-  fs.mkdirSync(SCREENS_DIR, { recursive: true });
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: `${SCREENS_DIR}/${label}-${colorScheme}-${viewport.width}.png`, fullPage });
-    }
-    const results = await new AxeBuilder({ page }).analyze();
-    const violations = results.violations.map((violation) => ({
-      rule: violation.id,
-      targets: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
-    }));
-    expect(violations, `${label} (${colorScheme}): axe violations`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize(VIEWPORTS[1]!);
-}
+const screenshots = (page: Page, label: string, fullPage = false) =>
+  lookAt(page, label, { dir: SCREENS_DIR, fullPage });
 
 test('the owner changes the title and a navigation link in Settings, and a reader’s next page shows them', async ({
   page,

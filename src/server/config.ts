@@ -15,7 +15,7 @@ import {
   parseIdentityProviders,
   ProviderConfigProblem,
   type IdentityProviderConfig,
-} from './identity/providers/providersConfig.ts';
+} from './providersConfig.ts';
 
 /** Thrown when the environment holds a bad value; its message is one line naming the variable. */
 export class ConfigError extends Error {

@@ -1,5 +1,5 @@
-import type { Bindings, ChildLoggerOptions, FastifyBaseLogger, FastifyChildLoggerFactory } from 'fastify';
-import pino from 'pino';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import pino, { type Bindings, type ChildLoggerOptions } from 'pino';
 
 type LogMethod = (...args: unknown[]) => void;
 const levelValue = (level: string) => pino.levels.values[level] ?? Number.POSITIVE_INFINITY;
@@ -68,5 +68,5 @@ class LazyRequestLogger implements FastifyBaseLogger {
 }
 
 /** Fastify's `childLoggerFactory`: each request's logger, made real on its first line. */
-export const lazyRequestLogger: FastifyChildLoggerFactory = (logger, bindings, options) =>
+export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) =>
   new LazyRequestLogger(logger, bindings, options);

@@ -10,6 +10,62 @@ const browserTests = ['src/web/**/*.test.{ts,tsx}', 'e2e/**/*.ts'];
 const browserTypes = { RequestInit: 'readonly' };
 const nodeTypes = { NodeJS: 'readonly', RequestInit: 'readonly' };
 
+// src/server's floors, ground first (issue 41): each may import only what stands before it in
+// this list, so no import runs back up and no circle can form between them. The one exception
+// is db/schema.ts, which composes every feature's table types into the database's. A folder or
+// file not listed (a new one) is free until it is placed here. `npx eslint src/server` checks it.
+const serverFloors = [
+  'providersConfig.ts',
+  'config.ts',
+  'http/',
+  'mail/',
+  'db/',
+  'web/',
+  'rateLimit/',
+  'health/',
+  'metrics/',
+  'audit/',
+  'unsubscribe/',
+  'migrateCommand.ts',
+  'identity/',
+  'images/',
+  'passkeys/',
+  'federation/',
+  'reports/',
+  'articles/',
+  'authors/',
+  'firebaseImport/',
+  'publishing/',
+  'roles/',
+  'newsletters/',
+  'comments/',
+  'moving/',
+  'services.ts',
+  'admin/',
+  'app.ts',
+  'main.ts',
+];
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// Relative specifiers only: a file `depth` folders inside its floor reaches src/server with
+// depth + 1 `../` (a top-level file with `./`), so each depth gets its own pattern.
+const serverFloorZones = serverFloors.flatMap((floor, index) => {
+  const above = serverFloors.slice(index + 1);
+  if (above.length === 0) return [];
+  const names = above.map((name) => (name.endsWith('/') ? `${escapeRegex(name)}` : `${escapeRegex(name)}$`)).join('|');
+  const message = `src/server/${floor} stands below ${above.length === 1 ? above[0] : 'the folders after it'} in eslint.config.js' serverFloors: move what both need down, or hand it in from services.ts.`;
+  const depths = floor.endsWith('/') ? [0, 1, 2, 3] : [-1];
+  return depths.map((depth) => ({
+    files: [floor.endsWith('/') ? `src/server/${floor}${'*/'.repeat(depth)}*.ts` : `src/server/${floor}`],
+    ignores: ['src/server/**/*.test.ts', 'src/server/db/schema.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: `^${depth < 0 ? '\\./' : '(\\.\\./){' + (depth + 1) + '}'}(${names})`, message }] },
+      ],
+    },
+  }));
+});
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/'] },
   js.configs.recommended,
@@ -49,6 +105,8 @@ export default tseslint.config(
     files: browserTests,
     languageOptions: { globals: { ...globals.node, ...nodeTypes, ...globals.browser } },
   },
+  // Before the migrations' and http/'s zones, whose stricter rules replace these for their files.
+  ...serverFloorZones,
   {
     // A migration is frozen in time: it never imports application code, which may change
     // after it ran (decision 0220). Libraries and its own folder (frozen copies) only.

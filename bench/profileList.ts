@@ -11,6 +11,9 @@ import { seedDatabase } from './seed.ts';
  * (`node --cpu-prof`) summarised by where its time goes. bench/README.md, "Profile of a cached list read".
  */
 const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 5);
+/** PROFILE_CPU=0: the same A/B rounds with no profiler on either server (the budget's figure, bench.ts' list A/B). */
+const PROFILING = process.env.PROFILE_CPU !== '0';
+const profiled = (dir: string) => (PROFILING ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
 const SECONDS = 3;
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-profile-'));
 const profileDir = path.join(workDir, 'profile');
@@ -88,7 +91,7 @@ async function measuredRound(url: string, pid: number) {
 try {
   const dataDir = path.join(workDir, 'data');
   await seedDatabase({ dataDir, articles: 100 });
-  const app = await startAppServer(dataDir, {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+  const app = await startAppServer(dataDir, {}, profiled(profileDir));
   const appUrl = `${app.origin}/api/articles?limit=20`;
   // PROFILE_BEFORE=DIR: a checkout of the code before a change, built, run on a copy of the same
   // data and measured in the same rounds, so a shared machine's swings hit both alike.
@@ -101,7 +104,7 @@ try {
     before = await startAppServer(
       beforeData,
       {},
-      ['--cpu-prof', `--cpu-prof-dir=${path.join(workDir, 'profile-before')}`],
+      profiled(path.join(workDir, 'profile-before')),
       path.resolve(beforeRoot),
     );
   }
@@ -156,10 +159,12 @@ try {
   }
   await bare.stop();
   await app.stop();
-  const [profile] = fs.readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
-  if (profile === undefined) throw new Error('the server wrote no CPU profile');
-  summarise(path.join(profileDir, profile));
-  if (process.env.PROFILE_KEEP) fs.copyFileSync(path.join(profileDir, profile), process.env.PROFILE_KEEP);
+  if (PROFILING) {
+    const [profile] = fs.readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
+    if (profile === undefined) throw new Error('the server wrote no CPU profile');
+    summarise(path.join(profileDir, profile));
+    if (process.env.PROFILE_KEEP) fs.copyFileSync(path.join(profileDir, profile), process.env.PROFILE_KEEP);
+  }
 } finally {
   fs.rmSync(workDir, { recursive: true, force: true });
 }

@@ -10,6 +10,7 @@ import { ProtocolError, sendProtocolError } from './identity/protocol/protocolEr
 import { accessLogController } from './http/accessLog.ts';
 import { batchedLogDestination } from './http/batchedLogDestination.ts';
 import { loggerOptions } from './http/logging.ts';
+import { lazyRequestLogger } from './http/lazyRequestLogger.ts';
 import { createPublishing } from './publishing/createPublishing.ts';
 import { sendProblem } from './http/problem.ts';
 import { registerDrainOnClose } from './http/drainOnClose.ts';
@@ -83,7 +84,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
-    ...(logger === false ? {} : { logController: accessLogController(config.logLevel, logger.stream) }),
+    ...(logger === false
+      ? {}
+      : { logController: accessLogController(config.logLevel, logger.stream), childLoggerFactory: lazyRequestLogger }),
     // A URL that cannot be decoded (e.g. /api/%ff) fails in the router, before any scope's
     // error handler and before the hooks: answer in the format of the scope the path names,
     // with the headers every answer carries.

@@ -11,11 +11,7 @@ import {
 } from '../shared/roles.ts';
 import { COMMENT_MODES, type CommentMode } from '../shared/comments.ts';
 import { FALLBACK_SITE_IDENTITY, type SiteIdentity } from '../shared/siteIdentity.ts';
-import {
-  parseIdentityProviders,
-  ProviderConfigProblem,
-  type IdentityProviderConfig,
-} from './identity/providers/providersConfig.ts';
+import { parseIdentityProviders, ProviderConfigProblem, type IdentityProviderConfig } from './providersConfig.ts';
 
 /** Thrown when the environment holds a bad value; its message is one line naming the variable. */
 export class ConfigError extends Error {

@@ -1,7 +1,8 @@
 /**
- * Roles, least to most (docs/product.md, Roles). The server decides what each may do
- * (src/server/roles/permissions.ts); the web app only uses this to show or hide what the
- * server would refuse anyway.
+ * Roles, least to most (docs/product.md, Roles), and what each may do (`can`). The server
+ * decides with this table, asking with the caller's role as the database holds it at that
+ * request (the ID token's `role` claim is only a picture for clients), so a change takes effect
+ * at once everywhere; the web app only uses it to show or hide what the server would refuse anyway.
  */
 export const ROLES = ['reader', 'contributor', 'author', 'editor', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
@@ -68,7 +69,7 @@ export function mayManage(actor: Role, target: Role): boolean {
   return mayGrant(actor, target);
 }
 
-/** Things a role may or may not do (src/server/roles/permissions.ts). */
+/** Things a role may or may not do; the server's routes declare theirs with `requires(action)`. */
 export type Action =
   /** Create, edit or delete one's own article. */
   | 'article:write'

@@ -7,7 +7,6 @@ import { unchangedImageOrigin, type ImageOrigin } from './imageOrigin.ts';
 import {
   selectWithAuthors,
   served,
-  withTagNames,
   type ArticleDetailRow,
   type ArticleRow,
   type AuthorColumns,
@@ -119,7 +118,7 @@ export function createArticleReadQueries(db: Kysely<DatabaseSchema>, images: Ima
         .select('articles.description_html as descriptionHtml')
         .where('articles.id', '=', id)
         .executeTakeFirst();
-      return row && served((await withTagNames(db, [row]))[0]!, images);
+      return row && served(row, images);
     },
 
     /** These articles' titles by id, whatever their status. */
@@ -133,17 +132,17 @@ export function createArticleReadQueries(db: Kysely<DatabaseSchema>, images: Ima
     async findMany(ids: readonly string[]): Promise<ArticleRow[]> {
       if (ids.length === 0) return [];
       // The index holds published articles only; checked again in case one left since the match.
-      const rows = await withTagNames(
-        db,
-        await withAuthors().where('articles.id', 'in', ids).where('articles.status', '=', 'published').execute(),
-      );
+      const rows = await withAuthors()
+        .where('articles.id', 'in', ids)
+        .where('articles.status', '=', 'published')
+        .execute();
       const byId = new Map(rows.map((row) => [row.id, served(row, images)]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
     /** `count` rows newest first, starting strictly after `after` (pages: http/keysetPage.ts). */
     async listPage(count: number, after: ArticleCursor | undefined, filter: ListFilter = {}): Promise<ArticleRow[]> {
-      const rows = await withTagNames(db, await listPageQuery(db, count, after, filter).execute());
+      const rows = await listPageQuery(db, count, after, filter).execute();
       return rows.map((row) => served(row, images));
     },
 
@@ -155,7 +154,7 @@ export function createArticleReadQueries(db: Kysely<DatabaseSchema>, images: Ima
       const rows = await listPageQuery(db, limit, undefined, filter)
         .select('articles.description_html as descriptionHtml')
         .execute();
-      return (await withTagNames(db, rows)).map((row) => served(row, images));
+      return rows.map((row) => served(row, images));
     },
 
     /** An account's id and display name, whether or not it wrote anything; undefined when there is none. */

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ArticleStatus } from '../../shared/articleSchema.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
-import { tagNamesOf } from './articleTags.ts';
+import { tagNamesColumn, tagNamesFrom, type StoredTagNames } from './articleTags.ts';
 import type { ImageOrigin } from './imageOrigin.ts';
 
 /**
@@ -107,18 +107,6 @@ export type ArticleWrittenListener = (
   trx: Transaction<DatabaseSchema>,
 ) => Promise<void>;
 
-/** The rows with their tag names. */
-export async function withTagNames<R extends Omit<ArticleRow, 'tags'>>(
-  db: Kysely<DatabaseSchema>,
-  rows: R[],
-): Promise<(R & { tags: string[] })[]> {
-  const names = await tagNamesOf(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => ({ ...row, tags: names.get(row.id) ?? [] }));
-}
-
 export function selectWithAuthors(db: Kysely<DatabaseSchema>) {
   return db
     .withTables<AuthorColumns>()
@@ -139,14 +127,18 @@ export function selectWithAuthors(db: Kysely<DatabaseSchema>) {
       'articles.status',
       'articles.moderation_reason as moderationReason',
       'articles.moderated_at as moderatedAt',
-    ]);
+    ])
+    .select(tagNamesColumn(db).as('tags'));
 }
 
-/** A stored row as it is served: image paths under the current PUBLIC_URL. */
-export function served<Row extends ArticleRow>(row: Row, images: ImageOrigin): Row {
+/** A row as selectWithAuthors reads it: its tag names as the database aggregated them. */
+type StoredRow = Omit<ArticleRow, 'tags'> & { tags: StoredTagNames | null };
+
+/** A stored row as it is served: its tag names as a list, image paths under the current PUBLIC_URL. */
+export function served<Row extends StoredRow>(row: Row, images: ImageOrigin): Omit<Row, 'tags'> & { tags: string[] } {
   const image = images.toServed(row.image);
   const authorPhotoUrl = row.authorPhotoUrl === null ? null : images.toServed(row.authorPhotoUrl);
   const description = images.toServed(row.description);
   const html = 'descriptionHtml' in row ? { descriptionHtml: images.toServed(row.descriptionHtml as string) } : {};
-  return { ...row, image, description, authorPhotoUrl, ...html };
+  return { ...row, image, description, authorPhotoUrl, ...html, tags: tagNamesFrom(row.tags) };
 }

@@ -1,6 +1,6 @@
 import type { ArticleStatus, WritableArticleStatus } from '../../shared/articleSchema.ts';
 import type { Caller } from '../http/callerAuth.ts';
-import { can } from '../roles/permissions.ts';
+import { can } from '../../shared/roles.ts';
 import type { ChangePlan, CurrentArticle } from './articlesRepository.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { SqliteAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import { tagSlug } from '../../shared/tags.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { isPublished } from './publishedArticles.ts';
@@ -29,24 +29,29 @@ export async function writeArticleTags(
     .execute();
 }
 
-/** The tag names of each article, in the author's order (articles without tags are absent). */
-export async function tagNamesOf(db: Executor, articleIds: readonly string[]): Promise<Map<string, string[]>> {
-  const byArticle = new Map<string, string[]>();
-  if (articleIds.length === 0) return byArticle;
-  const rows = await db
+/** What the tag names column holds as the driver returns it: JSON text on SQLite, a text[] on PostgreSQL. */
+export type StoredTagNames = string | string[];
+
+/**
+ * The article's tag names in the author's order, as a column of the query that reads the article
+ * (`articles` in its FROM): a correlated subquery on article_tags' primary key, aggregated in the
+ * database, so a page of articles and their tags are one query. The aggregate orders by position
+ * itself rather than trusting a subquery's order; no tags is `[]` on both.
+ */
+export function tagNamesColumn(db: Executor) {
+  const names = db
     .selectFrom('article_tags')
     .innerJoin('tags', 'tags.slug', 'article_tags.slug')
-    .select(['article_tags.article_id as articleId', 'tags.name'])
-    .where('article_tags.article_id', 'in', articleIds)
-    .orderBy('article_tags.article_id')
-    .orderBy('article_tags.position')
-    .execute();
-  for (const row of rows) {
-    const names = byArticle.get(row.articleId);
-    if (names) names.push(row.name);
-    else byArticle.set(row.articleId, [row.name]);
-  }
-  return byArticle;
+    .where('article_tags.article_id', '=', sql.ref<string>('articles.id'));
+  return db.getExecutor().adapter instanceof SqliteAdapter
+    ? names.select(sql<string>`json_group_array(tags.name order by article_tags.position)`.as('names'))
+    : names.select(sql<string[]>`coalesce(array_agg(tags.name order by article_tags.position), '{}')`.as('names'));
+}
+
+/** The column's value as the tag names (pg parses the text[] itself; SQLite's JSON text is parsed here). */
+export function tagNamesFrom(stored: StoredTagNames | null): string[] {
+  if (stored === null) return [];
+  return typeof stored === 'string' ? (JSON.parse(stored) as string[]) : stored;
 }
 
 export interface TagCount {

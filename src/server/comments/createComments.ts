@@ -16,7 +16,7 @@ import { toJsonResource, type JsonResource } from '../http/cachedResource.ts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../http/keysetCursor.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import type { RateLimiter, RateLimitRule } from '../rateLimit/rateLimiter.ts';
-import { can } from '../roles/permissions.ts';
+import { can } from '../../shared/roles.ts';
 import { renderCommentMarkdown } from './commentMarkdown.ts';
 import { commentMail, NOTIFICATION_LISTS } from './commentMails.ts';
 import { mayModerate, maySeeArticle, viewOf, type CommentedArticle } from './commentRules.ts';

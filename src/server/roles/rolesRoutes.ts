@@ -17,7 +17,7 @@ import type { InvitationRow } from './invitationsTables.ts';
 import { encodeKeysetCursor, keysetCursorParameter } from '../http/keysetCursor.ts';
 import { queryValidation } from '../http/queryValidation.ts';
 import { keysetPage } from '../http/keysetPage.ts';
-import { mayGrant, mayManage } from './permissions.ts';
+import { mayGrant, mayManage } from '../../shared/roles.ts';
 import { createInvitationBody, invitationCheckBody, memberChangeBody } from './requestBodies.ts';
 
 export const MEMBERS_PAGE_SIZE = 50;

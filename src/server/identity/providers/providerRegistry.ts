@@ -1,4 +1,4 @@
-import type { IdentityProviderConfig } from './providersConfig.ts';
+import type { IdentityProviderConfig } from '../../providersConfig.ts';
 import { createRelyingParty, type RelyingParty } from './relyingParty.ts';
 
 /** The browser flow's callback for a provider: the redirect_uri registered with it. */

@@ -4,7 +4,7 @@ import * as oidc from 'openid-client';
 import { normalizeEmail } from '../../../shared/identityRequests.ts';
 import type { ProviderIdentity } from '../core/signIn/federatedSignIn.ts';
 import { IdentityError } from '../core/identityErrors.ts';
-import type { IdentityProviderConfig } from './providersConfig.ts';
+import type { IdentityProviderConfig } from '../../providersConfig.ts';
 import { isUnstorableText } from '../../http/inputRules.ts';
 
 /** How long a failed discovery is remembered: a provider that is down is not asked on every request. */
@@ -44,7 +44,7 @@ export function createRelyingParty(
       provider.clientId,
       { redirect_uris: [options.redirectUri] },
       provider.clientSecret === undefined ? oidc.None() : oidc.ClientSecretBasic(provider.clientSecret),
-      // providersConfig.ts allowed http:// only for a provider on this machine.
+      // src/server/providersConfig.ts allowed http:// only for a provider on this machine.
       { timeout: PROVIDER_TIMEOUT_SECONDS, ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}) },
     );
     const jwksUri = configuration.serverMetadata().jwks_uri;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 
 const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: '/tmp/inkwell-config-test', ...env });
 

@@ -4,6 +4,9 @@
  * PKCE is always used) and `OIDC_<ID>_NAME` (the button's label); `OIDC_<ID>_PROVIDER_ID`
  * names the provider id when the default will not do (decision 0340: a Firebase project's
  * `oidc.my-okta`, or a stand-in for `google.com`).
+ *
+ * Part of the configuration (config.ts reads it with the rest of the environment), so it stands
+ * beside config.ts, below identity: identity's providers/ takes the parsed list, never the other way.
  */
 export interface IdentityProviderConfig {
   /** The protocol's provider id: `google.com` for Google's issuer, else `oidc.<id in lower case>`. */

@@ -20,6 +20,7 @@ const serverFloors = [
   'http/',
   'mail/',
   'db/',
+  'settings/',
   'web/',
   'rateLimit/',
   'health/',

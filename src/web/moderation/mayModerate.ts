@@ -1,6 +1,6 @@
 import { can, type Role } from '../../shared/roles.ts';
 
-// Only what screens offer: the server's 403 decides (src/server/roles/permissions.ts).
+// Only what screens offer: the server's 403 decides (src/shared/roles.ts can()).
 
 /** Hide and Restore, and Edit, Publish and Delete on any article (editors and up, DESIGN.md §8.2). */
 export function mayModerate(role: Role | null | undefined): boolean {

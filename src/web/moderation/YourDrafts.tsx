@@ -13,7 +13,7 @@ import { hiddenReasonLabel, statusLabels } from './statusTexts.ts';
 
 type Unpublished = Exclude<ArticleStatus, 'published'>;
 type Listed = Article & { status: Unpublished };
-const UNPUBLISHED: Unpublished[] = ['draft', 'submitted', 'hidden'];
+const UNPUBLISHED: Unpublished[] = ['draft', 'scheduled', 'submitted', 'hidden'];
 
 /** The person's own articles that others cannot see, each status's newest 100, newest first. */
 async function loadUnpublished(uid: string, token: () => Promise<string | null>): Promise<Listed[]> {

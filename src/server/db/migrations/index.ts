@@ -29,6 +29,7 @@ import { federationMigration } from './0700_federation.ts';
 import { movedInMigration } from './0720_moved_in.ts';
 import { unsubscribeMigration } from './0601_unsubscribe.ts';
 import { tablesLinksCaptionsMigration } from './0660_tables_links_captions.ts';
+import { writersDeskMigration } from './0850_writers_desk.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0660_tables_links_captions': tablesLinksCaptionsMigration,
   '0700_federation': federationMigration,
   '0720_moved_in': movedInMigration,
+  '0850_writers_desk': writersDeskMigration,
 };

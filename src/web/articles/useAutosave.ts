@@ -111,5 +111,6 @@ export function useAutosave(options: {
   }, []);
 
   const upToDate = snapshot(values) === savedRef.current;
-  return { state, id, saveNow, stop, resume, upToDate };
+  // "Saved" stands only while nothing was typed since.
+  return { state: state === 'saved' && !upToDate ? ('idle' as const) : state, id, saveNow, stop, resume, upToDate };
 }

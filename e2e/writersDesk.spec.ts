@@ -73,34 +73,59 @@ test('scheduling from the editor: a local date and time, and the page tells its 
   expect(await stored.json()).toMatchObject({ status: 'scheduled', publishAt: when.iso });
 });
 
-test('autosave: the draft goes to the server as one writes, and another browser opens the latest text', async ({
+test('autosave: a draft goes to the server as one writes, and another browser opens the latest text', async ({
   page,
   browser,
   request,
 }) => {
   const account = await apiSignUp(request, 'Ada Autosave');
-  await newEditor(page, account);
   const title = `Autosaved ${unique()}`;
-  await page.getByLabel('Title').fill(title);
+  const created = await request.post('/api/articles', {
+    headers: { authorization: `Bearer ${account.idToken}` },
+    data: { title, status: 'draft' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await signIn(page, account);
+  await page.goto(`/article-update/${id}`);
+  await expect(page.getByLabel('Title')).toHaveValue(title);
   await page.getByLabel('Description').fill('First words, never submitted.');
   await expect(page.getByTestId('autosave-status')).toHaveText('Saved', { timeout: 10_000 });
-  await expect(page).toHaveURL(/\/article-update\/[A-Za-z0-9]{20}$/);
-  const editorUrl = new URL(page.url()).pathname;
   await page.getByLabel('Description').fill('First words, and then some more.');
   // Typing again: no longer "Saved" until the next save has gone through.
   await expect(page.getByTestId('autosave-status')).not.toHaveText('Saved');
   await expect(page.getByTestId('autosave-status')).toHaveText('Saved', { timeout: 10_000 });
+  // Still a draft: nothing was published by the saves.
+  const stored = await request.get(`/api/articles/${id}`, { headers: { authorization: `Bearer ${account.idToken}` } });
+  expect(await stored.json()).toMatchObject({ status: 'draft', description: 'First words, and then some more.' });
 
   const elsewhere = await browser.newContext();
   try {
     const other = await elsewhere.newPage();
     await signIn(other, account);
-    await other.goto(editorUrl);
+    await other.goto(`/article-update/${id}`);
     await expect(other.getByLabel('Title')).toHaveValue(title);
     await expect(other.getByLabel('Description')).toHaveValue('First words, and then some more.');
   } finally {
     await elsewhere.close();
   }
+});
+
+test('"Leave, keep draft" on a new article keeps it on the server, not only in the tab', async ({ page, request }) => {
+  const account = await apiSignUp(request, 'Lee Leaver');
+  await newEditor(page, account);
+  const title = `Left for later ${unique()}`;
+  await page.getByLabel('Title').fill(title);
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await page
+    .getByRole('dialog', { name: 'Leave without saving?' })
+    .getByRole('button', { name: 'Leave, keep draft' })
+    .click();
+  await expect(page).toHaveURL('/');
+  const drafts = await request.get(`/api/articles?author=${account.uid}&status=draft`, {
+    headers: { authorization: `Bearer ${account.idToken}` },
+  });
+  expect(((await drafts.json()) as { articles: { title: string }[] }).articles.map((a) => a.title)).toEqual([title]);
 });
 
 test('the editor with its desk: axe in both themes, screenshots at a phone and a laptop size', async ({
@@ -109,6 +134,7 @@ test('the editor with its desk: axe in both themes, screenshots at a phone and a
 }) => {
   await newEditor(page, await apiSignUp(request, 'Vera Viewer'));
   await page.getByLabel('Title').fill('A long article');
+  await page.getByLabel('Excerpt').fill('What this long article is about, in a line.');
   await page.getByLabel('Description').fill(Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}.`).join('\n\n'));
   await page.getByLabel('Schedule').check();
   for (const theme of ['light', 'dark'] as const) {
@@ -121,6 +147,8 @@ test('the editor with its desk: axe in both themes, screenshots at a phone and a
       { width: 1280, height: 800 },
     ]) {
       await page.setViewportSize(viewport);
+      // The excerpt and the schedule in view, the article running on below them.
+      await page.getByLabel('Excerpt').scrollIntoViewIfNeeded();
       // The actions stay in the window however long the article.
       await expect(page.getByRole('button', { name: 'Save draft' })).toBeInViewport();
       await page.screenshot({ path: `${SCREENS_DIR}/${theme}-writers-desk-editor-${viewport.width}.png` });

@@ -87,15 +87,17 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
   const alertRef = useRef<HTMLParagraphElement>(null);
   const signedOut = auth.status !== 'signedIn';
   // Drafts go to the server as they are written; a published (or scheduled) article only on Save.
+  const timedSaves = !signedOut && !!role && article?.status === 'draft' && !scheduleOn;
   const autosave = useAutosave({
-    enabled: !signedOut && !!role && (article === undefined || article.status === 'draft') && !scheduleOn,
+    enabled: timedSaves,
     articleId: article?.id,
     values: draft.values,
     token: getIdToken,
   });
-  const autosaving = !signedOut && !!role && (article === undefined || article.status === 'draft');
+  // "Leave, keep draft" keeps a new article or a draft on the server (the tab's copy if that fails).
+  const keepsOnServer = !signedOut && !!role && (article === undefined || article.status === 'draft');
   // Unsaved typing is never dropped without asking: a save in flight is not "leaving".
-  const leave = useLeaveGuard((autosaving ? !autosave.upToDate : draft.changed) && !busy);
+  const leave = useLeaveGuard((timedSaves ? !autosave.upToDate : draft.changed) && !busy);
 
   const shownError = formError ?? (signedOut ? editorTexts.mustBeLoggedIn : null);
 
@@ -286,15 +288,21 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
         >
           {messages.cancel}
         </Link>
-        {autosaving && <AutosaveStatus state={autosave.state} />}
+        {timedSaves && <AutosaveStatus state={autosave.state} />}
       </div>
       <LeaveEditorDialog
         open={leave.held !== null}
         onStay={leave.stay}
         onLeave={() => {
           // "Leave, keep draft": a draft is kept on the server (and in this tab, should that fail).
-          if (autosaving) void autosave.saveNow().finally(leave.proceed);
-          else leave.proceed();
+          if (!keepsOnServer) return leave.proceed();
+          void autosave
+            .saveNow()
+            .then((saved) => {
+              // On the server now: the tab's copy would only make a second article of it.
+              if (saved) draft.discard();
+            })
+            .finally(leave.proceed);
         }}
         onDiscard={() => {
           void autosave.stop();

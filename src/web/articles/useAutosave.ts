@@ -13,12 +13,13 @@ export type AutosaveState = 'idle' | 'saving' | 'saved' | 'failed';
 const snapshot = (values: ArticleInput) => JSON.stringify(values);
 
 /**
- * Saves a draft to the server as it is written (DESIGN.md §9.6): a few seconds after typing
- * stops, and at once on leaving the page. Only for drafts (a new article, or one whose status
- * is `draft`): a published article changes only when its author saves it. A new article becomes
- * a draft on the server at its first save, and the address becomes its editor's, so a reload or
- * another device opens the same draft. A failed save says so; the tab's own copy
- * (useArticleDraft) stays either way. `id` is the article's, once it has one.
+ * Saves a draft to the server as it is written (DESIGN.md §9.6): with `enabled` (an article
+ * whose status is `draft`), a few seconds after typing stops and at once on leaving the page; a
+ * published article changes only when its author saves it. `saveNow` is also the editor's
+ * "Leave, keep draft" for a new article: it becomes a draft on the server then (a new article
+ * is not saved on a timer, so a reload or a second tab never makes a second one), and the
+ * address becomes its editor's. A failed save says so; the tab's own copy (useArticleDraft)
+ * stays then. `id` is the article's, once it has one.
  */
 export function useAutosave(options: {
   enabled: boolean;
@@ -42,16 +43,17 @@ export function useAutosave(options: {
   // autosave must never turn what was just published back into a draft.
   const stopped = useRef(false);
 
-  const saveNow = useCallback(async (): Promise<void> => {
+  /** Saves now unless nothing changed; true when the server then holds what is typed. */
+  const saveNow = useCallback(async (): Promise<boolean> => {
     clearTimeout(timer.current);
     if (inFlight.current) await inFlight.current;
-    if (stopped.current) return;
+    if (stopped.current) return false;
     const values = latest.current;
     const text = snapshot(values);
-    if (text === savedRef.current) return;
+    if (text === savedRef.current) return true;
     // A draft needs its title; without one (or with a field the server would refuse) the tab keeps it.
     const checked = parseArticleInput({ ...values, status: 'draft' });
-    if (!checked.success) return;
+    if (!checked.success) return false;
     setState('saving');
     const run = (async () => {
       try {
@@ -75,6 +77,7 @@ export function useAutosave(options: {
     inFlight.current = run;
     await run;
     inFlight.current = null;
+    return savedRef.current === text;
   }, []);
 
   useEffect(() => {

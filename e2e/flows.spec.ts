@@ -211,7 +211,7 @@ test('Back past the editor leaves only once "Discard changes" is chosen, and the
   await leaveDialog.getByRole('button', { name: 'Leave, keep draft' }).click();
   await expect(page).toHaveURL('/profile');
   await page.reload();
-  await expect(page.getByRole('main').getByRole('link', { name: kept })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: kept, exact: true })).toBeVisible();
   await page.goto('/article-update');
   await expect(page.getByLabel('Title')).toHaveValue('');
 });

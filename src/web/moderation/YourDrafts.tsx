@@ -9,7 +9,8 @@ import { formatArticleDate } from '../components/formatArticleDate.ts';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 import { useAuth } from '../auth/useAuth.ts';
 import { moderationTexts as texts } from './moderationTexts.ts';
-import { hiddenReasonLabel, statusLabels } from './statusTexts.ts';
+import { statusLabels } from './statusLabels.ts';
+import { hiddenReasonLabel } from './statusTexts.ts';
 
 type Unpublished = Exclude<ArticleStatus, 'published'>;
 type Listed = Article & { status: Unpublished };

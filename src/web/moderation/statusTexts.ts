@@ -1,15 +1,10 @@
 import type { ArticleStatus } from '../api/articleTypes.ts';
 
 /**
- * What a not-published article's author and the editors read about its status (the article page's
- * banner, the profile's drafts). Small on purpose: the article page loads it.
+ * What a not-published article's author and the editors read about its status on the article
+ * page's banner. Small on purpose: the article page loads it (the profile's labels are in
+ * statusLabels.ts, which it does not).
  */
-export const statusLabels: Record<Exclude<ArticleStatus, 'published'>, string> = {
-  draft: 'Draft',
-  submitted: 'Submitted for review',
-  hidden: 'Hidden',
-  scheduled: 'Scheduled',
-};
 
 export const statusBanners: Record<Exclude<ArticleStatus, 'published'>, string> = {
   draft: 'Draft: only you and the editors can see this article.',

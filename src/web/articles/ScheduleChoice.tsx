@@ -53,7 +53,7 @@ export function ScheduleChoice({
             value={value}
             aria-invalid={error ? true : undefined}
             aria-describedby={[hintId, error ? errorId : ''].join(' ').trim()}
-            className={`${fieldInputClass} max-w-xs dark:[color-scheme:dark]`}
+            className={`${fieldInputClass} max-w-xs`}
             onChange={(event) => onChange(event.target.value)}
           />
           <p id={hintId} className="mt-1 text-slate-600 dark:text-slate-400">

@@ -196,6 +196,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await newsletterMailer?.close();
   });
 
+  // Scheduled articles are published at their time while the server runs (in every process).
+  let stopScheduler = async () => {};
+  app.addHook('onReady', async () => {
+    stopScheduler = articles.startScheduler(app.log);
+  });
+  app.addHook('onClose', async () => stopScheduler());
+
   // Federation's queue (deliveries, received activities) is worked on while the server runs.
   let stopFederation = async () => {};
   app.addHook('onReady', async () => {

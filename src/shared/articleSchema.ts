@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from './fieldError.ts';
+import { EXCERPT_MAX_LENGTH } from './markdown/markdownExcerpt.ts';
 import { characterCount } from './moderation.ts';
 import { TAG_NAME_MAX_LENGTH, TAGS_MAX, tagSlug } from './tags.ts';
 
@@ -11,19 +12,33 @@ import { TAG_NAME_MAX_LENGTH, TAGS_MAX, tagSlug } from './tags.ts';
 export const IMAGE_URL_MAX_LENGTH = 2048;
 export const TITLE_MAX_LENGTH = 200;
 export const DESCRIPTION_MAX_LENGTH = 20000;
+/** An author's own excerpt: the one limit, the generated excerpt's (decision 0850). */
+export { EXCERPT_MAX_LENGTH };
 
 /** The fields of an article body; anything else in a body is an error. */
-export const articleInputFields = ['image', 'title', 'description', 'tags', 'status', 'newsletter'] as const;
+export const articleInputFields = [
+  'image',
+  'title',
+  'description',
+  'excerpt',
+  'tags',
+  'status',
+  'publishAt',
+  'newsletter',
+] as const;
 
 /**
  * Who may see an article (DESIGN.md §8.2): `published` is public; `draft` and `submitted` (a
  * draft waiting for an editor) and `hidden` (taken down by an editor) are seen only by their
  * author and editors.
  */
-export const ARTICLE_STATUSES = ['published', 'draft', 'submitted', 'hidden'] as const;
+export const ARTICLE_STATUSES = ['published', 'draft', 'submitted', 'hidden', 'scheduled'] as const;
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
-/** The statuses a writer may ask for; `hidden` comes only from an editor's hide. */
-export const WRITABLE_ARTICLE_STATUSES = ['published', 'draft', 'submitted'] as const;
+/**
+ * The statuses a writer may ask for; `hidden` comes only from an editor's hide. `scheduled`
+ * (with `publishAt`) is published by the server at that time (DESIGN.md §9.6).
+ */
+export const WRITABLE_ARTICLE_STATUSES = ['published', 'draft', 'submitted', 'scheduled'] as const;
 export type WritableArticleStatus = (typeof WRITABLE_ARTICLE_STATUSES)[number];
 
 /** A hide's reason: 1 to 500 characters after trimming. */
@@ -48,58 +63,107 @@ function isWebAddress(value: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
-export const articleInputSchema = z.strictObject(
-  {
-    image: requiredText('Image URL')
-      .trim()
-      .min(1, { error: 'Image URL is required.' })
-      .max(IMAGE_URL_MAX_LENGTH, { error: `Image URL must be at most ${IMAGE_URL_MAX_LENGTH} characters.` })
-      .refine(isWebAddress, { error: 'Image URL must be an http:// or https:// address.', abort: true }),
-    title: requiredText('Title')
-      .trim()
-      .min(1, { error: 'Title is required.' })
-      .refine(isStorableText, { error: 'Title contains a character that cannot be stored.', abort: true })
-      .refine((value) => characterCount(value) <= TITLE_MAX_LENGTH, {
-        error: `Title must be at most ${TITLE_MAX_LENGTH} characters.`,
-      }),
-    description: requiredText('Description')
-      .trim()
-      .min(1, { error: 'Description is required.' })
-      .refine(isStorableText, { error: 'Description contains a character that cannot be stored.', abort: true })
-      .refine((value) => characterCount(value) <= DESCRIPTION_MAX_LENGTH, {
-        error: `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters.`,
-      }),
-    /** Optional: a PUT without it keeps the article's tags (DESIGN.md §8.5). */
-    tags: z
-      .array(
-        z
-          .string({ error: 'Each tag must be text.' })
-          .trim()
-          .min(1, { error: 'A tag cannot be empty.' })
-          .refine(isStorableText, { error: 'A tag contains a character that cannot be stored.', abort: true })
-          .refine((value) => characterCount(value) <= TAG_NAME_MAX_LENGTH, {
-            error: `A tag must be at most ${TAG_NAME_MAX_LENGTH} characters.`,
-            abort: true,
-          })
-          .refine((value) => tagSlug(value) !== '', { error: 'A tag needs at least one letter or digit.' }),
-        { error: 'Tags must be a list of words.' },
-      )
-      .max(TAGS_MAX, { error: `An article can have at most ${TAGS_MAX} tags.` })
-      // Tags with the same slug are one tag: the first spelling stays.
-      .transform((tags) =>
-        tags.filter((tag, index) => tags.findIndex((other) => tagSlug(other) === tagSlug(tag)) === index),
-      )
-      .optional(),
-    /** Optional: the default on create depends on the role; a PUT without it keeps the status. */
-    status: z.enum(WRITABLE_ARTICLE_STATUSES, { error: 'status must be draft, submitted or published.' }).optional(),
-    /**
-     * Optional: `false` sends no newsletter when this write is the article's first publication
-     * (DESIGN.md §9.3); anything else lets it go to the subscribers. Not stored.
-     */
-    newsletter: z.boolean().optional(),
-  },
-  { error: 'The article must be an object with image, title and description.' },
-);
+export const articleInputSchema = z
+  .strictObject(
+    {
+      // A draft needs only a title (DESIGN.md §9.6): an absent or empty cover or body is '' here,
+      // and missingForPublication says what a published, submitted or scheduled one lacks.
+      image: z
+        .string({ error: 'Image URL must be text.' })
+        .trim()
+        .max(IMAGE_URL_MAX_LENGTH, { error: `Image URL must be at most ${IMAGE_URL_MAX_LENGTH} characters.` })
+        .refine((value) => value === '' || isWebAddress(value), {
+          error: 'Image URL must be an http:// or https:// address.',
+          abort: true,
+        })
+        .default(''),
+      title: requiredText('Title')
+        .trim()
+        .min(1, { error: 'Title is required.' })
+        .refine(isStorableText, { error: 'Title contains a character that cannot be stored.', abort: true })
+        .refine((value) => characterCount(value) <= TITLE_MAX_LENGTH, {
+          error: `Title must be at most ${TITLE_MAX_LENGTH} characters.`,
+        }),
+      description: z
+        .string({ error: 'Description must be text.' })
+        .trim()
+        .refine(isStorableText, { error: 'Description contains a character that cannot be stored.', abort: true })
+        .refine((value) => characterCount(value) <= DESCRIPTION_MAX_LENGTH, {
+          error: `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters.`,
+        })
+        .default(''),
+      /**
+       * Optional: the author's own excerpt, shown on cards and as the meta description instead of
+       * the one made from the text. A PUT without it keeps the article's; '' goes back to the made one.
+       */
+      excerpt: z
+        .string({ error: 'Excerpt must be text.' })
+        .trim()
+        .refine(isStorableText, { error: 'Excerpt contains a character that cannot be stored.', abort: true })
+        .refine((value) => characterCount(value) <= EXCERPT_MAX_LENGTH, {
+          error: `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters.`,
+        })
+        .optional(),
+      /** Optional: a PUT without it keeps the article's tags (DESIGN.md §8.5). */
+      tags: z
+        .array(
+          z
+            .string({ error: 'Each tag must be text.' })
+            .trim()
+            .min(1, { error: 'A tag cannot be empty.' })
+            .refine(isStorableText, { error: 'A tag contains a character that cannot be stored.', abort: true })
+            .refine((value) => characterCount(value) <= TAG_NAME_MAX_LENGTH, {
+              error: `A tag must be at most ${TAG_NAME_MAX_LENGTH} characters.`,
+              abort: true,
+            })
+            .refine((value) => tagSlug(value) !== '', { error: 'A tag needs at least one letter or digit.' }),
+          { error: 'Tags must be a list of words.' },
+        )
+        .max(TAGS_MAX, { error: `An article can have at most ${TAGS_MAX} tags.` })
+        // Tags with the same slug are one tag: the first spelling stays.
+        .transform((tags) =>
+          tags.filter((tag, index) => tags.findIndex((other) => tagSlug(other) === tagSlug(tag)) === index),
+        )
+        .optional(),
+      /** Optional: the default on create depends on the role; a PUT without it keeps the status. */
+      status: z
+        .enum(WRITABLE_ARTICLE_STATUSES, { error: 'status must be draft, submitted, scheduled or published.' })
+        .optional(),
+      /** With `status: "scheduled"` only: when the server publishes it (ISO 8601, in the future). */
+      publishAt: z.iso
+        .datetime({ offset: true, error: 'publishAt must be an ISO 8601 date and time, such as 2026-12-24T09:00:00Z.' })
+        .transform((value) => Date.parse(value))
+        .optional(),
+      /**
+       * Optional: `false` sends no newsletter when this write is the article's first publication
+       * (DESIGN.md §9.3); anything else lets it go to the subscribers. Not stored.
+       */
+      newsletter: z.boolean().optional(),
+    },
+    { error: 'The article must be an object with a title.' },
+  )
+  .superRefine((article, context) => {
+    const scheduled = article.status === 'scheduled';
+    if (scheduled !== (article.publishAt !== undefined))
+      context.addIssue({
+        code: 'custom',
+        path: ['publishAt'],
+        message: scheduled
+          ? 'publishAt is required with status scheduled: say when to publish it.'
+          : 'publishAt goes only with status scheduled.',
+      });
+  });
+
+/**
+ * What an article lacks to be published, submitted or scheduled (docs/product.md's required
+ * fields); a draft needs only its title. Empty when nothing is missing.
+ */
+export function missingForPublication(article: { image: string; description: string }): FieldError[] {
+  return [
+    ...(article.image === '' ? [{ field: 'image', message: 'Image URL is required.' }] : []),
+    ...(article.description === '' ? [{ field: 'description', message: 'Description is required.' }] : []),
+  ];
+}
 
 /** A valid article body, trimmed: what is stored. */
 export type ArticleInput = z.output<typeof articleInputSchema>;
@@ -116,7 +180,7 @@ export function parseArticleInput(body: unknown): ArticleInputResult {
       for (const key of issue.keys) {
         errors.push({
           field: key,
-          message: `${key} cannot be set: an article takes only image, title, description, tags and status.`,
+          message: `${key} cannot be set: an article takes only image, title, description, excerpt, tags, status, publishAt and newsletter.`,
         });
       }
     } else {
@@ -151,6 +215,8 @@ export const articleSchema = z.object({
   tags: z.array(z.string()),
   /** Only `published` articles reach anyone but their author and editors. */
   status: z.enum(ARTICLE_STATUSES),
+  /** While scheduled (ISO 8601 UTC): when the server publishes it. */
+  publishAt: z.iso.datetime().optional(),
   /** While hidden, for its author and editors: the editor's reason and when it was hidden. */
   moderation: z.object({ reason: z.string(), at: z.iso.datetime() }).optional(),
   /** Published comments (DESIGN.md §9.2) of a published article; absent when there are none. */
@@ -162,7 +228,11 @@ export type Article = z.infer<typeof articleSchema>;
  * One article as GET /api/articles/:id (and a create or update) returns it: with its body
  * rendered to safe HTML on the server (decision 0040). Lists leave the body out.
  */
-export const articleDetailSchema = articleSchema.extend({ descriptionHtml: z.string() });
+export const articleDetailSchema = articleSchema.extend({
+  descriptionHtml: z.string(),
+  /** The author's own excerpt (what the editor edits), or null when `excerpt` is made from the text. */
+  customExcerpt: z.string().nullable(),
+});
 export type ArticleDetail = z.infer<typeof articleDetailSchema>;
 
 /** One page of GET /api/articles: pass nextCursor back as `cursor` for the next page; null on the last. */

@@ -10,7 +10,7 @@ export interface ArticlesListQuery {
   limit?: number | undefined;
   cursor?: string | null | undefined;
   /** Not published ones (their author's and editors' only, with a token): DESIGN.md §8.2. */
-  status?: 'published' | 'draft' | 'submitted' | 'hidden' | 'all' | undefined;
+  status?: 'published' | 'draft' | 'submitted' | 'hidden' | 'scheduled' | 'all' | undefined;
   /** Only articles whose title holds this text (editors: the `/admin` Posts list). */
   q?: string | undefined;
 }

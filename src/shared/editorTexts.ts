@@ -12,3 +12,17 @@ export const editorTexts = {
   articleSaveFailed: 'The article could not be saved. Please try again.',
   notYourArticle: 'You can only edit your own articles.',
 } as const;
+
+/** The writer's desk's own texts (not the spec's): excerpt, scheduling, autosave (DESIGN.md §9.6). */
+export const deskTexts = {
+  excerptLabel: 'Excerpt',
+  excerptHint: 'Optional: shown on cards and in link previews instead of the start of the text.',
+  schedule: 'Schedule',
+  publishAtLabel: 'Publish at',
+  publishAtHint: 'Your time zone',
+  scheduleButton: 'Schedule',
+  publishAtRequired: 'Choose when to publish it.',
+  saving: 'Saving…',
+  saved: 'Saved',
+  autosaveFailed: 'Not saved to the server: your text is kept in this tab.',
+} as const;

@@ -37,6 +37,7 @@ describe.each(storageDatabases())('import-export: an export brought into an empt
   let author: TestUser;
   let published: string;
   let draft: string;
+  let scheduled: string;
   let cover: string;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-restore-'));
   const archive = path.join(dir, 'site.zip');
@@ -65,6 +66,16 @@ describe.each(storageDatabases())('import-export: an export brought into an empt
         description: `Evening *light*.\n\n![Lantern](${cover})`,
         image: cover,
         tags: ['Night', 'Light'],
+        excerpt: 'Lamps at dusk, and what they show.',
+      })
+    ).body.id;
+    scheduled = (
+      await api.create(author.idToken, {
+        title: 'Next year',
+        description: 'Later.',
+        image: cover,
+        status: 'scheduled',
+        publishAt: '2099-01-01T00:00:00.000Z',
       })
     ).body.id;
     draft = (
@@ -170,7 +181,7 @@ describe.each(storageDatabases())('import-export: an export brought into an empt
     const run = await runAdmin(['import-export', archive], targetEnv);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe(
-      'Imported the export: 2 articles, 1 images, 3 comments, 1 subscribers.\n' +
+      'Imported the export: 3 articles, 1 images, 3 comments, 1 subscribers.\n' +
         'Accounts: 2 made without a password (they sign in through "Forgot password?").\n',
     );
     to = await startTestApp(targetCase, { PUBLIC_URL: 'https://new.example' }, { database: target });
@@ -182,7 +193,23 @@ describe.each(storageDatabases())('import-export: an export brought into an empt
     const list = (await after.list()).body;
     expect(list).toEqual(moved((await before.list()).body));
     expect((await after.get(published)).body).toEqual(moved((await before.get(published)).body));
-    expect((await after.get(published)).body).toMatchObject({ tags: ['Night', 'Light'], status: 'published' });
+    expect((await after.get(published)).body).toMatchObject({
+      tags: ['Night', 'Light'],
+      status: 'published',
+      excerpt: 'Lamps at dusk, and what they show.',
+      customExcerpt: 'Lamps at dusk, and what they show.',
+    });
+    // A scheduled article stays scheduled, for its time; a made excerpt does not become the author's.
+    const stored = await to.database.db
+      .selectFrom('articles')
+      .select(['status', 'publish_at', 'custom_excerpt'])
+      .where('id', '=', scheduled)
+      .executeTakeFirstOrThrow();
+    expect({ ...stored, publish_at: Number(stored.publish_at) }).toEqual({
+      status: 'draft',
+      publish_at: Date.parse('2099-01-01T00:00:00.000Z'),
+      custom_excerpt: null,
+    });
     const comments = await after.request('GET', `/articles/${published}/comments`);
     expect(comments.status).toBe(200);
     expect(comments.body).toEqual(moved((await before.request('GET', `/articles/${published}/comments`)).body));
@@ -228,6 +255,6 @@ describe.each(storageDatabases())('import-export: an export brought into an empt
       .selectFrom('articles')
       .select(to!.database.db.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(2);
+    expect(Number(count.n)).toBe(3);
   });
 });

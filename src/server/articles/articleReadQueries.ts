@@ -41,7 +41,13 @@ export function listPageQuery(
   let query = selectWithAuthors(db);
   if (filter.authorId !== undefined) query = query.where('articles.author_id', '=', filter.authorId);
   const status = filter.status ?? 'published';
-  if (status !== 'all') query = query.where('articles.status', '=', status);
+  // A scheduled article is stored as a draft with its time (decision 0851).
+  if (status === 'scheduled')
+    query = query.where('articles.status', '=', 'draft').where('articles.publish_at', 'is not', null);
+  else if (status !== 'all') {
+    query = query.where('articles.status', '=', status);
+    if (status === 'draft') query = query.where('articles.publish_at', 'is', null);
+  }
   if (filter.titleSearch !== undefined) query = query.where(titleHolds(filter.titleSearch));
   if (after) {
     // (date, id) < (d, i), spelled portably. The redundant `date <= d` gives both planners
@@ -115,7 +121,7 @@ export function createArticleReadQueries(db: Kysely<DatabaseSchema>, images: Ima
   return {
     async find(id: string): Promise<ArticleDetailRow | undefined> {
       const row = await withAuthors()
-        .select('articles.description_html as descriptionHtml')
+        .select(['articles.description_html as descriptionHtml', 'articles.custom_excerpt as customExcerpt'])
         .where('articles.id', '=', id)
         .executeTakeFirst();
       return row && served(row, images);
@@ -152,7 +158,7 @@ export function createArticleReadQueries(db: Kysely<DatabaseSchema>, images: Ima
      */
     async newestWithBodies(limit: number, filter: ListFilter = {}): Promise<ArticleDetailRow[]> {
       const rows = await listPageQuery(db, limit, undefined, filter)
-        .select('articles.description_html as descriptionHtml')
+        .select(['articles.description_html as descriptionHtml', 'articles.custom_excerpt as customExcerpt'])
         .execute();
       return rows.map((row) => served(row, images));
     },

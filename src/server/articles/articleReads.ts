@@ -53,6 +53,7 @@ export function toArticleJson(row: ArticleRow): Article {
     date: new Date(row.date).toISOString(),
     tags: row.tags,
     status: row.status,
+    ...(row.publishAt === null ? {} : { publishAt: new Date(Number(row.publishAt)).toISOString() }),
     // Only hidden articles carry it, and they reach only their author and editors (articleRules.ts).
     ...(row.status === 'hidden' && row.moderationReason !== null && row.moderatedAt !== null
       ? { moderation: { reason: row.moderationReason, at: new Date(Number(row.moderatedAt)).toISOString() } }
@@ -62,7 +63,7 @@ export function toArticleJson(row: ArticleRow): Article {
 
 /** The article page's read: the article and its rendered body. */
 export function toArticleDetailJson(row: ArticleDetailRow): ArticleDetail {
-  return { ...toArticleJson(row), descriptionHtml: row.descriptionHtml };
+  return { ...toArticleJson(row), descriptionHtml: row.descriptionHtml, customExcerpt: row.customExcerpt };
 }
 
 /**

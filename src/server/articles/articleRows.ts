@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ArticleStatus } from '../../shared/articleSchema.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { tagNamesColumn, tagNamesFrom, type StoredTagNames } from './articleTags.ts';
@@ -34,11 +34,15 @@ export interface ArticleRow {
   /** The last hide's reason and time (epoch ms); shown only while hidden. */
   moderationReason: string | null;
   moderatedAt: number | null;
+  /** While scheduled: when it is published (epoch ms); else null. */
+  publishAt: number | null;
 }
 
 /** One article with its rendered body: what the article page shows. */
 export interface ArticleDetailRow extends ArticleRow {
   descriptionHtml: string;
+  /** The author's own excerpt, or null when the excerpt is made from the text. */
+  customExcerpt: string | null;
 }
 
 export interface ArticleFields {
@@ -47,6 +51,11 @@ export interface ArticleFields {
   description: string;
   /** Tag names, one per slug (articleSchema.ts merges them). Absent on an update: the tags stay. */
   tags?: string[] | undefined;
+  /**
+   * The author's own excerpt (or an importer's: the old blog's); '' goes back to the one made
+   * from the text. Absent on an update: the stored one stays.
+   */
+  excerpt?: string | undefined;
   /** false: no newsletter for this write's first publication (never stored). */
   newsletter?: boolean | undefined;
 }
@@ -62,8 +71,8 @@ export type NewArticle = ArticleFields & {
   authorId: string;
   date: number;
   status?: ArticleStatus;
-  /** An excerpt the old blog kept apart from the text (an importer's, plain text); else it is made from the text. */
-  excerpt?: string | undefined;
+  /** With status `scheduled`: when it is published, epoch ms. */
+  publishAt?: number | undefined;
 };
 
 /** What a change of an existing article is decided on: the stored article before it. */
@@ -74,11 +83,21 @@ export interface CurrentArticle {
   status: ArticleStatus;
   date: number;
   everPublished: boolean;
+  /** While scheduled: when it is published (epoch ms); else null. */
+  publishAt: number | null;
+  /** Whether the scheduled publication sends the newsletter. */
+  publishNewsletter: boolean;
 }
 
 /** A change the caller decided on, given the current article; or a refusal, returned as is. */
 export type ChangePlan = {
+  /** `scheduled` needs `publishAt`; any other status clears the stored time. */
   status: ArticleStatus;
+  publishAt?: number | undefined;
+  /** A first publication's date when it is not the write's time (a scheduled one: its publishAt). */
+  publishedAt?: number | undefined;
+  /** Whether a first publication without fields sends the newsletter (a scheduled one: as chosen). */
+  newsletter?: boolean | undefined;
   /** Set on hide; left as stored when absent. */
   moderation?: { reason: string; at: number };
 };
@@ -124,9 +143,11 @@ export function selectWithAuthors(db: Kysely<DatabaseSchema>) {
       'author_profiles.slug as authorSlug',
       'users.photo_url as authorPhotoUrl',
       'articles.date',
-      'articles.status',
+      // A scheduled article is stored as a draft with its time (decision 0851).
+      sql<ArticleStatus>`case when articles.publish_at is null then articles.status else 'scheduled' end`.as('status'),
       'articles.moderation_reason as moderationReason',
       'articles.moderated_at as moderatedAt',
+      'articles.publish_at as publishAt',
     ])
     .select(tagNamesColumn(db).as('tags'));
 }

@@ -12,7 +12,10 @@ import type { ChangePlan, CurrentArticle } from './articlesRepository.ts';
 
 /** Why a write is refused; articlesRoutes.ts gives each its status and sentence. */
 export type WriteRefusal =
-  'no-write-role' | 'may-not-publish' | 'not-author' | 'hidden-by-editor' | 'published-by-editor';
+  'no-write-role' | 'may-not-publish' | 'not-author' | 'hidden-by-editor' | 'published-by-editor' | 'already-published';
+
+/** Publishing (now or at a time) is for those who may publish (src/shared/roles.ts). */
+const publishes = (status: ArticleStatus) => status === 'published' || status === 'scheduled';
 
 export type ModerationRefusal = 'not-editor' | 'not-hidden';
 
@@ -44,7 +47,7 @@ export function statusOnCreate(
 ): WritableArticleStatus | 'no-write-role' | 'may-not-publish' {
   if (!can(caller.role, 'article:write')) return 'no-write-role';
   const status = requested ?? (can(caller.role, 'article:publish') ? 'published' : 'draft');
-  return status === 'published' && !can(caller.role, 'article:publish') ? 'may-not-publish' : status;
+  return publishes(status) && !can(caller.role, 'article:publish') ? 'may-not-publish' : status;
 }
 
 /**
@@ -55,6 +58,7 @@ export function decideEdit(
   caller: Caller,
   current: CurrentArticle,
   requested: WritableArticleStatus | undefined,
+  publishAt?: number,
 ): ChangePlan | WriteRefusal | 'not-found' {
   // Someone who may not see it is told what they would be told of an unknown id.
   if (!mayView(caller, current)) return 'not-found';
@@ -68,7 +72,11 @@ export function decideEdit(
   // nobody reviewing it (issue 35, finding 7).
   if (current.status === 'published' && !can(caller.role, 'article:publish')) return 'published-by-editor';
   const status = requested ?? current.status;
-  return status === 'published' && !can(caller.role, 'article:publish') ? 'may-not-publish' : { status };
+  if (publishes(status) && !can(caller.role, 'article:publish')) return 'may-not-publish';
+  // A published article is already out: scheduling it would take it down until then.
+  if (status === 'scheduled' && current.status === 'published') return 'already-published';
+  // A scheduled article edited without a new status keeps its time.
+  return status === 'scheduled' ? { status, publishAt: publishAt ?? current.publishAt ?? undefined } : { status };
 }
 
 /** Editors delete any article; a contributor may delete their own only while nobody else can see it. */

@@ -1,9 +1,10 @@
-import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import { renderMarkdown } from '../../shared/markdown/renderMarkdown.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { writeArticleTags } from './articleTags.ts';
 import { indexArticle } from './search/searchIndex.ts';
 import { unchangedImageOrigin, type ImageOrigin } from './imageOrigin.ts';
+import type { ArticleStatus } from '../../shared/articleSchema.ts';
 import {
   AuthorGoneError,
   type ArticleFields,
@@ -23,17 +24,30 @@ import {
  */
 function fieldColumns(fields: ArticleFields, images: ImageOrigin) {
   const { html, excerpt, text } = renderMarkdown(fields.description, { ownImageOrigin: images.origin });
+  // The author's own excerpt is shown instead of the made one (decision 0850); one equal to the
+  // made one is not the author's (a restored export carries every article's excerpt).
+  const custom = fields.excerpt === undefined ? undefined : fields.excerpt === excerpt ? null : fields.excerpt || null;
   return {
     columns: {
       image: images.toStored(fields.image),
       title: fields.title,
       description: images.toStored(fields.description),
       description_html: images.toStored(html),
-      excerpt,
+      excerpt: custom ?? excerpt,
+      ...(custom === undefined ? {} : { custom_excerpt: custom }),
     },
+    /** The made excerpt: an update that leaves the custom one shows the custom one still. */
+    madeExcerpt: excerpt,
     /** The plain text, for the search index. */
     text,
   };
+}
+
+/** The stored status and time of an API status: `scheduled` is a draft with a time (decision 0851). */
+function storedStatus(status: ArticleStatus, publishAt: number | undefined) {
+  return status === 'scheduled'
+    ? { status: 'draft' as const, publish_at: publishAt ?? null }
+    : { status, publish_at: null };
 }
 
 function articleRecord(article: NewArticle, images: ImageOrigin) {
@@ -43,12 +57,13 @@ function articleRecord(article: NewArticle, images: ImageOrigin) {
     record: {
       id: article.id,
       ...columns,
-      ...(article.excerpt ? { excerpt: article.excerpt } : {}),
       author_id: article.authorId,
       date: article.date,
-      status,
+      ...storedStatus(status, article.publishAt),
+      publish_newsletter: article.newsletter === false ? 0 : 1,
       ever_published: status === 'published' ? 1 : 0,
     },
+    status,
     text,
   };
 }
@@ -68,18 +83,21 @@ function isForeignKeyViolation(error: unknown): boolean {
 async function lockCurrent(trx: Transaction<DatabaseSchema>, id: string): Promise<CurrentArticle | undefined> {
   let query = trx
     .selectFrom('articles')
-    .select(['id', 'author_id', 'title', 'status', 'date', 'ever_published'])
+    .select(['id', 'author_id', 'title', 'status', 'date', 'ever_published', 'publish_at', 'publish_newsletter'])
     .where('id', '=', id);
   if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) return undefined;
+  const publishAt = row.publish_at === null ? null : Number(row.publish_at);
   return {
     id: row.id,
     authorId: row.author_id,
     title: row.title,
-    status: row.status,
+    status: publishAt === null ? row.status : 'scheduled',
     date: Number(row.date),
     everPublished: Number(row.ever_published) === 1,
+    publishAt,
+    publishNewsletter: Number(row.publish_newsletter) === 1,
   };
 }
 
@@ -87,6 +105,13 @@ async function lockCurrent(trx: Transaction<DatabaseSchema>, id: string): Promis
 async function storedText(trx: Transaction<DatabaseSchema>, id: string): Promise<string> {
   const row = await trx.selectFrom('articles').select('description').where('id', '=', id).executeTakeFirstOrThrow();
   return renderMarkdown(row.description).text;
+}
+
+/** What a change writes besides its status: the fields (a full edit), the time, the audit row. */
+export interface ChangeOptions {
+  fields?: ArticleFields | undefined;
+  now: number;
+  inTransaction?: InTransaction | undefined;
 }
 
 /** The articles' writes: each in one transaction, telling the listeners inside it. */
@@ -111,17 +136,71 @@ export function createArticleWriteQueries(
     for (const listener of onWritten) await listener(article, trx);
   };
 
+  /**
+   * Changes an article as `decide` says given the stored one (its fields too when `fields` is
+   * given), in `trx` with the row locked, so no check can go stale. The first publication sets
+   * `date` to `now` (or the plan's `publishedAt`), once (DESIGN.md §8.2). A refusal is returned as is.
+   */
+  async function changeIn<Refusal extends string>(
+    trx: Transaction<DatabaseSchema>,
+    id: string,
+    decide: (current: CurrentArticle) => ChangePlan | Refusal,
+    options: ChangeOptions,
+  ): Promise<{ before: CurrentArticle } | Refusal | 'not-found'> {
+    const before = await lockCurrent(trx, id);
+    if (!before) return 'not-found' as const;
+    const plan = decide(before);
+    if (typeof plan === 'string') return plan;
+    const firstPublication = plan.status === 'published' && !before.everPublished;
+    const date = firstPublication ? (plan.publishedAt ?? options.now) : before.date;
+    const rendered = options.fields ? fieldColumns(options.fields, images) : undefined;
+    // Fields without an excerpt of their own keep the stored custom one, over the new made one.
+    const keptExcerpt =
+      rendered && options.fields?.excerpt === undefined
+        ? { excerpt: sql<string>`coalesce(custom_excerpt, ${rendered.madeExcerpt})` }
+        : {};
+    await trx
+      .updateTable('articles')
+      .set({
+        ...rendered?.columns,
+        ...keptExcerpt,
+        ...storedStatus(plan.status, plan.publishAt),
+        ...(plan.status === 'scheduled' && options.fields
+          ? { publish_newsletter: options.fields.newsletter === false ? 0 : 1 }
+          : {}),
+        ...(firstPublication ? { date, ever_published: 1 } : {}),
+        ...(plan.moderation ? { moderation_reason: plan.moderation.reason, moderated_at: plan.moderation.at } : {}),
+      })
+      .where('id', '=', id)
+      .execute();
+    // Tag lists walk the article's date copied beside each tag.
+    if (options.fields?.tags !== undefined) await writeArticleTags(trx, id, date, options.fields.tags);
+    else if (firstPublication)
+      await trx.updateTable('article_tags').set({ date }).where('article_id', '=', id).execute();
+    // The search index holds published articles only: any change rewrites the entry.
+    const text = rendered?.text ?? (await storedText(trx, id));
+    await indexArticle(trx, id, text);
+    if (options.fields) await tellWritten({ id, ...options.fields }, trx);
+    if (firstPublication) {
+      const title = options.fields?.title ?? before.title;
+      await tellFirstPublished({ id, title, newsletter: plan.newsletter ?? options.fields?.newsletter }, trx);
+    }
+    await tellChanged({ id, before: before.status, after: plan.status, edited: options.fields !== undefined }, trx);
+    await options.inTransaction?.(trx, before);
+    return { before };
+  }
+
   return {
     /** Throws AuthorGoneError when the author's account does not exist (any more). */
     async insert(article: NewArticle): Promise<void> {
       try {
         await db.transaction().execute(async (trx) => {
-          const { record, text } = articleRecord(article, images);
+          const { record, status, text } = articleRecord(article, images);
           await trx.insertInto('articles').values(record).execute();
           await writeTagsAndIndex(trx, article, text);
           await tellWritten(article, trx);
-          if (record.status === 'published') await tellFirstPublished(article, trx);
-          await tellChanged({ id: article.id, before: null, after: record.status, edited: true }, trx);
+          if (status === 'published') await tellFirstPublished(article, trx);
+          await tellChanged({ id: article.id, before: null, after: status, edited: true }, trx);
         });
       } catch (error) {
         // author_id is the table's only foreign key.
@@ -156,41 +235,45 @@ export function createArticleWriteQueries(
     async change<Refusal extends string>(
       id: string,
       decide: (current: CurrentArticle) => ChangePlan | Refusal,
-      options: { fields?: ArticleFields | undefined; now: number; inTransaction?: InTransaction | undefined },
+      options: ChangeOptions,
     ): Promise<{ before: CurrentArticle } | Refusal | 'not-found'> {
+      return db.transaction().execute((trx) => changeIn(trx, id, decide, options));
+    },
+
+    /**
+     * Publishes up to `limit` scheduled articles whose time has come (`publishAt <= now`), each
+     * with `date = publishAt` and the first publication's effects, in one transaction. On
+     * PostgreSQL the due rows are claimed `FOR UPDATE SKIP LOCKED`: another process's poll passes
+     * over them, and a process that dies mid-way leaves nothing half-done (its transaction rolls
+     * back, and the next poll anywhere publishes them). SQLite has one writer at a time; each
+     * article is decided again on its locked row, so a second poll finds it published. Returns
+     * how many were published.
+     */
+    async publishDue(now: number, limit: number): Promise<number> {
       return db.transaction().execute(async (trx) => {
-        const before = await lockCurrent(trx, id);
-        if (!before) return 'not-found' as const;
-        const plan = decide(before);
-        if (typeof plan === 'string') return plan;
-        const firstPublication = plan.status === 'published' && !before.everPublished;
-        const date = firstPublication ? options.now : before.date;
-        const rendered = options.fields ? fieldColumns(options.fields, images) : undefined;
-        await trx
-          .updateTable('articles')
-          .set({
-            ...rendered?.columns,
-            status: plan.status,
-            ...(firstPublication ? { date, ever_published: 1 } : {}),
-            ...(plan.moderation ? { moderation_reason: plan.moderation.reason, moderated_at: plan.moderation.at } : {}),
-          })
-          .where('id', '=', id)
-          .execute();
-        // Tag lists walk the article's date copied beside each tag.
-        if (options.fields?.tags !== undefined) await writeArticleTags(trx, id, date, options.fields.tags);
-        else if (firstPublication)
-          await trx.updateTable('article_tags').set({ date }).where('article_id', '=', id).execute();
-        // The search index holds published articles only: any change rewrites the entry.
-        const text = rendered?.text ?? (await storedText(trx, id));
-        await indexArticle(trx, id, text);
-        if (options.fields) await tellWritten({ id, ...options.fields }, trx);
-        if (firstPublication) {
-          const title = options.fields?.title ?? before.title;
-          await tellFirstPublished({ id, title, newsletter: options.fields?.newsletter }, trx);
+        let query = trx
+          .selectFrom('articles')
+          .select('id')
+          .where('publish_at', 'is not', null)
+          .where('publish_at', '<=', now)
+          .orderBy('publish_at')
+          .limit(limit);
+        if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate().skipLocked();
+        const due = await query.execute();
+        let published = 0;
+        for (const { id } of due) {
+          const outcome = await changeIn(
+            trx,
+            id,
+            (current) =>
+              current.status === 'scheduled' && current.publishAt !== null && current.publishAt <= now
+                ? { status: 'published', publishedAt: current.publishAt, newsletter: current.publishNewsletter }
+                : ('not-due' as const),
+            { now },
+          );
+          if (typeof outcome !== 'string') published += 1;
         }
-        await tellChanged({ id, before: before.status, after: plan.status, edited: options.fields !== undefined }, trx);
-        await options.inTransaction?.(trx, before);
-        return { before };
+        return published;
       });
     },
 

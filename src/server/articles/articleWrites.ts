@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditEvent } from '../../shared/moderation.ts';
-import type { ArticleInput } from '../../shared/articleSchema.ts';
+import { missingForPublication, type ArticleInput } from '../../shared/articleSchema.ts';
+import type { FieldError } from '../../shared/fieldError.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { Caller } from '../http/callerAuth.ts';
 import {
@@ -37,6 +38,23 @@ export interface ArticleWritesDeps {
 
 export type ArticleWrites = ReturnType<typeof createArticleWrites>;
 
+/** A body that is valid but not for the status it would have: each field with its sentence (a 400). */
+export interface Incomplete {
+  invalid: FieldError[];
+}
+
+/** A scheduled time must be ahead of the server's clock. */
+function pastPublishAt(input: ArticleInput, now: number): Incomplete | undefined {
+  if (input.status !== 'scheduled' || input.publishAt === undefined || input.publishAt > now) return undefined;
+  return { invalid: [{ field: 'publishAt', message: 'publishAt must be a time in the future.' }] };
+}
+
+/** A draft needs only its title; any other status needs what docs/product.md requires (DESIGN.md §9.6). */
+function incompleteFor(status: string, input: ArticleInput): Incomplete | undefined {
+  const missing = status === 'draft' ? [] : missingForPublication(input);
+  return missing.length === 0 ? undefined : { invalid: missing };
+}
+
 /**
  * Every change of an article, with the role rules (articleRules.ts) decided on the stored article
  * inside the write's transaction, the audit row in that same transaction, and the author's mail
@@ -65,9 +83,15 @@ export function createArticleWrites(deps: ArticleWritesDeps) {
 
   return {
     /** Creates an article by `caller` with a new id; its status from the role when not asked for. */
-    async create(caller: Caller, id: string, input: ArticleInput): Promise<'created' | WriteRefusal | 'author-gone'> {
+    async create(
+      caller: Caller,
+      id: string,
+      input: ArticleInput,
+    ): Promise<'created' | WriteRefusal | 'author-gone' | Incomplete> {
       const status = statusOnCreate(caller, input.status);
       if (status === 'no-write-role' || status === 'may-not-publish') return status;
+      const incomplete = incompleteFor(status, input) ?? pastPublishAt(input, now());
+      if (incomplete) return incomplete;
       try {
         await repository.insert({ ...input, id, authorId: caller.uid, date: now(), status });
       } catch (error) {
@@ -77,8 +101,21 @@ export function createArticleWrites(deps: ArticleWritesDeps) {
       return 'created';
     },
 
-    async edit(caller: Caller, id: string, input: ArticleInput): Promise<'done' | WriteRefusal | 'not-found'> {
-      const outcome = await repository.change(id, (current) => decideEdit(caller, current, input.status), {
+    async edit(
+      caller: Caller,
+      id: string,
+      input: ArticleInput,
+    ): Promise<'done' | WriteRefusal | 'not-found' | Incomplete> {
+      const past = pastPublishAt(input, now());
+      if (past) return past;
+      let incomplete: Incomplete | undefined;
+      const decide = (current: CurrentArticle) => {
+        const plan = decideEdit(caller, current, input.status, input.publishAt);
+        if (typeof plan === 'string') return plan;
+        incomplete = incompleteFor(plan.status, input);
+        return incomplete ? ('incomplete' as const) : plan;
+      };
+      const outcome = await repository.change(id, decide, {
         fields: input,
         now: now(),
         // An editor giving a hidden article another status restores it: the log says so.
@@ -88,6 +125,7 @@ export function createArticleWrites(deps: ArticleWritesDeps) {
           }
         },
       });
+      if (outcome === 'incomplete') return incomplete!;
       if (typeof outcome === 'string') return outcome;
       const { before } = outcome;
       if (before.status === 'submitted' && input.status === 'published' && before.authorId !== caller.uid) {

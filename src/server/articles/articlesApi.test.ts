@@ -53,6 +53,7 @@ describe.each(contractDatabases())('the articles API on $dialect', (dialectCase)
       description: 'Hello there.',
       excerpt: 'Hello there.',
       descriptionHtml: '<p>Hello there.</p>\n',
+      customExcerpt: null,
       authorId: app.alice.uid,
       authorName: 'Alice',
       authorSlug: 'alice',
@@ -75,7 +76,7 @@ describe.each(contractDatabases())('the articles API on $dialect', (dialectCase)
     expect(listed.status).toBe(200);
     expect(listed.headers.get('cache-control')).toBe('no-cache');
     // Lists carry the excerpt, not the rendered body (only the article page shows it).
-    const { descriptionHtml: _body, ...listItem } = article;
+    const { descriptionHtml: _body, customExcerpt: _own, ...listItem } = article;
     expect(listed.body.articles).toContainEqual(listItem);
   });
 
@@ -190,7 +191,7 @@ describe.each(contractDatabases())('the articles API on $dialect', (dialectCase)
   });
 
   it('reports every invalid field at once', async () => {
-    const answer = await app.api.create(app.alice.idToken, { image: 'nope', title: '', description: '' });
+    const answer = await app.api.create(app.alice.idToken, { image: 'nope', title: '', description: 5 });
     expectProblem(answer, 400);
     expect(answer.body.errors.map((error: { field: string }) => error.field).sort()).toEqual([
       'description',

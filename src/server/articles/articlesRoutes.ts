@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseArticleInput, type ArticleInput } from '../../shared/articleSchema.ts';
+import type { FieldError } from '../../shared/fieldError.ts';
 import { characterCount, HIDE_REASON_MAX_LENGTH } from '../../shared/moderation.ts';
 import { callerIfSignedIn, requires, signedIn } from '../http/apiScope.ts';
 import { callerOf, sendInvalidToken } from '../http/callerAuth.ts';
@@ -45,6 +46,10 @@ const REFUSALS: Record<WriteRefusal | ModerationRefusal, { status: 403 | 409; de
   'hidden-by-editor': {
     status: 403,
     detail: 'An editor hid this article: only an editor can change its status.',
+  },
+  'already-published': {
+    status: 409,
+    detail: 'This article is published: move it back to a draft before scheduling it.',
   },
   'not-editor': { status: 403, detail: 'Only editors can hide or restore articles.' },
   'not-hidden': { status: 409, detail: 'This article is not hidden.' },
@@ -155,6 +160,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       const outcome = await writes.create(caller, id, input);
       // The account was deleted after its token was checked: the token is no longer valid.
       if (outcome === 'author-gone') return sendInvalidToken(reply);
+      if (typeof outcome === 'object') return sendInvalid(reply, outcome.invalid);
       if (outcome !== 'created') return sendRefusal(reply, outcome);
       return sendWritten(reply.code(201).header('location', `/api/articles/${id}`), await repository.find(id));
     });
@@ -165,6 +171,7 @@ export function articlesRoutes(deps: ArticlesRoutesDeps): FastifyPluginAsync {
       if (!input) return reply;
       const id = request.params.id;
       const outcome = isArticleId(id) ? await writes.edit(caller, id, input) : 'not-found';
+      if (typeof outcome === 'object') return sendInvalid(reply, outcome.invalid);
       if (outcome !== 'done') return sendOutcome(reply, outcome);
       return sendWritten(reply, await repository.find(id));
     });
@@ -212,9 +219,13 @@ function sendWritten(reply: FastifyReply, row: ArticleDetailRow | undefined) {
   return reply.header('cache-control', 'no-store').send(toArticleDetailJson(row));
 }
 
+function sendInvalid(reply: FastifyReply, errors: FieldError[]) {
+  return sendProblem(reply, 400, 'The article is not valid.', errors);
+}
+
 function readArticleInput(request: FastifyRequest, reply: FastifyReply): ArticleInput | undefined {
   const result = parseArticleInput(request.body);
   if (result.success) return result.data;
-  void sendProblem(reply, 400, 'The article is not valid.', result.errors);
+  void sendInvalid(reply, result.errors);
   return undefined;
 }

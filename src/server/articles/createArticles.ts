@@ -31,6 +31,7 @@ import { searchRoutes } from './search/searchRoutes.ts';
 import { tagsRoutes } from './tagsRoutes.ts';
 import { articleCursorOf, decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import { imageOrigin } from './imageOrigin.ts';
+import { startScheduledPublishing, type ScheduledPublishingDeps } from './scheduledPublishing.ts';
 import type { ArticleDetail, ArticlePage, ArticleStatus } from '../../shared/articleSchema.ts';
 import { keysetPage } from '../http/keysetPage.ts';
 
@@ -66,6 +67,8 @@ export interface Articles {
   onFirstPublished(listener: FirstPublishedListener): void;
   /** Calls `listener` inside the transaction of every create, change and deletion, with the status before and after (federation's deliveries). */
   onChanged(listener: ArticleChangedListener): void;
+  /** Publishes scheduled articles at their time while the server runs (every process); returns stop. */
+  startScheduler(log: ScheduledPublishingDeps['log']): () => Promise<void>;
 }
 
 /** A link to one article: its id and creation time (ISO 8601). */
@@ -213,6 +216,12 @@ export function createArticles(deps: ArticlesDeps): Articles {
     onChanged: (listener) => {
       changedListeners.push(listener);
     },
+    startScheduler: (log) =>
+      startScheduledPublishing({
+        publishDue: (now, limit) => repository.publishDue(now, limit),
+        now: deps.clock ?? Date.now,
+        log,
+      }),
     screenPages: {
       // A new article's editor ('') is always there. The HTML carries no token: an article that is
       // not published is not there for it.

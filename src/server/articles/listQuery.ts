@@ -31,7 +31,9 @@ export const listQuery = z.object({
     .refine(isTagSlug, 'tag must be one tag slug (lower case letters and digits joined by -).')
     .optional(),
   status: z
-    .enum([...ARTICLE_STATUSES, 'all'], { error: 'status must be published, draft, submitted, hidden or all.' })
+    .enum([...ARTICLE_STATUSES, 'all'], {
+      error: 'status must be published, draft, submitted, hidden, scheduled or all.',
+    })
     .optional(),
   // The staff list's title search (editors: articlesRoutes.ts); trimmed, and empty is no search.
   q: z

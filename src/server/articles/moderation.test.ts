@@ -80,7 +80,7 @@ describe.each(contractDatabases())('drafts, review and moderation on $dialect', 
     const badStatus = await api.create(token('author'), { ...sampleArticle(), status: 'hidden' });
     expect(badStatus.status).toBe(400);
     expect(badStatus.body.errors).toEqual([
-      { field: 'status', message: 'status must be draft, submitted or published.' },
+      { field: 'status', message: 'status must be draft, submitted, scheduled or published.' },
     ]);
     const after = await server.database.db.selectFrom('articles').select('id').execute();
     expect(after).toHaveLength(before.length);
@@ -126,7 +126,7 @@ describe.each(contractDatabases())('drafts, review and moderation on $dialect', 
     expect((await api.list(`?author=${uid}&status=draft`, bearer('other'))).status).toBe(403);
     expect((await api.list(`?author=${uid}&status=draft`)).status).toBe(401);
     expect((await api.list(`?author=${uid}&status=secret`, bearer('editor'))).body.errors).toEqual([
-      { field: 'status', message: 'status must be published, draft, submitted, hidden or all.' },
+      { field: 'status', message: 'status must be published, draft, submitted, hidden, scheduled or all.' },
     ]);
     // The public author list has none of them.
     expect(await publicIds(`?author=${uid}`)).not.toEqual(expect.arrayContaining([older.id]));

@@ -150,6 +150,7 @@ const statusTone: Record<ArticleStatus, string> = {
   draft: 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200',
   submitted: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
   hidden: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200',
+  scheduled: 'bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200',
 };
 
 function PostItem({ article }: { article: Article }) {
@@ -176,7 +177,12 @@ function PostItem({ article }: { article: Article }) {
         <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${statusTone[article.status]}`}>
           {postStatusLabels[article.status]}
         </span>
-        <time dateTime={article.date}>{formatArticleDate(article.date)}</time>
+        {/* A scheduled article's time is when it will be published, in the reader's time zone. */}
+        {article.publishAt ? (
+          <time dateTime={article.publishAt}>{new Date(article.publishAt).toLocaleString()}</time>
+        ) : (
+          <time dateTime={article.date}>{formatArticleDate(article.date)}</time>
+        )}
       </p>
     </li>
   );

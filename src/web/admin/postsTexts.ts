@@ -21,4 +21,5 @@ export const postStatusLabels: Record<ArticleStatus, string> = {
   draft: 'Draft',
   submitted: 'Submitted for review',
   hidden: 'Hidden',
+  scheduled: 'Scheduled',
 };

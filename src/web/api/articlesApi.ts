@@ -1,7 +1,7 @@
 import { ApiError } from './apiError.ts';
 import { callApi, type TokenSource } from './callApi.ts';
 import { articlePath, articlesListPath, type ArticlesListQuery } from '../../shared/articlesApiPaths.ts';
-import type { ArticleDetail, ArticleInput, ArticlesPage } from './articleTypes.ts';
+import type { ArticleBody, ArticleDetail, ArticlesPage } from './articleTypes.ts';
 
 // Where these lived before the one `/api` caller (src/web/api/callApi.ts); kept for their importers.
 export { API_TIMEOUT_MS, type TokenSource } from './callApi.ts';
@@ -40,10 +40,10 @@ export function createArticlesApi(baseUrl = '') {
     read<T>(path: string): Promise<T> {
       return call<T>('GET', path);
     },
-    create(input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
+    create(input: ArticleBody, token: TokenSource): Promise<ArticleDetail> {
       return call<ArticleDetail>('POST', '/articles', { body: input, token });
     },
-    update(id: string, input: ArticleInput, token: TokenSource): Promise<ArticleDetail> {
+    update(id: string, input: ArticleBody, token: TokenSource): Promise<ArticleDetail> {
       return call<ArticleDetail>('PUT', `/articles/${encodeURIComponent(id)}`, {
         body: input,
         token,

@@ -1,9 +1,14 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useNavigate } from 'react-router';
-import { DESCRIPTION_MAX_LENGTH, parseArticleInput, TITLE_MAX_LENGTH } from '../../shared/articleSchema.ts';
+import {
+  DESCRIPTION_MAX_LENGTH,
+  missingForPublication,
+  parseArticleInput,
+  TITLE_MAX_LENGTH,
+} from '../../shared/articleSchema.ts';
 import { messages } from '../../shared/messages.ts';
-import { editorTexts } from '../../shared/editorTexts.ts';
+import { deskTexts, editorTexts } from '../../shared/editorTexts.ts';
 import { can, type Role } from '../../shared/roles.ts';
 import { paths } from '../../shared/routes.ts';
 import { useAuth } from '../auth/useAuth.ts';
@@ -11,7 +16,7 @@ import { ArticleFormField } from './ArticleFormField.tsx';
 import { CoverImageField } from './CoverImageField.tsx';
 import { DescriptionEditor } from './DescriptionEditor.tsx';
 import { limitNote } from './LimitNote.tsx';
-import type { Article, ArticleField, ArticleInput, WritableArticleStatus } from '../api/articleTypes.ts';
+import type { ArticleDetail, ArticleField, ArticleInput, WritableArticleStatus } from '../api/articleTypes.ts';
 import { articlesApi } from '../api/articlesApi.ts';
 import { ArticlesApiError } from '../api/articlesApiError.ts';
 import { LeaveEditorDialog } from './LeaveEditorDialog.tsx';
@@ -21,8 +26,12 @@ import { NewsletterChoice } from './NewsletterChoice.tsx';
 import { moderationTexts } from '../moderation/moderationTexts.ts';
 import { useArticleDraft } from './useArticleDraft.ts';
 import { useLeaveGuard } from './useLeaveGuard.ts';
+import { ExcerptField } from './ExcerptField.tsx';
+import { isoFromLocalInput, localInputValue, ScheduleChoice } from './ScheduleChoice.tsx';
+import { useAutosave } from './useAutosave.ts';
+import { AutosaveStatus } from './AutosaveStatus.tsx';
 
-const fieldOrder: ArticleField[] = ['image', 'title', 'description', 'tags'];
+const fieldOrder: ArticleField[] = ['image', 'title', 'description', 'excerpt', 'tags', 'publishAt'];
 const fieldId = (field: ArticleField) => `article-${field}`;
 type FieldErrors = Partial<Record<ArticleField, string>>;
 
@@ -32,7 +41,7 @@ function isArticleField(field: string): field is ArticleField {
 
 interface ArticleFormProps {
   /** The article being edited; absent when adding one. */
-  article?: Article;
+  article?: ArticleDetail;
   /** The signed-in person's role (undefined while it is read): contributors submit for review instead of publishing. */
   role: Role | null | undefined;
 }
@@ -40,7 +49,7 @@ interface ArticleFormProps {
 /** The status the main button asks for; undefined keeps the article's (a hidden one stays hidden). */
 function mainStatus(
   role: Role | null | undefined,
-  article?: Pick<Article, 'status'>,
+  article?: Pick<ArticleDetail, 'status'>,
 ): WritableArticleStatus | undefined {
   if (role && !can(role, 'article:publish')) return 'submitted';
   return article?.status === 'hidden' ? undefined : 'published';
@@ -55,8 +64,14 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
   const navigate = useNavigate();
   const { state: auth, getIdToken } = useAuth();
   const initial: ArticleInput = article
-    ? { image: article.image, title: article.title, description: article.description, tags: article.tags }
-    : { image: '', title: '', description: '', tags: [] };
+    ? {
+        image: article.image,
+        title: article.title,
+        description: article.description,
+        tags: article.tags,
+        excerpt: article.customExcerpt ?? '',
+      }
+    : { image: '', title: '', description: '', tags: [], excerpt: '' };
   const draft = useArticleDraft(article?.id, initial, auth.status === 'signedIn' ? auth.user.uid : null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -64,11 +79,26 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
   // "Email to N subscribers": on unless the writer says not to (the first publication only).
   const [mailIt, setMailIt] = useState(true);
   const firstPublication = article === undefined || article.status === 'draft' || article.status === 'submitted';
+  // "Schedule": for those who may publish, while the article is not out yet.
+  const mayPublish = mainStatus(role, article) === 'published';
+  const maySchedule = mayPublish && (article === undefined || firstPublication || article.status === 'scheduled');
+  const [scheduleOn, setScheduleOn] = useState(article?.status === 'scheduled');
+  const [scheduleAt, setScheduleAt] = useState(article?.publishAt ? localInputValue(article.publishAt) : '');
   const alertRef = useRef<HTMLParagraphElement>(null);
-  // Unsaved typing is never dropped without asking: a save in flight is not "leaving".
-  const leave = useLeaveGuard(draft.changed && !busy);
-
   const signedOut = auth.status !== 'signedIn';
+  // Drafts go to the server as they are written; a published (or scheduled) article only on Save.
+  const timedSaves = !signedOut && !!role && article?.status === 'draft' && !scheduleOn;
+  const autosave = useAutosave({
+    enabled: timedSaves,
+    articleId: article?.id,
+    values: draft.values,
+    token: getIdToken,
+  });
+  // "Leave, keep draft" keeps a new article or a draft on the server (the tab's copy if that fails).
+  const keepsOnServer = !signedOut && !!role && (article === undefined || article.status === 'draft');
+  // Unsaved typing is never dropped without asking: a save in flight is not "leaving".
+  const leave = useLeaveGuard((timedSaves ? !autosave.upToDate : draft.changed) && !busy);
+
   const shownError = formError ?? (signedOut ? editorTexts.mustBeLoggedIn : null);
 
   // Render the messages first, then move focus, so the focused field already names its error.
@@ -87,11 +117,21 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
     if (busy || role === undefined) return;
     // Which button: Save draft, or the main one (Add Article, Save Article or Submit for review).
     const asDraft = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') === 'draft';
-    const status: WritableArticleStatus | undefined = asDraft ? 'draft' : mainStatus(role, article);
+    const scheduled = !asDraft && maySchedule && scheduleOn;
+    const status: WritableArticleStatus | undefined = asDraft
+      ? 'draft'
+      : scheduled
+        ? 'scheduled'
+        : mainStatus(role, article);
+    const publishAt = scheduled ? isoFromLocalInput(scheduleAt) : undefined;
     const checked = parseArticleInput(draft.values);
-    if (!checked.success) {
+    // A draft needs only its title; anything else the fields the spec requires (DESIGN.md §9.6).
+    const problems = checked.success ? (status === 'draft' ? [] : missingForPublication(checked.data)) : checked.errors;
+    if (scheduled && publishAt === undefined)
+      problems.push({ field: 'publishAt', message: deskTexts.publishAtRequired });
+    if (!checked.success || problems.length > 0) {
       const errors: FieldErrors = {};
-      for (const { field, message } of checked.errors) if (isArticleField(field)) errors[field] ??= message;
+      for (const { field, message } of problems) if (isArticleField(field)) errors[field] ??= message;
       showProblems(errors, null);
       return;
     }
@@ -101,11 +141,13 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
     }
     setBusy(true);
     try {
-      const chosen = status === undefined ? checked.data : { ...checked.data, status };
-      const body = status === 'published' && firstPublication && !mailIt ? { ...chosen, newsletter: false } : chosen;
-      const saved = article
-        ? await articlesApi.update(article.id, body, getIdToken)
-        : await articlesApi.create(body, getIdToken);
+      // An autosave in flight ends first: a new article it created is the one saved now.
+      const id = (await autosave.stop()) ?? article?.id;
+      const { publishAt: _unused, ...fields } = checked.data;
+      const chosen = status === undefined ? fields : { ...fields, status, ...(publishAt ? { publishAt } : {}) };
+      const mailed = (status === 'published' || status === 'scheduled') && firstPublication;
+      const body = mailed && !mailIt ? { ...chosen, newsletter: false } : chosen;
+      const saved = id ? await articlesApi.update(id, body, getIdToken) : await articlesApi.create(body, getIdToken);
       draft.discard();
       // A draft or a submission opens on its page with a note saying so (and the Draft banner).
       navigate(
@@ -114,6 +156,7 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
       );
     } catch (error) {
       setBusy(false);
+      autosave.resume();
       showProblems(...problemsFrom(error));
     }
   }
@@ -160,6 +203,15 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
         note={limitNote(draft.values.description.trim(), DESCRIPTION_MAX_LENGTH)}
         onChange={update('description')}
       />
+      <ExcerptField
+        id={fieldId('excerpt')}
+        value={draft.values.excerpt ?? ''}
+        error={errorFor('excerpt')}
+        onChange={(value) => {
+          draft.update('excerpt', value);
+          if (fieldErrors.excerpt) setFieldErrors((current) => ({ ...current, excerpt: undefined }));
+        }}
+      />
       <TagsField
         id={fieldId('tags')}
         tags={draft.values.tags ?? []}
@@ -169,10 +221,24 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
           if (fieldErrors.tags) setFieldErrors((current) => ({ ...current, tags: undefined }));
         }}
       />
-      {firstPublication && mainStatus(role, article) === 'published' && !signedOut && (
+      {mayPublish && firstPublication && !signedOut && (
         <NewsletterChoice checked={mailIt} onChange={setMailIt} token={getIdToken} />
       )}
-      <div className="flex flex-wrap items-center gap-4">
+      {maySchedule && !signedOut && (
+        <ScheduleChoice
+          id={fieldId('publishAt')}
+          on={scheduleOn}
+          value={scheduleAt}
+          error={errorFor('publishAt')}
+          onToggle={setScheduleOn}
+          onChange={(value) => {
+            setScheduleAt(value);
+            if (fieldErrors.publishAt) setFieldErrors((current) => ({ ...current, publishAt: undefined }));
+          }}
+        />
+      )}
+      {/* Within reach however long the article: the bar stays at the bottom of the window. */}
+      <div className="editor-actions">
         <button
           type="submit"
           name="intent"
@@ -189,9 +255,11 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
           )}
           {mainStatus(role, article) === 'submitted'
             ? moderationTexts.submitForReview
-            : article
-              ? editorTexts.saveArticleButton
-              : editorTexts.addArticleButton}
+            : maySchedule && scheduleOn
+              ? deskTexts.scheduleButton
+              : article
+                ? editorTexts.saveArticleButton
+                : editorTexts.addArticleButton}
         </button>
         {/* A hidden article stays hidden until an editor restores it: no way back through a draft. */}
         {article?.status !== 'hidden' && (
@@ -199,6 +267,8 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
             type="submit"
             name="intent"
             value="draft"
+            // A draft needs only its title: the browser does not ask for the cover or the body.
+            formNoValidate
             disabled={busy || role === undefined}
             className="rounded-md border border-slate-300 px-5 py-2 font-medium hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
           >
@@ -218,12 +288,24 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
         >
           {messages.cancel}
         </Link>
+        {timedSaves && <AutosaveStatus state={autosave.state} />}
       </div>
       <LeaveEditorDialog
         open={leave.held !== null}
         onStay={leave.stay}
-        onLeave={leave.proceed}
+        onLeave={() => {
+          // "Leave, keep draft": a draft is kept on the server (and in this tab, should that fail).
+          if (!keepsOnServer) return leave.proceed();
+          void autosave
+            .saveNow()
+            .then((saved) => {
+              // On the server now: the tab's copy would only make a second article of it.
+              if (saved) draft.discard();
+            })
+            .finally(leave.proceed);
+        }}
         onDiscard={() => {
+          void autosave.stop();
           draft.discard();
           leave.proceed();
         }}

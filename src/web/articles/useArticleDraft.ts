@@ -11,18 +11,23 @@ interface StoredDraft {
 
 function asInput(value: unknown): ArticleInput | null {
   if (value === null || typeof value !== 'object') return null;
-  const { image, title, description, tags } = value as Partial<Record<keyof ArticleInput, unknown>>;
+  const { image, title, description, tags, excerpt } = value as Partial<Record<keyof ArticleInput, unknown>>;
   if (typeof image !== 'string' || typeof title !== 'string' || typeof description !== 'string') return null;
   // Drafts kept before tags existed have none.
   const tagList = Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
-  return { image, title, description, tags: tagList };
+  // Drafts kept before excerpts existed have none.
+  return { image, title, description, tags: tagList, excerpt: typeof excerpt === 'string' ? excerpt : '' };
 }
 
 const sameTags = (a: readonly string[] = [], b: readonly string[] = []) =>
   a.length === b.length && a.every((tag, index) => tag === b[index]);
 
 const sameInput = (a: ArticleInput, b: ArticleInput) =>
-  a.image === b.image && a.title === b.title && a.description === b.description && sameTags(a.tags, b.tags);
+  a.image === b.image &&
+  a.title === b.title &&
+  a.description === b.description &&
+  (a.excerpt ?? '') === (b.excerpt ?? '') &&
+  sameTags(a.tags, b.tags);
 
 /**
  * The draft for this form, only when the same person started it from the article as it still is:

@@ -9,7 +9,7 @@ export function ArticleStatusBanner({
   article,
   savedAs,
 }: {
-  article: Pick<Article, 'status' | 'moderation'>;
+  article: Pick<Article, 'status' | 'moderation' | 'publishAt'>;
   savedAs?: string;
 }) {
   const status = article.status;
@@ -27,7 +27,12 @@ export function ArticleStatusBanner({
       }`}
     >
       {saved && <p className="font-semibold">{saved}</p>}
-      {status !== 'published' && <p>{statusBanners[status]}</p>}
+      {status !== 'published' && (
+        <p>
+          {statusBanners[status]}
+          {article.publishAt && ` ${new Date(article.publishAt).toLocaleString()}`}
+        </p>
+      )}
       {hidden && article.moderation && (
         <p className="mt-1" dir="auto">
           <span className="font-semibold">{hiddenReasonLabel}</span> {article.moderation.reason}

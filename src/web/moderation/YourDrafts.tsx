@@ -9,11 +9,12 @@ import { formatArticleDate } from '../components/formatArticleDate.ts';
 import { LoadFailure } from '../components/LoadFailure.tsx';
 import { useAuth } from '../auth/useAuth.ts';
 import { moderationTexts as texts } from './moderationTexts.ts';
-import { hiddenReasonLabel, statusLabels } from './statusTexts.ts';
+import { statusLabels } from './statusLabels.ts';
+import { hiddenReasonLabel } from './statusTexts.ts';
 
 type Unpublished = Exclude<ArticleStatus, 'published'>;
 type Listed = Article & { status: Unpublished };
-const UNPUBLISHED: Unpublished[] = ['draft', 'submitted', 'hidden'];
+const UNPUBLISHED: Unpublished[] = ['draft', 'scheduled', 'submitted', 'hidden'];
 
 /** The person's own articles that others cannot see, each status's newest 100, newest first. */
 async function loadUnpublished(uid: string, token: () => Promise<string | null>): Promise<Listed[]> {

@@ -30,6 +30,7 @@ import { movedInMigration } from './0720_moved_in.ts';
 import { unsubscribeMigration } from './0601_unsubscribe.ts';
 import { tablesLinksCaptionsMigration } from './0660_tables_links_captions.ts';
 import { siteSettingsMigration } from './0840_site_settings.ts';
+import { writersDeskMigration } from './0850_writers_desk.ts';
 
 /**
  * Every migration, in order. Names sort by their number; a migration never changes once
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0700_federation': federationMigration,
   '0720_moved_in': movedInMigration,
   '0840_site_settings': siteSettingsMigration,
+  '0850_writers_desk': writersDeskMigration,
 };

@@ -5,7 +5,7 @@ import type { DatabaseSchema } from '../../db/schema.ts';
 
 /**
  * The whole site as a zip (DESIGN.md §9.5): `articles/<date>-<id>.md` (Markdown with front
- * matter: id, title, date, author, tags, status, cover, excerpt), `images/<id>/<name>` (every
+ * matter: id, title, date, author, tags, status, cover, excerpt, and a scheduled one's publishAt), `images/<id>/<name>` (every
  * stored file of every upload), `images.json` (each upload's owner, size and files: what
  * `import-export` needs to store it again), `authors.json`, `comments.json`, `subscribers.csv`. Never a secret:
  * the columns read are named here one by one, and no password hash, key, code or token table
@@ -94,6 +94,7 @@ async function articleFile(db: Kysely<DatabaseSchema>, id: string): Promise<Buff
       'articles.date',
       'articles.status',
       'articles.excerpt',
+      'articles.publish_at',
       'articles.author_id',
       'users.display_name',
     ])
@@ -114,9 +115,11 @@ async function articleFile(db: Kysely<DatabaseSchema>, id: string): Promise<Buff
     `author: ${yaml(article.author_id)}`,
     `authorName: ${yaml(article.display_name)}`,
     `tags: ${yaml(tags.map((tag) => tag.name))}`,
-    `status: ${article.status}`,
+    // A scheduled article is stored as a draft with its time (decision 0851).
+    `status: ${article.publish_at === null ? article.status : 'scheduled'}`,
     `cover: ${yaml(article.image)}`,
     `excerpt: ${yaml(article.excerpt)}`,
+    ...(article.publish_at === null ? [] : [`publishAt: ${yaml(new Date(Number(article.publish_at)).toISOString())}`]),
     '---',
     '',
   ].join('\n');

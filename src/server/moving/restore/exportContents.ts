@@ -82,6 +82,8 @@ const frontMatterSchema = z.object({
   status: z.enum(ARTICLE_STATUSES),
   cover: z.string(),
   excerpt: z.string(),
+  /** A scheduled article's time (decision 0851); it is published when it comes. */
+  publishAt: time.optional(),
 });
 
 export type ExportedAuthor = z.infer<typeof authorsSchema>['authors'][number];

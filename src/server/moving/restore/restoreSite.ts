@@ -157,6 +157,7 @@ async function writeSite(
         description: origin.toServed(article.markdown),
         tags: article.tags,
         excerpt: article.excerpt,
+        publishAt: article.publishAt,
       })),
     );
     for (const article of batch) await deps.images.recordUses(article.id, [article.cover, article.markdown], trx);

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { ImportFileError } from '../../firebaseImport/importFileError.ts';
 import type { PlannedPost, Skip, SourceAuthor, SourceExport, SourcePost } from '../importing/sourcePost.ts';
+import { ownString } from '../importing/ownString.ts';
 import { GhostShapeError, GhostSyntaxError, walkGhostExport } from './ghostJsonWalk.ts';
 
 /** The largest export read (it is streamed: memory follows one post, not the file). */
@@ -71,40 +72,59 @@ export async function readGhostExport(file: string): Promise<SourceExport> {
   let pages = 0;
   const found = new Set<string>();
   const reading = walk(file, new Set(Object.keys(TABLES)), found, (table, value) => {
-    if (table === 'meta') version = (value as z.output<typeof meta>).version;
+    if (table === 'meta') version = ownString((value as z.output<typeof meta>).version);
     else if (table === 'tags') {
       const tag = value as z.output<(typeof TABLES)['tags']>;
       // Ghost's internal tags (#name) organise the site; they are no tag a reader sees.
-      if (!tag.name.startsWith('#')) tagNames.set(tag.id, tag.name);
-    } else if (table === 'posts_tags') tagLinks.push(value as z.output<(typeof TABLES)['posts_tags']>);
-    else if (table === 'posts_authors') {
+      if (!tag.name.startsWith('#')) tagNames.set(ownString(tag.id), ownString(tag.name));
+    } else if (table === 'posts_tags') {
+      const link = value as z.output<(typeof TABLES)['posts_tags']>;
+      tagLinks.push({ post_id: ownString(link.post_id), tag_id: ownString(link.tag_id), sort_order: link.sort_order });
+    } else if (table === 'posts_authors') {
       const link = value as z.output<(typeof TABLES)['posts_authors']>;
       const current = primaryAuthor.get(link.post_id);
       const order = link.sort_order ?? 0;
-      if (!current || order < current.order) primaryAuthor.set(link.post_id, { author: link.author_id, order });
+      if (!current || order < current.order) {
+        primaryAuthor.set(ownString(link.post_id), { author: ownString(link.author_id), order });
+      }
     } else if (table === 'users') {
       const user = value as z.output<(typeof TABLES)['users']>;
-      authors.push({ key: user.id, email: user.email ?? null, name: user.name ?? null });
+      authors.push({
+        key: ownString(user.id),
+        email: ownString(user.email ?? null),
+        name: ownString(user.name ?? null),
+      });
     } else {
       const taken = fromGhost(value as GhostPost);
       if (taken === 'page') pages++;
-      else if ('reason' in taken) skipped.push(taken);
+      else if ('reason' in taken) skipped.push({ id: ownString(taken.id), reason: ownString(taken.reason) });
       else {
         const { sourceId, slug, title } = taken;
-        planned.push({ sourceId, slug, title: title.slice(0, 60), authorKey: null, authorId: taken.authorKey });
+        planned.push({
+          sourceId: ownString(sourceId),
+          slug: ownString(slug),
+          title: ownString(title.slice(0, 60)),
+          authorKey: null,
+          authorId: ownString(taken.authorKey),
+        });
       }
     }
   });
   for await (const _ of reading);
   if (!found.has('meta') && !found.has('posts')) {
-    throw new ImportFileError(file, `is not a Ghost export (db: the file has no db[0].meta nor db[0].data.posts); ${GUIDE}.`);
+    throw new ImportFileError(
+      file,
+      `is not a Ghost export (db: the file has no db[0].meta nor db[0].data.posts); ${GUIDE}.`,
+    );
   }
-  if (version === null) throw new ImportFileError(file, `is not a Ghost export (db.0.meta: it has no version); ${GUIDE}.`);
+  if (version === null)
+    throw new ImportFileError(file, `is not a Ghost export (db.0.meta: it has no version); ${GUIDE}.`);
   const major = Number(/^(\d+)\./.exec(version)?.[1]);
   if (!(major >= 5)) {
     throw new ImportFileError(file, `is an export of Ghost ${version}; this importer reads Ghost 5 and 6 exports.`);
   }
-  if (!found.has('posts')) throw new ImportFileError(file, `is not a Ghost export (db.0.data.posts: missing); ${GUIDE}.`);
+  if (!found.has('posts'))
+    throw new ImportFileError(file, `is not a Ghost export (db.0.data.posts: missing); ${GUIDE}.`);
 
   const tagsOf = new Map<string, { name: string; order: number }[]>();
   for (const link of tagLinks) {
@@ -188,7 +208,10 @@ function fromGhost(item: GhostPost): SourcePost | Skip | 'page' {
   if (title === '') return { id: item.id, reason: 'it has no title' };
   if (status === null) {
     // 'sent': an email-only newsletter, never on the site.
-    return { id: item.id, reason: `"${title.slice(0, 60)}": its status is ${item.status ?? 'missing'} (not on the site)` };
+    return {
+      id: item.id,
+      reason: `"${title.slice(0, 60)}": its status is ${item.status ?? 'missing'} (not on the site)`,
+    };
   }
   if (item.html === null || item.html === undefined) {
     return { id: item.id, reason: `"${title.slice(0, 60)}": the export has no HTML for it` };

@@ -110,7 +110,10 @@ export async function* walkGhostExport(
           ? 'startArray'
           : null;
     if (mustBe && token.name !== mustBe) {
-      throw new GhostShapeError(where() || 'the file', mustBe === 'startArray' ? 'expected an array' : 'expected an object');
+      throw new GhostShapeError(
+        where() || 'the file',
+        mustBe === 'startArray' ? 'expected an array' : 'expected an object',
+      );
     }
     if (depth === 0) rooted = true;
     const table = depth >= 4 && underDb0 && frames[2]!.at === 'data' ? String(frames[3]!.at) : null;

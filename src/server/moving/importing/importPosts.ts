@@ -13,6 +13,7 @@ import { emailField } from '../../../shared/identityRequests.ts';
 import { EXCERPT_MAX_LENGTH } from '../../../shared/markdown/markdownExcerpt.ts';
 import type { Role } from '../../../shared/roles.ts';
 import { TAGS_MAX } from '../../../shared/tags.ts';
+import { ownString } from './ownString.ts';
 import { htmlToMarkdown, markdownUrl } from './htmlToMarkdown.ts';
 import type { ImageFiles, Skip, SourceAuthor, SourceExport, SourcePost } from './sourcePost.ts';
 
@@ -74,7 +75,8 @@ export async function importPosts(
   const { db } = deps.database;
   const skipped: Skip[] = [...exported.skipped];
   const skip = (post: { sourceId: string; title: string }, reason: string) =>
-    skipped.push({ id: post.sourceId, reason: `"${post.title.slice(0, 60)}": ${reason}` });
+    // Owned copies: a post's strings are pieces of the reader's 256 KB reads (ownString.ts).
+    skipped.push({ id: ownString(post.sourceId), reason: ownString(`"${post.title.slice(0, 60)}": ${reason}`) });
 
   // What earlier runs brought: skipped now, and their old addresses still lead to them.
   const recorded = await db

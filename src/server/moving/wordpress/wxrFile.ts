@@ -4,6 +4,7 @@ import { SaxesParser } from 'saxes';
 import { ImportFileError } from '../../firebaseImport/importFileError.ts';
 import type { PlannedPost, Skip, SourceAuthor, SourceExport, SourcePost } from '../importing/sourcePost.ts';
 import { wpautop } from './wpautop.ts';
+import { ownString } from '../importing/ownString.ts';
 
 /** The largest export read (it is streamed: memory follows one item, not the file). */
 export const WXR_MAX_BYTES = 1024 * 1024 * 1024;
@@ -53,21 +54,29 @@ export async function readWxrFile(file: string): Promise<SourceExport> {
     if ('author' in read) {
       const fields = read.author;
       authors.push({
-        key: fields.get('wp:author_login')?.trim() ?? '',
-        email: fields.get('wp:author_email')?.trim() || null,
-        name: fields.get('wp:author_display_name')?.trim() || null,
+        key: ownString(fields.get('wp:author_login')?.trim() ?? ''),
+        email: ownString(fields.get('wp:author_email')?.trim() || null),
+        name: ownString(fields.get('wp:author_display_name')?.trim() || null),
       });
       continue;
     }
     const { fields } = read.item;
     const type = fields.get('wp:post_type')?.trim();
     const url = fields.get('wp:attachment_url')?.trim();
-    if (type === 'attachment' && url) attachments.set(fields.get('wp:post_id')?.trim() ?? '', url);
+    if (type === 'attachment' && url)
+      attachments.set(ownString(fields.get('wp:post_id')?.trim() ?? ''), ownString(url));
     if (type === 'page') pages++;
     const taken = fromWxr(read.item, attachments);
     if (taken === null) continue;
-    if ('reason' in taken) skipped.push(taken);
-    else planned.push({ sourceId: taken.sourceId, slug: taken.slug, title: taken.title.slice(0, 60), authorKey: taken.authorKey });
+    if ('reason' in taken) skipped.push({ id: ownString(taken.id), reason: ownString(taken.reason) });
+    else {
+      planned.push({
+        sourceId: ownString(taken.sourceId),
+        slug: ownString(taken.slug),
+        title: ownString(taken.title.slice(0, 60)),
+        authorKey: ownString(taken.authorKey),
+      });
+    }
   }
   if (channel.version === null) throw new ImportFileError(file, 'is not a WordPress export (no <wp:wxr_version>).');
   if (!/^1\.[0-2]$/.test(channel.version)) {
@@ -125,9 +134,9 @@ async function* readItems(file: string, channel: Channel): AsyncGenerator<Read> 
   parser.on('closetag', (tag) => {
     const name = tag.name;
     const depth = path.length;
-    if (name === 'wp:wxr_version' && depth === 3) channel.version = text.trim();
-    else if (name === 'wp:base_blog_url' && depth === 3) channel.siteUrl = text.trim();
-    else if (name === 'link' && depth === 3) channel.siteUrl ??= text.trim();
+    if (name === 'wp:wxr_version' && depth === 3) channel.version = ownString(text.trim());
+    else if (name === 'wp:base_blog_url' && depth === 3) channel.siteUrl = ownString(text.trim());
+    else if (name === 'link' && depth === 3) channel.siteUrl ??= ownString(text.trim());
     else if (author && depth === 4) author.set(name, text);
     else if (name === 'wp:author' && author) {
       ready.push({ author });

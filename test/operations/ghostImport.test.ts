@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUrl, runAdmin } from '../support/adminRunner.ts';
+import { databaseUrl, runAdmin, runAdminProcess } from '../support/adminRunner.ts';
 import { articlesApi, signUp } from '../support/articlesTestClient.ts';
 import { ghostExport } from '../support/ghostExportFixture.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
@@ -173,6 +173,22 @@ describe('import-ghost refuses a file that is not a Ghost 5 or 6 export', () => 
       expect(run.stderr.trimEnd()).toMatch(message);
       // Not even migrated: the file was refused before the database was touched.
       expect((await runAdmin(['users', 'list'], env)).stderr).toContain('needs migrations');
+    } finally {
+      await database.dispose();
+    }
+  });
+  it('from the command line (which starts itself again under the import heap limit): the same line and exit 2', async () => {
+    const database = await sqlite!.create();
+    try {
+      const file = path.join(dir, 'cut.json');
+      fs.writeFileSync(file, '{"db":[{"meta":{"version":"5.96.1"},"data":{"posts":[{"id":"a"');
+      const run = await runAdminProcess(['import-ghost', file], {
+        DATABASE_URL: databaseUrl(database.config),
+        DATA_DIR: dir,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`${file}: is not JSON (cut short or not a Ghost export?).\n`);
     } finally {
       await database.dispose();
     }

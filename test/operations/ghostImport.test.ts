@@ -156,6 +156,22 @@ describe('import-ghost refuses a file that is not a Ghost 5 or 6 export', () => 
     ],
     ['another shape', JSON.stringify({ users: [] }), /is not a Ghost export \(db: /],
     [
+      'a value of 9 M characters',
+      JSON.stringify(
+        ghostExport(
+          [{ id: 'a', title: 'x'.repeat(9 * 1024 * 1024), slug: 'a', html: '<p>A</p>' }],
+          [{ id: 'u', name: 'U', email: 'u@example.com' }],
+          [],
+        ),
+      ),
+      /is not a Ghost export \(db\.0\.data\.posts\.0: a value is over 8 M characters\)/,
+    ],
+    [
+      'brackets 100 deep',
+      `{"db":[{"meta":{"version":"5.96.1"},"data":{"posts":[${'['.repeat(100)}${']'.repeat(100)}]}}]}`,
+      /is not a Ghost export \(db\.0\.data\.posts\.0: values are nested over 64 deep\)/,
+    ],
+    [
       'Ghost 4',
       JSON.stringify(ghostExport([], [], [], '4.48.2')),
       /is an export of Ghost 4\.48\.2; this importer reads Ghost 5 and 6 exports\.$/,

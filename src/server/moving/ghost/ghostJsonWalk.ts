@@ -29,6 +29,27 @@ interface Frame {
   at: string | number;
 }
 
+/**
+ * Bounds on what one value may make the walk hold, whatever the file: a string or number (an
+ * HTML over the 2 MB post limit is skipped later; this stops a hostile one before it fills the
+ * heap) and the nesting (a file of brackets would grow the stack by each).
+ */
+export const GHOST_STRING_MAX_CHARS = 8 * 1024 * 1024;
+export const GHOST_DEPTH_MAX = 64;
+
+// The parser's streamed pieces of strings, keys and numbers: counted, then left out (the
+// assembler and the walk read the packed values that follow them).
+const STREAMED = new Set<Token['name']>([
+  'startString',
+  'stringChunk',
+  'endString',
+  'startKey',
+  'endKey',
+  'startNumber',
+  'numberChunk',
+  'endNumber',
+]);
+
 const VALUE_START = new Set<Token['name']>([
   'startObject',
   'startArray',
@@ -54,7 +75,9 @@ export async function* walkGhostExport(
   /** Filled with the tables asked for whose array the file has. */
   found: Set<string>,
 ): AsyncGenerator<GhostItem> {
-  const tokenize = jsonParser({ streamValues: false });
+  // Strings come in pieces as well as whole, so a long one is seen growing (GHOST_STRING_MAX_CHARS).
+  const tokenize = jsonParser();
+  let run = 0;
   const frames: Frame[] = [];
   let assembling: { asm: Assembler; item: Omit<GhostItem, 'value'> } | null = null;
   // While > 0: inside a dropped value, counting its open containers (-1: a primitive is next).
@@ -62,12 +85,25 @@ export async function* walkGhostExport(
   const ready: GhostItem[] = [];
   let rooted = false;
 
+  const where = () => frames.map((frame) => frame.at).join('.') || 'the file';
   const advance = () => {
     const top = frames.at(-1);
     if (top?.array) top.at = (top.at as number) + 1;
   };
 
   const walk = (token: Token) => {
+    if (STREAMED.has(token.name)) {
+      if (token.name === 'stringChunk' || token.name === 'numberChunk') {
+        run += token.value.length;
+        if (run > GHOST_STRING_MAX_CHARS) {
+          throw new GhostShapeError(where(), `a value is over ${GHOST_STRING_MAX_CHARS / 1024 / 1024} M characters`);
+        }
+      } else run = 0;
+      return;
+    }
+    if (frames.length + (assembling?.asm.depth ?? 0) > GHOST_DEPTH_MAX) {
+      throw new GhostShapeError(where(), `values are nested over ${GHOST_DEPTH_MAX} deep`);
+    }
     if (assembling) {
       const { asm, item } = assembling;
       if (skipping !== 0) {
@@ -100,7 +136,6 @@ export async function* walkGhostExport(
     if (!VALUE_START.has(token.name)) return;
     const container = token.name === 'startObject' || token.name === 'startArray';
     const depth = frames.length;
-    const where = () => frames.map((frame) => frame.at).join('.');
     const underDb0 = depth >= 2 && frames[0]!.at === 'db' && frames[1]!.at === 0;
     // The containers on the way down, db → db[0] → data, each checked for its kind.
     const mustBe =

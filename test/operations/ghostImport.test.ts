@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUrl, runAdmin } from '../support/adminRunner.ts';
+import { databaseUrl, runAdmin, runAdminProcess } from '../support/adminRunner.ts';
 import { articlesApi, signUp } from '../support/articlesTestClient.ts';
 import { ghostExport } from '../support/ghostExportFixture.ts';
 import { startTestApp, type TestApp } from '../support/testApp.ts';
@@ -156,6 +156,22 @@ describe('import-ghost refuses a file that is not a Ghost 5 or 6 export', () => 
     ],
     ['another shape', JSON.stringify({ users: [] }), /is not a Ghost export \(db: /],
     [
+      'a value of 9 M characters',
+      JSON.stringify(
+        ghostExport(
+          [{ id: 'a', title: 'x'.repeat(9 * 1024 * 1024), slug: 'a', html: '<p>A</p>' }],
+          [{ id: 'u', name: 'U', email: 'u@example.com' }],
+          [],
+        ),
+      ),
+      /is not a Ghost export \(db\.0\.data\.posts\.0: a value is over 8 M characters\)/,
+    ],
+    [
+      'brackets 100 deep',
+      `{"db":[{"meta":{"version":"5.96.1"},"data":{"posts":[${'['.repeat(100)}${']'.repeat(100)}]}}]}`,
+      /is not a Ghost export \(db\.0\.data\.posts\.0: values are nested over 64 deep\)/,
+    ],
+    [
       'Ghost 4',
       JSON.stringify(ghostExport([], [], [], '4.48.2')),
       /is an export of Ghost 4\.48\.2; this importer reads Ghost 5 and 6 exports\.$/,
@@ -177,4 +193,121 @@ describe('import-ghost refuses a file that is not a Ghost 5 or 6 export', () => 
       await database.dispose();
     }
   });
+  it('from the command line (which starts itself again under the import heap limit): the same line and exit 2', async () => {
+    const database = await sqlite!.create();
+    try {
+      const file = path.join(dir, 'cut.json');
+      fs.writeFileSync(file, '{"db":[{"meta":{"version":"5.96.1"},"data":{"posts":[{"id":"a"');
+      const run = await runAdminProcess(['import-ghost', file], {
+        DATABASE_URL: databaseUrl(database.config),
+        DATA_DIR: dir,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`${file}: is not JSON (cut short or not a Ghost export?).\n`);
+    } finally {
+      await database.dispose();
+    }
+  });
+});
+
+// The reader streams the file in two passes (decision 0724): what it must get right whatever
+// the file's order, and a file broken far into it. Reader behaviour: SQLite only.
+describe('import-ghost streams its export', () => {
+  const [sqlite] = contractDatabases();
+  let database: TestDatabase;
+  let server: TestApp;
+  let env: Record<string, string>;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-ghost-stream-'));
+  const users = [{ id: 'u1', name: 'Mara Quay', email: 'mara@example.com' }];
+  const tags = [
+    { id: 't1', name: 'Harbour', slug: 'harbour' },
+    { id: 't2', name: 'Boats', slug: 'boats' },
+  ];
+  const post = (i: number) => ({
+    id: `s${i}`,
+    title: `Tide table ${i}`,
+    slug: `tide-table-${i}`,
+    html: `<p>High water at ${i % 12} o'clock.</p>`,
+    feature_image: 'https://images.example.com/tide.jpg',
+    tags: ['t2', 't1'],
+  });
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text);
+    return file;
+  };
+  const titles = async () =>
+    ((await articlesApi(server.url).list()).body.articles as { title: string }[]).map((article) => article.title);
+
+  beforeAll(async () => {
+    database = await sqlite!.create();
+    server = await startTestApp(sqlite!, {}, { database });
+    env = { DATABASE_URL: databaseUrl(database.config), DATA_DIR: dir };
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await database?.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads an export whose posts come before the users, tags and links they name, and meta after data', async () => {
+    const { db } = ghostExport([post(1), post(2)], users, tags);
+    const { posts, posts_tags, posts_authors, ...rest } = db[0]!.data;
+    // Keys in Ghost's data are in no promised order: here the posts first, the tables they name last.
+    const reordered = {
+      db: [
+        {
+          data: { posts, settings: rest.settings, posts_tags, posts_authors, tags: rest.tags, users: rest.users },
+          meta: db[0]!.meta,
+        },
+      ],
+    };
+    const run = await runAdmin(['import-ghost', write('reordered.json', JSON.stringify(reordered))], env);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain(
+      'Ghost import: 2 posts imported (2 published, 0 drafts), 0 skipped, 0 pages left out.',
+    );
+    const list = (await articlesApi(server.url).list()).body.articles as {
+      title: string;
+      tags: string[];
+      authorName: string;
+    }[];
+    const seen = list.map(({ title, tags: names, authorName }) => ({ title, names, authorName }));
+    expect(seen.sort((a, b) => a.title.localeCompare(b.title))).toEqual([
+      { title: 'Tide table 1', names: ['Boats', 'Harbour'], authorName: 'Mara Quay' },
+      { title: 'Tide table 2', names: ['Boats', 'Harbour'], authorName: 'Mara Quay' },
+    ]);
+  });
+
+  it.each([
+    [
+      'cut short inside post 9,000',
+      (text: string) => text.slice(0, text.indexOf('"id":"s9000"') + 40),
+      /is not JSON \(cut short/,
+    ],
+    [
+      'post 9,000 in another shape',
+      (text: string) => text.replace('"title":"Tide table 9000"', '"title":9000'),
+      /is not a Ghost export \(db\.0\.data\.posts\.8999\.title: /,
+    ],
+  ])(
+    'a file of 9,500 posts %s changes nothing: one line, exit 2, the site as it was',
+    async (_name, breakIt, message) => {
+      const before = await titles();
+      // Post 1 is here already; the rest, and a new author, would come in from a whole file.
+      const posts = Array.from({ length: 9_500 }, (_, i) => ({ ...post(i + 1), author: 'u2' }));
+      const text = JSON.stringify(
+        ghostExport(posts, [...users, { id: 'u2', name: 'Tom Reed', email: 'tom@example.com' }], tags),
+      );
+      const run = await runAdmin(['import-ghost', write('broken.json', breakIt(text))], env);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(run.stderr.trimEnd()).toMatch(message);
+      expect(await titles()).toEqual(before);
+      expect((await runAdmin(['users', 'show', 'tom@example.com'], env)).stderr).toContain('No account with email');
+    },
+  );
 });

@@ -13,17 +13,16 @@ import { emailField } from '../../../shared/identityRequests.ts';
 import { EXCERPT_MAX_LENGTH } from '../../../shared/markdown/markdownExcerpt.ts';
 import type { Role } from '../../../shared/roles.ts';
 import { TAGS_MAX } from '../../../shared/tags.ts';
-import { collectGarbage } from './collectGarbage.ts';
+import { ownString } from './ownString.ts';
 import { htmlToMarkdown, markdownUrl } from './htmlToMarkdown.ts';
-import type { ImageFiles, Skip, SourceExport, SourcePost } from './sourcePost.ts';
+import type { ImageFiles, Skip, SourceAuthor, SourceExport, SourcePost } from './sourcePost.ts';
 
 export type Progress = (done: number, total: number) => void;
 
 /** A post's HTML above this is not converted (turndown's time and memory grow with it): skipped, named. */
 export const POST_HTML_MAX_BYTES = 2 * 1024 * 1024;
+/** Articles written per transaction. */
 const WRITE_BATCH = 100;
-/** Posts converted between two full collections (collectGarbage.ts): about 10 MB of HTML. */
-const GC_EVERY = 500;
 
 export interface ImportDeps {
   database: Database;
@@ -51,25 +50,21 @@ export interface ImportSummary {
   };
 }
 
-/** A post on its way in: its article id, Markdown, cover and author account. */
-interface Prepared {
-  post: SourcePost;
-  id: string;
-  markdown: string;
-  images: string[];
-  authorId: string;
-  cover: string | null;
-}
-
 const quiet: Progress = () => {};
 
+/** An article ready to write, with the record that makes a re-run skip it. */
+type Row = NewArticle & { sourceId: string; slug: string | null };
+
 /**
- * Brings an export's posts in as articles. Everything that can refuse a post is decided first
- * (already imported, no author, too long, no cover, not a valid article: each a skip with a
- * line); then authors become accounts (without passwords) and images uploads; then every
- * article and its record go in one transaction, so a failure there leaves no article behind
- * (the accounts and uploads made before stay: a re-run uses the accounts, and uploads no
- * article uses are removed after a day).
+ * Brings an export's posts in as articles, one post at a time as the reader's second pass
+ * yields them (memory follows a batch, not the file). The reader's first pass has read and
+ * checked the whole file, so a broken file is refused before this begins. First what the plan
+ * alone decides (already imported, an id twice) and the authors' accounts (made without
+ * passwords); then each post is converted, its images stored as uploads, and checked as the
+ * API would (no author, too long, no cover, not a valid article: each a skip with a line); the
+ * articles are written with their records in batches of WRITE_BATCH, one transaction each, so
+ * the live site is never held for the whole import and a run cut short (the process killed)
+ * leaves whole batches that a re-run skips and carries on after.
  */
 export async function importPosts(
   exported: SourceExport,
@@ -79,11 +74,10 @@ export async function importPosts(
   const progress = (what: string) => deps.progress?.(what) ?? quiet;
   const { db } = deps.database;
   const skipped: Skip[] = [...exported.skipped];
-  const skip = (post: SourcePost, reason: string) =>
-    skipped.push({ id: post.sourceId, reason: `"${post.title.slice(0, 60)}": ${reason}` });
+  const skip = (post: { sourceId: string; title: string }, reason: string) =>
+    // Owned copies: a post's strings are pieces of the reader's 256 KB reads (ownString.ts).
+    skipped.push({ id: ownString(post.sourceId), reason: ownString(`"${post.title.slice(0, 60)}": ${reason}`) });
 
-  // The file's text and the parser's leftovers go before the conversion adds its own.
-  collectGarbage();
   // What earlier runs brought: skipped now, and their old addresses still lead to them.
   const recorded = await db
     .selectFrom('moved_in_articles')
@@ -92,21 +86,22 @@ export async function importPosts(
     .execute();
   const done = new Set(recorded.map((row) => row.source_id));
   const bySlug = new Map(recorded.flatMap((row) => (row.slug ? [[row.slug, row.article_id] as const] : [])));
-  const fresh: { post: SourcePost; id: string }[] = [];
-  const seen = new Set<string>();
-  for (const post of exported.posts) {
+  // Each post to bring: its article id, known before any text so links between posts resolve.
+  const fresh = new Map<string, string>();
+  const wantedAuthors = new Set<string | null>();
+  for (const post of exported.planned) {
     if (done.has(post.sourceId)) skip(post, 'already imported');
-    else if (seen.has(post.sourceId)) skip(post, 'this id appears earlier in the file');
+    else if (fresh.has(post.sourceId)) skip(post, 'this id appears earlier in the file');
     else {
-      seen.add(post.sourceId);
       const id = newArticleId();
-      fresh.push({ post, id });
+      fresh.set(post.sourceId, id);
+      wantedAuthors.add(post.authorKey);
       if (post.slug && !bySlug.has(post.slug)) bySlug.set(post.slug, id);
     }
   }
 
   const { accounts, images } = await deps.services();
-  const authorIds = await authorAccounts(exported, fresh, accounts, deps);
+  const authorIds = await authorAccounts(exported.authors, wantedAuthors, accounts, deps);
 
   // Text: HTML to Markdown, links to old posts rewritten to the articles they become.
   const rewriteLink = (href: string) => {
@@ -115,40 +110,10 @@ export async function importPosts(
     // Ghost's placeholder for its own address: what is not a post is left as a path of this site.
     return id ? `/article/${id}` : href.replace(/^__GHOST_URL__(?=\/|$)/, '') || '/';
   };
-  const prepared: Prepared[] = [];
-  const converting = progress('Converting posts');
-  for (const [index, { post, id }] of fresh.entries()) {
-    converting(index + 1, fresh.length);
-    if (index % GC_EVERY === GC_EVERY - 1) collectGarbage();
-    const authorId = post.authorKey === null ? undefined : authorIds.accounts.get(post.authorKey);
-    if (!authorId) {
-      skip(post, post.authorKey === null ? 'it names no author' : `its author ${post.authorKey} has no email address`);
-      continue;
-    }
-    if (Buffer.byteLength(post.html) > POST_HTML_MAX_BYTES) {
-      skip(post, `its HTML is over ${POST_HTML_MAX_BYTES / 1024 / 1024} MB`);
-      continue;
-    }
-    const { markdown, images: found } = htmlToMarkdown(post.html, rewriteLink);
-    post.html = ''; // held no longer than needed: 10,000 posts' HTML need not sit in memory twice
-    if ([...markdown].length > DESCRIPTION_MAX_LENGTH) {
-      skip(
-        post,
-        `its text is ${[...markdown].length} characters as Markdown; an article holds at most ${DESCRIPTION_MAX_LENGTH}`,
-      );
-      continue;
-    }
-    if (markdown === '') {
-      skip(post, 'it has no text');
-      continue;
-    }
-    prepared.push({ post, id, markdown, images: found, authorId, cover: post.featureImage });
-  }
 
-  // Images: each file stored once as an upload (with its variants), its URLs rewritten.
+  // Images: each file stored once as an upload (with its variants); its URL remembered.
   const stored = new Map<string, string | null>();
   let notFound = 0;
-  const storing = progress('Storing images');
   const resolve = async (src: string, ownerId: string): Promise<string | null> => {
     if (!imageFiles) return null;
     const file = imageFiles(src);
@@ -156,60 +121,78 @@ export async function importPosts(
     if (!stored.has(file)) stored.set(file, await images.storeFile(ownerId, await readFile(file), deps.now));
     return stored.get(file)!;
   };
-  for (const [index, item] of prepared.entries()) {
-    storing(index + 1, prepared.length);
-    for (const src of new Set(item.images)) {
-      const url = await resolve(src, item.authorId);
-      if (url) item.markdown = item.markdown.split(`](${markdownUrl(src)})`).join(`](${url})`);
+
+  /** One post as an article to write, or null when it is skipped (with its line). */
+  const prepare = async (post: SourcePost, id: string): Promise<Row | null> => {
+    const authorId = post.authorKey === null ? undefined : authorIds.accounts.get(post.authorKey);
+    if (!authorId) {
+      skip(post, post.authorKey === null ? 'it names no author' : `its author ${post.authorKey} has no email address`);
+      return null;
+    }
+    if (Buffer.byteLength(post.html) > POST_HTML_MAX_BYTES) {
+      skip(post, `its HTML is over ${POST_HTML_MAX_BYTES / 1024 / 1024} MB`);
+      return null;
+    }
+    const converted = htmlToMarkdown(post.html, rewriteLink);
+    let markdown = converted.markdown;
+    const length = [...markdown].length;
+    if (length > DESCRIPTION_MAX_LENGTH) {
+      skip(post, `its text is ${length} characters as Markdown; an article holds at most ${DESCRIPTION_MAX_LENGTH}`);
+      return null;
+    }
+    if (markdown === '') {
+      skip(post, 'it has no text');
+      return null;
+    }
+    for (const src of new Set(converted.images)) {
+      const url = await resolve(src, authorId);
+      if (url) markdown = markdown.split(`](${markdownUrl(src)})`).join(`](${url})`);
       else if (!isWebAddress(src)) notFound++;
     }
-    if (item.cover) {
-      const url = await resolve(item.cover, item.authorId);
-      if (!url && !isWebAddress(item.cover)) notFound++;
-      item.cover = url ?? (isWebAddress(item.cover) ? item.cover : null);
+    let cover: string | null = null;
+    if (post.featureImage) {
+      const url = await resolve(post.featureImage, authorId);
+      if (!url && !isWebAddress(post.featureImage)) notFound++;
+      cover = url ?? (isWebAddress(post.featureImage) ? post.featureImage : null);
     }
-  }
-
-  // The articles: checked by the API's own rules, then written in one transaction.
-  const rows: (NewArticle & { post: SourcePost })[] = [];
-  for (const item of prepared) {
-    const cover = item.cover ?? firstWebImage(item.markdown) ?? deps.cover ?? null;
+    cover ??= firstWebImage(markdown) ?? deps.cover ?? null;
     if (cover === null) {
-      skip(item.post, 'it has no cover image (give --cover URL for posts without one)');
-      continue;
+      skip(post, 'it has no cover image (give --cover URL for posts without one)');
+      return null;
     }
-    const tags = item.post.tags.slice(0, TAGS_MAX);
-    const checked = parseArticleInput({ image: cover, title: item.post.title, description: item.markdown, tags });
+    const tags = post.tags.slice(0, TAGS_MAX);
+    const checked = parseArticleInput({ image: cover, title: post.title, description: markdown, tags });
     if (!checked.success) {
-      skip(item.post, checked.errors.map((error) => error.message).join(' '));
-      continue;
+      skip(post, checked.errors.map((error) => error.message).join(' '));
+      return null;
     }
-    rows.push({
-      id: item.id,
-      authorId: item.authorId,
-      date: item.post.date,
-      status: item.post.status,
+    return {
+      id,
+      authorId,
+      date: post.date,
+      status: post.status,
       image: checked.data.image,
       title: checked.data.title,
       description: checked.data.description,
       tags: checked.data.tags ?? [],
-      excerpt: excerptOf(item.post.excerpt),
-      post: item.post,
-    });
-  }
-  const writing = progress('Writing articles');
-  await db.transaction().execute(async (trx: Transaction<DatabaseSchema>) => {
-    const repository = createArticlesRepository(trx, [], imageOrigin(deps.publicUrl));
-    for (let start = 0; start < rows.length; start += WRITE_BATCH) {
-      const batch = rows.slice(start, start + WRITE_BATCH);
-      await repository.insertBatch(batch);
+      excerpt: excerptOf(post.excerpt),
+      sourceId: post.sourceId,
+      slug: post.slug,
+    };
+  };
+
+  // The articles and their records, a batch per transaction.
+  const write = async (batch: Row[]) => {
+    if (batch.length === 0) return;
+    await db.transaction().execute(async (trx: Transaction<DatabaseSchema>) => {
+      await createArticlesRepository(trx, [], imageOrigin(deps.publicUrl)).insertBatch(batch);
       await trx
         .insertInto('moved_in_articles')
         .values(
           batch.map((row) => ({
             source: exported.source,
-            source_id: row.post.sourceId,
-            slug: row.post.slug,
+            source_id: row.sourceId,
+            slug: row.slug,
             article_id: row.id,
             imported_at: deps.now,
           })),
@@ -217,15 +200,36 @@ export async function importPosts(
         .execute();
       // The uploads these articles show are kept past the unused-image cleanup's first day.
       for (const row of batch) await images.recordUses(row.id, [row.image, row.description], trx);
-      writing(Math.min(start + WRITE_BATCH, rows.length), rows.length);
-    }
-  });
+    });
+  };
 
-  const published = rows.filter((row) => row.status === 'published').length;
+  const importing = progress('Importing posts');
+  const total = fresh.size;
+  let seen = 0;
+  let imported = 0;
+  let published = 0;
+  let batch: Row[] = [];
+  for await (const post of exported.posts()) {
+    const id = fresh.get(post.sourceId);
+    if (id === undefined) continue; // skipped by the plan (already here, or its id came before)
+    fresh.delete(post.sourceId);
+    const row = await prepare(post, id);
+    importing(++seen, total);
+    if (row === null) continue;
+    batch.push(row);
+    imported++;
+    if (row.status === 'published') published++;
+    if (batch.length === WRITE_BATCH) {
+      await write(batch);
+      batch = [];
+    }
+  }
+  await write(batch);
+
   const storedCount = [...stored.values()].filter(Boolean).length;
   const name = exported.source === 'ghost' ? 'Ghost' : 'WordPress';
   const lines = [
-    `${name} import: ${rows.length} posts imported (${published} published, ${rows.length - published} drafts), ` +
+    `${name} import: ${imported} posts imported (${published} published, ${imported - published} drafts), ` +
       `${skipped.length} skipped, ${exported.pages} pages left out.`,
     `Authors: ${authorIds.created} accounts made without a password (they sign in through "Forgot password?"), ` +
       `${authorIds.existing} already here.`,
@@ -235,7 +239,7 @@ export async function importPosts(
   return {
     text: lines.join('\n'),
     json: {
-      posts: { imported: rows.length, published, drafts: rows.length - published, skipped: skipped.length },
+      posts: { imported, published, drafts: imported - published, skipped: skipped.length },
       pages: exported.pages,
       authors: { created: authorIds.created, existing: authorIds.existing },
       images: { stored: storedCount, notFound },
@@ -245,15 +249,14 @@ export async function importPosts(
 
 /** The export's authors of posts to import, as accounts: found by address, or made without a password. */
 async function authorAccounts(
-  exported: SourceExport,
-  fresh: { post: SourcePost }[],
+  authors: SourceAuthor[],
+  wanted: ReadonlySet<string | null>,
   accounts: Pick<Identity['admin'], 'importAccounts' | 'findUser'>,
   deps: ImportDeps,
 ) {
-  const wanted = new Set(fresh.map(({ post }) => post.authorKey));
   const result = { accounts: new Map<string, string>(), created: 0, existing: 0 };
   const toMake = new Map<string, { uid: string; name: string | null }>();
-  for (const author of exported.authors) {
+  for (const author of authors) {
     if (!wanted.has(author.key)) continue;
     const email = emailField.safeParse(author.email ?? '');
     if (!email.success) continue;

@@ -29,17 +29,34 @@ export interface Skip {
   reason: string;
 }
 
-/** What an importer's reader found in a file: posts, authors, and what it left out. */
+/** A post as the first pass over a file saw it: enough to plan the import before any text is read. */
+export interface PlannedPost {
+  sourceId: string;
+  slug: string | null;
+  /** For the lines naming a skipped post: at most 60 characters. */
+  title: string;
+  authorKey: string | null;
+}
+
+/**
+ * What an importer's reader found in a file on a first pass that read all of it (so a file
+ * broken anywhere is refused before anything is written): the authors, the posts it will
+ * bring without their text, and what it left out. `posts()` reads the file again and yields
+ * the planned posts with their text one at a time, so memory follows one post, not the file.
+ */
 export interface SourceExport {
   source: 'ghost' | 'wordpress';
   /** The old blog's address (links to it are links to its posts), null when the export has none. */
   siteUrl: string | null;
   authors: SourceAuthor[];
-  posts: SourcePost[];
+  /** The posts `posts()` yields, in file order. */
+  planned: PlannedPost[];
   /** Pages (not posts): left out and counted. */
   pages: number;
   /** Posts the reader could not take (no title, a status Inkwell has no counterpart for). */
   skipped: Skip[];
+  /** The second pass: each planned post, with its text, in file order. */
+  posts(): AsyncIterable<SourcePost>;
 }
 
 /** How an importer finds the old blog's files: an image URL of the export to a file on disk, or null. */

@@ -2,10 +2,11 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { SaxesParser } from 'saxes';
 import { ImportFileError } from '../../firebaseImport/importFileError.ts';
-import type { Skip, SourceAuthor, SourceExport, SourcePost } from '../importing/sourcePost.ts';
+import type { PlannedPost, Skip, SourceAuthor, SourceExport, SourcePost } from '../importing/sourcePost.ts';
 import { wpautop } from './wpautop.ts';
+import { ownString } from '../importing/ownString.ts';
 
-/** The largest export read (it is streamed; what is kept is the posts' text). */
+/** The largest export read (it is streamed: memory follows one item, not the file). */
 export const WXR_MAX_BYTES = 1024 * 1024 * 1024;
 
 /** One `<item>` as it is read: the elements a WXR 1.2 export writes that the import uses. */
@@ -15,12 +16,24 @@ interface Item {
   meta: Map<string, string>;
 }
 
+/** What a pass over the file hands out: an `<item>` or a `<wp:author>`, in file order. */
+type Read = { item: Item } | { author: Map<string, string> };
+
+/** What the channel says of itself, known once a pass has read the whole file. */
+interface Channel {
+  version: string | null;
+  siteUrl: string | null;
+}
+
 /**
  * Reads a WordPress export (Tools → Export: WXR 1.0 to 1.2, an RSS 2.0 file with the `wp:`
  * elements), streamed through saxes, which expands no entity but XML's five and character
  * references. A DOCTYPE is refused outright, so no entity can be declared (no billion laughs)
- * and none can name an outside file (no XXE). A file that is not well-formed (cut short,
- * another format) or is no WordPress export is refused as a whole: one line, exit 2.
+ * and none can name an outside file (no XXE). Two passes: the first reads the whole file and
+ * keeps the authors, the attachments' URLs (a post's featured image may be an attachment
+ * further on) and each post's id, slug and title, so a file that is not well-formed (cut short
+ * anywhere, another format) or is no WordPress export is refused as a whole before anything is
+ * written: one line, exit 2. The second, `posts()`, yields the posts with their text one at a time.
  */
 export async function readWxrFile(file: string): Promise<SourceExport> {
   let size: number;
@@ -31,6 +44,65 @@ export async function readWxrFile(file: string): Promise<SourceExport> {
   }
   if (size > WXR_MAX_BYTES) throw new ImportFileError(file, `is over ${WXR_MAX_BYTES / 1024 / 1024} MB.`);
 
+  const channel: Channel = { version: null, siteUrl: null };
+  const authors: SourceAuthor[] = [];
+  const attachments = new Map<string, string>();
+  const planned: PlannedPost[] = [];
+  const skipped: Skip[] = [];
+  let pages = 0;
+  for await (const read of readItems(file, channel)) {
+    if ('author' in read) {
+      const fields = read.author;
+      authors.push({
+        key: ownString(fields.get('wp:author_login')?.trim() ?? ''),
+        email: ownString(fields.get('wp:author_email')?.trim() || null),
+        name: ownString(fields.get('wp:author_display_name')?.trim() || null),
+      });
+      continue;
+    }
+    const { fields } = read.item;
+    const type = fields.get('wp:post_type')?.trim();
+    const url = fields.get('wp:attachment_url')?.trim();
+    if (type === 'attachment' && url)
+      attachments.set(ownString(fields.get('wp:post_id')?.trim() ?? ''), ownString(url));
+    if (type === 'page') pages++;
+    const taken = fromWxr(read.item, attachments);
+    if (taken === null) continue;
+    if ('reason' in taken) skipped.push({ id: ownString(taken.id), reason: ownString(taken.reason) });
+    else {
+      planned.push({
+        sourceId: ownString(taken.sourceId),
+        slug: ownString(taken.slug),
+        title: ownString(taken.title.slice(0, 60)),
+        authorKey: ownString(taken.authorKey),
+      });
+    }
+  }
+  if (channel.version === null) throw new ImportFileError(file, 'is not a WordPress export (no <wp:wxr_version>).');
+  if (!/^1\.[0-2]$/.test(channel.version)) {
+    throw new ImportFileError(file, `is a WXR ${channel.version} export; this importer reads WXR 1.0 to 1.2.`);
+  }
+  return {
+    source: 'wordpress',
+    siteUrl: channel.siteUrl,
+    authors,
+    planned,
+    pages,
+    skipped,
+    posts: async function* () {
+      for await (const read of readItems(file, { version: null, siteUrl: null })) {
+        if (!('item' in read)) continue;
+        const taken = fromWxr(read.item, attachments);
+        if (taken === null || 'reason' in taken) continue;
+        taken.html = wpautop(taken.html);
+        yield taken;
+      }
+    },
+  };
+}
+
+/** One streamed pass: the items and authors of the file as saxes reads them, 256 KB at a time. */
+async function* readItems(file: string, channel: Channel): AsyncGenerator<Read> {
   const parser = new SaxesParser({ xmlns: false });
   const path: string[] = [];
   let text = '';
@@ -38,11 +110,8 @@ export async function readWxrFile(file: string): Promise<SourceExport> {
   let author: Map<string, string> | null = null;
   let meta: { key: string; value: string } | null = null;
   let category: string | null = null;
-  let version: string | null = null;
-  let siteUrl: string | null = null;
   let refused: string | null = null;
-  const items: Item[] = [];
-  const authors: Map<string, string>[] = [];
+  const ready: Read[] = [];
 
   parser.on('doctype', () => {
     refused = 'has a DOCTYPE; a WordPress export has none (entity declarations are refused).';
@@ -65,12 +134,12 @@ export async function readWxrFile(file: string): Promise<SourceExport> {
   parser.on('closetag', (tag) => {
     const name = tag.name;
     const depth = path.length;
-    if (name === 'wp:wxr_version' && depth === 3) version = text.trim();
-    else if (name === 'wp:base_blog_url' && depth === 3) siteUrl = text.trim();
-    else if (name === 'link' && depth === 3) siteUrl ??= text.trim();
+    if (name === 'wp:wxr_version' && depth === 3) channel.version = ownString(text.trim());
+    else if (name === 'wp:base_blog_url' && depth === 3) channel.siteUrl = ownString(text.trim());
+    else if (name === 'link' && depth === 3) channel.siteUrl ??= ownString(text.trim());
     else if (author && depth === 4) author.set(name, text);
     else if (name === 'wp:author' && author) {
-      authors.push(author);
+      ready.push({ author });
       author = null;
     } else if (meta && name === 'wp:meta_key') meta.key = text.trim();
     else if (meta && name === 'wp:meta_value') meta.value = text.trim();
@@ -82,32 +151,39 @@ export async function readWxrFile(file: string): Promise<SourceExport> {
       category = null;
     } else if (item && depth === 4) item.fields.set(name, text);
     else if (item && name === 'item') {
-      items.push(item);
+      ready.push({ item });
       item = null;
     }
     path.pop();
     text = '';
   });
 
-  try {
-    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
-    for await (const chunk of stream) {
-      parser.write(chunk as string);
-      if (refused) break;
-    }
-    if (!refused) parser.close();
-  } catch (error) {
+  const refuse = (error: unknown) => {
     // A DOCTYPE is the first thing said about such a file, whatever broke after it in the same chunk.
-    if (refused) throw new ImportFileError(file, refused);
+    if (refused) return new ImportFileError(file, refused);
     const reason = error instanceof Error ? error.message.replace(/\s+/g, ' ') : String(error);
-    throw new ImportFileError(file, `is not well-formed XML (${reason.slice(0, 160)}).`);
+    return new ImportFileError(file, `is not well-formed XML (${reason.slice(0, 160)}).`);
+  };
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  try {
+    for await (const chunk of stream) {
+      try {
+        parser.write(chunk as string);
+      } catch (error) {
+        throw refuse(error);
+      }
+      if (refused) throw new ImportFileError(file, refused);
+      yield* ready.splice(0);
+    }
+    try {
+      parser.close();
+    } catch (error) {
+      throw refuse(error);
+    }
+  } finally {
+    stream.destroy();
   }
-  if (refused) throw new ImportFileError(file, refused);
-  if (version === null) throw new ImportFileError(file, 'is not a WordPress export (no <wp:wxr_version>).');
-  if (!/^1\.[0-2]$/.test(version)) {
-    throw new ImportFileError(file, `is a WXR ${version} export; this importer reads WXR 1.0 to 1.2.`);
-  }
-  return fromWxr(items, authors, siteUrl);
+  yield* ready.splice(0);
 }
 
 /** A WXR date: the GMT field ('0000-00-00 00:00:00' for a draft never published), else pubDate. */
@@ -131,62 +207,35 @@ const STATUS: Record<string, 'published' | 'draft'> = {
   private: 'draft',
 };
 
-function fromWxr(items: Item[], authorFields: Map<string, string>[], siteUrl: string | null): SourceExport {
-  const authors: SourceAuthor[] = authorFields.map((fields) => ({
-    key: fields.get('wp:author_login')?.trim() ?? '',
-    email: fields.get('wp:author_email')?.trim() || null,
-    name: fields.get('wp:author_display_name')?.trim() || null,
-  }));
-  const attachments = new Map<string, string>();
-  for (const item of items) {
-    const url = item.fields.get('wp:attachment_url')?.trim();
-    if (item.fields.get('wp:post_type')?.trim() === 'attachment' && url) {
-      attachments.set(item.fields.get('wp:post_id')!.trim(), url);
-    }
-  }
-  const posts: SourcePost[] = [];
-  const skipped: Skip[] = [];
-  let pages = 0;
-  for (const { fields, categories, meta } of items) {
-    const type = fields.get('wp:post_type')?.trim();
-    if (type === 'page') pages++;
-    if (type !== 'post') continue;
-    const id = fields.get('wp:post_id')?.trim() ?? '';
-    const title = fields.get('title')?.trim() ?? '';
-    const state = fields.get('wp:status')?.trim() ?? '';
-    const status = STATUS[state];
-    if (id === '') continue;
-    if (title === '') {
-      skipped.push({ id, reason: 'it has no title' });
-      continue;
-    }
-    // trash, auto-draft, inherit: never a post a reader saw or a writer kept.
-    if (!status) {
-      skipped.push({ id, reason: `"${title.slice(0, 60)}": its status is ${state || 'missing'}` });
-      continue;
-    }
-    const date = dateOf(fields);
-    if (date === null) {
-      skipped.push({ id, reason: `"${title.slice(0, 60)}": it has no date` });
-      continue;
-    }
-    const thumbnail = meta.get('_thumbnail_id');
-    posts.push({
-      sourceId: id,
-      slug: fields.get('wp:post_name')?.trim().toLowerCase() || null,
-      title,
-      html: wpautop(fields.get('content:encoded') ?? ''),
-      excerpt: fields.get('excerpt:encoded')?.trim() || null,
-      status,
-      date,
-      // Categories first (WordPress's "Uncategorized" is no tag a writer chose), then tags.
-      tags: [
-        ...categories.filter((c) => c.domain === 'category' && c.name !== 'Uncategorized'),
-        ...categories.filter((c) => c.domain === 'post_tag'),
-      ].map((c) => c.name),
-      authorKey: fields.get('dc:creator')?.trim() || null,
-      featureImage: (thumbnail && attachments.get(thumbnail)) || null,
-    });
-  }
-  return { source: 'wordpress', siteUrl, authors, posts, pages, skipped };
+/** An item as a post to import (its HTML as written, before wpautop), a skip, or null: not a post. */
+function fromWxr({ fields, categories, meta }: Item, attachments: Map<string, string>): SourcePost | Skip | null {
+  const type = fields.get('wp:post_type')?.trim();
+  if (type !== 'post') return null;
+  const id = fields.get('wp:post_id')?.trim() ?? '';
+  const title = fields.get('title')?.trim() ?? '';
+  const state = fields.get('wp:status')?.trim() ?? '';
+  const status = STATUS[state];
+  if (id === '') return null;
+  if (title === '') return { id, reason: 'it has no title' };
+  // trash, auto-draft, inherit: never a post a reader saw or a writer kept.
+  if (!status) return { id, reason: `"${title.slice(0, 60)}": its status is ${state || 'missing'}` };
+  const date = dateOf(fields);
+  if (date === null) return { id, reason: `"${title.slice(0, 60)}": it has no date` };
+  const thumbnail = meta.get('_thumbnail_id');
+  return {
+    sourceId: id,
+    slug: fields.get('wp:post_name')?.trim().toLowerCase() || null,
+    title,
+    html: fields.get('content:encoded') ?? '',
+    excerpt: fields.get('excerpt:encoded')?.trim() || null,
+    status,
+    date,
+    // Categories first (WordPress's "Uncategorized" is no tag a writer chose), then tags.
+    tags: [
+      ...categories.filter((c) => c.domain === 'category' && c.name !== 'Uncategorized'),
+      ...categories.filter((c) => c.domain === 'post_tag'),
+    ].map((c) => c.name),
+    authorKey: fields.get('dc:creator')?.trim() || null,
+    featureImage: (thumbnail && attachments.get(thumbnail)) || null,
+  };
 }

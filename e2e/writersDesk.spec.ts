@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support/accounts.ts';
 import { apiSignUp, type ApiAccount } from './support/api.ts';
+import { screenshot } from './support/looks.ts';
 
 // The writer's desk (DESIGN.md §9.6) in a real browser against the real server: a draft with
 // only a title, an excerpt on the card, scheduling from the editor, and autosave restoring the
@@ -151,7 +152,7 @@ test('the editor with its desk: axe in both themes, screenshots at a phone and a
       await page.getByLabel('Excerpt').scrollIntoViewIfNeeded();
       // The actions stay in the window however long the article.
       await expect(page.getByRole('button', { name: 'Save draft' })).toBeInViewport();
-      await page.screenshot({ path: `${SCREENS_DIR}/${theme}-writers-desk-editor-${viewport.width}.png` });
+      await screenshot(page, `${SCREENS_DIR}/${theme}-writers-desk-editor-${viewport.width}.png`);
     }
   }
 });

@@ -1,6 +1,7 @@
 import type { ArticleDetail, ArticlePage } from './articleSchema.ts';
 import type { AuthorProfile } from './authorProfile.ts';
 import type { CommentPage } from './comments.ts';
+import type { SearchPage } from './searchSchema.ts';
 import type { SiteIdentity } from './siteIdentity.ts';
 
 /**
@@ -18,7 +19,9 @@ export type ServedScreen =
       comments?: CommentPage;
     }
   | { kind: 'author'; uid: string; author: AuthorProfile; page: ArticlePage }
-  | { kind: 'tag'; slug: string; page: ArticlePage };
+  | { kind: 'tag'; slug: string; page: ArticlePage }
+  /** `q` as the page's address has it (the screen trims it); no results for no text or too long a text. */
+  | { kind: 'search'; q: string; page: SearchPage };
 
 /** The id of the page's JSON data block. */
 export const SERVED_SCREEN_ELEMENT_ID = 'served-screen';
@@ -26,6 +29,8 @@ export const SERVED_SCREEN_ELEMENT_ID = 'served-screen';
 export interface ScreenRenderInput {
   /** The path the screen is shown at. */
   pathname: string;
+  /** Its query string (`?q=…` on the search screen), or ''. */
+  search?: string;
   site: SiteIdentity;
   screen: ServedScreen;
 }

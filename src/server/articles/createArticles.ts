@@ -27,12 +27,15 @@ import {
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { mostUsedTags, publishedTagName, publishedTagSlugs } from './articleTags.ts';
 import { isTagSlug } from '../../shared/tags.ts';
+import { searchPages } from './search/searchPage.ts';
 import { searchRoutes } from './search/searchRoutes.ts';
+import { searchScreenPage } from './search/searchScreenPage.ts';
 import { tagsRoutes } from './tagsRoutes.ts';
 import { articleCursorOf, decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import { imageOrigin } from './imageOrigin.ts';
 import type { ArticleDetail, ArticlePage, ArticleStatus } from '../../shared/articleSchema.ts';
 import { keysetPage } from '../http/keysetPage.ts';
+import type { ScreenPage } from '../web/webPlugin.ts';
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -46,6 +49,8 @@ export interface Articles {
   /** 404 for the editor of an article that is not published (the tag page is publishing's, rendered). */
   screenPages: {
     editor(id: string): Promise<{ status: 404 } | undefined>;
+    /** `/search?q=`, rendered with its results (searchScreenPage.ts). */
+    search: ScreenPage;
   };
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
   reader: ArticleReader;
@@ -162,17 +167,19 @@ export function createArticles(deps: ArticlesDeps): Articles {
     },
   };
 
+  const search = searchPages({
+    repository,
+    database: deps.database.db,
+    rateLimiter: deps.rateLimiter,
+    searchesPerMinute: deps.config.rateLimits.searchPerIp,
+  });
+
   return {
     routes: async (app) => {
       await app.register(articlesRoutes({ repository, reads, writes, createRateLimit }));
       await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
       await app.register(
-        searchRoutes({
-          repository,
-          database: deps.database.db,
-          rateLimiter: deps.rateLimiter,
-          searchesPerMinute: deps.config.rateLimits.searchPerIp,
-        }),
+        searchRoutes(search),
       );
     },
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
@@ -209,6 +216,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
       changedListeners.push(listener);
     },
     screenPages: {
+      search: searchScreenPage(search),
       // A new article's editor ('') is always there. The HTML carries no token: an article that is
       // not published is not there for it.
       editor: async (id) =>

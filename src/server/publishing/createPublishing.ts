@@ -32,7 +32,7 @@ export interface Publishing {
    * The pages of the screens the server renders (home, article, author): head tags, 404 for an
    * unknown article or author, 301 from an author's uid or old slug, and the data to render.
    */
-  screenPages: Record<ServedScreenName, ScreenPage>;
+  screenPages: Record<Exclude<ServedScreenName, 'search'>, ScreenPage>;
   /** Tags every HTML shell carries (og:site_name, the site identity for the web app). */
   shellTags: string;
   /** The title and description of a screen with none of its own; `status` 404 names the 404 page. */

@@ -11,6 +11,7 @@ import { accessLogController } from './http/accessLog.ts';
 import { batchedLogDestination } from './http/batchedLogDestination.ts';
 import { loggerOptions } from './http/logging.ts';
 import { createPublishing } from './publishing/createPublishing.ts';
+import { ownerlessHint } from './identity/firstOwner.ts';
 import { sendProblem } from './http/problem.ts';
 import { registerDrainOnClose } from './http/drainOnClose.ts';
 import { registerInputRules } from './http/inputRules.ts';
@@ -199,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authors,
     comments: (article) => comments.publicPageOf(article),
     viewer: viewerOf,
+    ownerHint: ownerlessHint(database),
   });
   await app.register(publishing.routes);
 

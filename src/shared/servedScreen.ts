@@ -11,7 +11,12 @@ import type { SiteIdentity } from './siteIdentity.ts';
  * browser is the server's, and React takes the markup over (hydrateRoot) without a change.
  */
 export type ServedScreen =
-  | { kind: 'home'; page: ArticlePage }
+  | {
+      kind: 'home';
+      page: ArticlePage;
+      /** On an empty site with no owner: how its operator names one (DESIGN.md §9.6), shown under the empty list. */
+      ownerHint?: string;
+    }
   | {
       kind: 'article';
       article: ArticleDetail;

@@ -208,7 +208,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webPlugin, {
     distDir: deps.webDistDir,
     // Each screen's page by its feature: which page is a 404 is decided there (webPlugin.ts ScreenPages).
-    screenPages: { ...publishing.screenPages, ...articles.screenPages },
+    screenPages: {
+      ...publishing.screenPages,
+      ...articles.screenPages,
+      // The editor of an unpublished article is its viewer's: known by the viewer cookie (decision 0862).
+      editor: (id, request) => articles.screenPages.editor(id, () => viewerOf(request)),
+    },
     shellTags: publishing.shellTags,
     bodyEnd: [newsletters.footerForm, federation.followLine].filter(Boolean).join('') || undefined,
     fallbackHead: publishing.fallbackHead,

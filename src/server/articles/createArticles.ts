@@ -48,7 +48,11 @@ export interface Articles {
   onWritten(listener: ArticleWrittenListener): void;
   /** 404 for the editor of an article that is not published (the tag page is publishing's, rendered). */
   screenPages: {
-    editor(id: string): Promise<{ status: 404 } | undefined>;
+    /**
+     * The editor of article `id` ('' a new one): there for a published article, and for one that
+     * is not to its author and editors, by the viewer cookie (`viewer`, asked only then).
+     */
+    editor(id: string, viewer: () => Promise<Caller | null>): Promise<{ status: 404 } | undefined>;
     /** `/search?q=`, rendered with its results (searchScreenPage.ts). */
     search: ScreenPage;
   };
@@ -178,9 +182,7 @@ export function createArticles(deps: ArticlesDeps): Articles {
     routes: async (app) => {
       await app.register(articlesRoutes({ repository, reads, writes, createRateLimit }));
       await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
-      await app.register(
-        searchRoutes(search),
-      );
+      await app.register(searchRoutes(search));
     },
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
     countByAuthors: (uids) => repository.countPublishedByAuthors(uids),
@@ -217,12 +219,16 @@ export function createArticles(deps: ArticlesDeps): Articles {
     },
     screenPages: {
       search: searchScreenPage(search),
-      // A new article's editor ('') is always there. The HTML carries no token: an article that is
-      // not published is not there for it.
-      editor: async (id) =>
-        id === '' || (isArticleId(id) && (await reads.article(id))?.article.status === 'published')
-          ? undefined
-          : { status: 404 },
+      // A new article's editor ('') is always there. A page load carries no token, only the
+      // viewer cookie (decision 0862): an article that is not published is there for whoever may
+      // view it, and for anyone else what an unknown id is.
+      async editor(id, viewer) {
+        if (id === '') return undefined;
+        const article = isArticleId(id) ? (await reads.article(id))?.article : undefined;
+        if (article?.status === 'published') return undefined;
+        const caller = article ? await viewer() : null;
+        return article && caller && mayView(caller, article) ? undefined : { status: 404 };
+      },
     },
     reader: {
       async countPublished() {

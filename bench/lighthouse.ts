@@ -97,12 +97,15 @@ async function main(): Promise<boolean> {
     fs.mkdirSync(reportDir, { recursive: true });
     let allPass = true;
     const lines: string[] = [];
-    for (const [name, url] of [
+    const pages = [
       ['home', `${server.origin}/`],
       ['article', `${server.origin}/article/${seed.firstArticleId}`],
       ['uploaded', `${server.origin}/article/${uploadedArticleId}`],
       ['author', `${server.origin}/author/${encodeURIComponent(authorId)}`],
-    ] as const) {
+    ] as const;
+    // LIGHTHOUSE_PAGES=article,uploaded: only those pages (a before/after of one change costs less).
+    const only = process.env.LIGHTHOUSE_PAGES?.split(',');
+    for (const [name, url] of pages.filter(([name]) => !only || only.includes(name))) {
       const runs: RunResult[] = [];
       for (let run = 1; run <= RUNS; run++) {
         const result = await runLighthouse(url, chrome.port);

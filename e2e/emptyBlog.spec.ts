@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 import { contractDatabases } from '../test/support/testDatabases.ts';
@@ -12,6 +13,44 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await blog?.close();
+});
+
+test('an empty blog with no owner tells its operator how to name one, with script and without', async ({
+  page,
+  browser,
+}) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${blog.url}/`);
+  const hint = page.getByText('npm run admin -- users create you@example.com --role owner');
+  await expect(page.getByText('No articles yet.')).toBeVisible();
+  await expect(hint).toBeVisible();
+  await expect(hint).toContainText('OWNER_EMAIL');
+  // The app has taken the page over (its Login is no longer pending) and the hint stayed.
+  await expect(page.locator('.auth-pending')).toHaveCount(0);
+  await expect(hint).toBeVisible();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `test-results/screens/owner-hint-${colorScheme}-${viewport.width}.png` });
+    }
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+  }
+  expect(errors).toEqual([]);
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const quiet = await context.newPage();
+  await quiet.goto(`${blog.url}/`);
+  await expect(quiet.getByText('npm run admin -- users create you@example.com --role owner')).toBeVisible();
+  await context.close();
 });
 
 test('an empty blog says so, and offers a signed-in person to write the first article', async ({ page, request }) => {

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { logIn } from './support/accounts.ts';
@@ -155,4 +156,66 @@ test('an image uploaded into the body asks for its alt text and caption and is s
   );
   // The browser takes a resized copy, not the 1800 px original, for a column this wide.
   await expect.poll(() => inline.evaluate((image: HTMLImageElement) => image.currentSrc)).toMatch(/\/(960|1600)w$/);
+});
+
+test('the profile comes in headed groups, with a nav to each beside them on a wide screen', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const person = await apiSignUp(request, 'Greta Groups');
+  await page.goto('/login');
+  await logIn(page, person.email, person.password);
+  await expect(page).toHaveURL('/');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/profile');
+  const groups = ['About you', 'Signing in', 'Notifications', 'Danger zone'];
+  for (const name of groups) {
+    await expect(page.getByRole('region', { name, exact: true })).toBeVisible();
+  }
+  // The spec's controls are where they were, each in its group.
+  const about = page.getByRole('region', { name: 'About you', exact: true });
+  await expect(about.getByRole('button', { name: 'Update Profile' })).toBeVisible();
+  await expect(about.getByRole('button', { name: 'Log Out' })).toBeVisible();
+  await expect(about.getByRole('region', { name: 'Author profile' })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Signing in', exact: true }).getByRole('region', { name: 'Sign-in methods' }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Danger zone', exact: true }).getByRole('button', { name: 'Delete account' }),
+  ).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Your articles' })).toBeVisible();
+
+  const nav = page.getByRole('navigation', { name: 'Profile sections' });
+  await expect(nav).toBeVisible();
+  await expect(nav.getByRole('link')).toHaveText([
+    ...groups.slice(0, 3),
+    'Your drafts',
+    'Your articles',
+    'Danger zone',
+  ]);
+  await nav.getByRole('link', { name: 'Danger zone' }).click();
+  await expect(page).toHaveURL(/#profile-danger$/);
+  await expect(page.getByRole('heading', { name: 'Danger zone' })).toBeInViewport();
+  // It stays in view while the page scrolls.
+  await expect(nav).toBeInViewport();
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      // On a phone the groups follow one another; the nav would only push them down.
+      await expect(nav).toBeVisible({ visible: viewport.width > 1000 });
+      await page.screenshot({
+        path: `test-results/screens/profile-groups-${colorScheme}-${viewport.width}.png`,
+        fullPage: true,
+      });
+    }
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+  }
 });

@@ -184,6 +184,13 @@ test('the article body is set for reading: 17 px or more, line height 1.5 or mor
   page,
   request,
 }) => {
+  // The reading face, from this site, at most two files, cached for good (decision 0864).
+  const fonts: Array<{ url: string; cacheControl: string | undefined }> = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'font') {
+      fonts.push({ url: response.url(), cacheControl: response.headers()['cache-control'] });
+    }
+  });
   const author = await apiSignUp(request, 'Long Reader');
   const article = await apiPublish(request, author, {
     image: `${PICTURE_ORIGIN}/3.svg`,
@@ -216,12 +223,23 @@ test('the article body is set for reading: 17 px or more, line height 1.5 or mor
     });
     expect(measured.fontSize).toBeGreaterThanOrEqual(17);
     expect(measured.lineHeight).toBeGreaterThanOrEqual(1.5);
+    // Set in the site's own reading face, not whichever serif the system has (decision 0864).
+    await page.evaluate(() => document.fonts.ready);
+    expect(await page.evaluate(() => document.fonts.check('400 19px "Source Serif 4"'))).toBe(true);
+    expect(await first.evaluate((element) => getComputedStyle(element).fontFamily)).toMatch(/^"Source Serif 4"/);
     // A phone is narrower than the column; on a laptop the column sets the measure.
     if (viewport === DESKTOP) {
       expect(measured.longest).toBeGreaterThanOrEqual(60);
       expect(measured.longest).toBeLessThanOrEqual(75);
     }
   }
+  expect(fonts.length).toBeGreaterThan(0);
+  for (const font of fonts) {
+    expect(new URL(font.url).origin).toBe(new URL(page.url()).origin);
+    expect(font.url).toMatch(/\/assets\/source-serif-4-latin-wght-(normal|italic)-[\w-]+\.woff2$/);
+    expect(font.cacheControl).toBe('public, max-age=31536000, immutable');
+  }
+  expect(new Set(fonts.map((font) => font.url)).size).toBeLessThanOrEqual(2);
 });
 
 test('a table in an article is a table that scrolls inside the column on a phone, a caption shows under its picture, a link to the site works (issue 39)', async ({

@@ -118,3 +118,41 @@ test('a draft, a submitted and a hidden article open for their author and an edi
     }
   }
 });
+
+test('the editor of one’s own draft opens on a full page load without an error; a stranger gets what an unknown id gets', async ({
+  page,
+  browser,
+}) => {
+  await servePictures(page);
+  const author = await accountWithRole(page, 'Eli Editing', 'author');
+  const other = await accountWithRole(page, 'Ode Other', 'author');
+  const title = `Still a draft ${unique()}`;
+  const created = await page.request.post('/api/articles', {
+    headers: { authorization: `Bearer ${author.idToken}` },
+    data: { image: `${PICTURE_ORIGIN}/cover.jpg`, title, description: 'Half written.', status: 'draft' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  const personal = await newPage(browser);
+  await signInAs(personal, author);
+  const seen = troubles(personal);
+  const response = await personal.goto(`/article-update/${id}`);
+  expect(response?.status()).toBe(200);
+  await expect(personal.getByRole('heading', { name: 'Edit Article' })).toBeVisible();
+  await expect(personal.getByLabel('Title')).toHaveValue(title);
+  await personal.waitForLoadState('networkidle');
+  expect(seen).toEqual([]);
+  await personal.context().close();
+
+  const signedIn = await newPage(browser);
+  await signInAs(signedIn, other);
+  const signedOut = await newPage(browser);
+  for (const stranger of [signedIn, signedOut]) {
+    const unknown = await stranger.goto('/article-update/nosucharticle0000000');
+    const draft = await stranger.goto(`/article-update/${id}`);
+    expect(draft?.status()).toBe(unknown?.status());
+    expect(draft?.status()).toBe(404);
+    await expect(stranger.getByLabel('Title')).toHaveCount(0);
+  }
+});

@@ -142,3 +142,81 @@ test('the server-rendered tag page is taken over by the app without an error', a
   expect(lists).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test('without JavaScript the top bar’s box searches: the results are in the page and More results is a link; with it, the same results, taken over cleanly', async ({
+  browser,
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const author = await apiSignUp(request, `Sam Searcher ${Date.now().toString(36)}`);
+  // Letters only, ending in one no stemmer takes off (search.spec.ts).
+  const word = `grindq${Date.now()
+    .toString(36)
+    .replace(/[^a-z]/g, 'q')}t`;
+  for (let n = 1; n <= 22; n += 1) {
+    await apiPublish(request, author, {
+      image: `${PICTURE_ORIGIN}/cover.jpg`,
+      title: `Sharpening ${word} #${n}`,
+      description: `Day ${n}: the ${word} stone, soaked.`,
+    });
+  }
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const quiet = await context.newPage();
+  await servePictures(quiet);
+  await quiet.goto('/');
+  await topBar(quiet).getByRole('searchbox', { name: 'Search articles' }).fill(word);
+  await topBar(quiet).getByRole('searchbox', { name: 'Search articles' }).press('Enter');
+  await expect(quiet).toHaveURL(`/search?q=${word}`);
+  const results = (shown: Page) => shown.getByRole('list', { name: 'Results' }).getByRole('article');
+  await expect(quiet.getByRole('heading', { level: 1 })).toHaveText(`“${word}”`);
+  await expect(results(quiet)).toHaveCount(20);
+  await expect(results(quiet).nth(1).locator('mark')).toHaveText(word);
+  const withoutScript = await results(quiet).getByRole('heading').allTextContents();
+  await screenshots(quiet, 'search-results', undefined, false);
+  const more = quiet.getByRole('link', { name: 'More results' });
+  await expect(more).toHaveAttribute('href', `/search?q=${word}&cursor=20`);
+  await more.click();
+  await expect(results(quiet)).toHaveCount(2);
+  await expect(quiet.getByRole('link', { name: 'More results' })).toHaveCount(0);
+  const secondPage = await results(quiet).getByRole('heading').allTextContents();
+  expect(new Set([...withoutScript, ...secondPage]).size).toBe(22);
+  expect((await quiet.goto(`/search?q=${word}&cursor=nope`))?.status()).toBe(400);
+  await context.close();
+
+  // With script: the same results, from the page itself (no search asked again), no console error.
+  await servePictures(page);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const searches: string[] = [];
+  page.on('request', (sent) => {
+    if (new URL(sent.url()).pathname === '/api/search') searches.push(sent.url());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      (window as unknown as { servedHeading: Element | null }).servedHeading = document.querySelector('main h1');
+    });
+  });
+  await page.goto(`/search?q=${word}`);
+  await expect(results(page)).toHaveCount(20);
+  await page.waitForLoadState('networkidle');
+  // Hydrated as it stood: the served heading is still the one on screen (not rendered again).
+  expect(
+    await page.evaluate(
+      () =>
+        (window as unknown as { servedHeading: Element | null }).servedHeading === document.querySelector('main h1'),
+    ),
+  ).toBe(true);
+  expect(await results(page).getByRole('heading').allTextContents()).toEqual(withoutScript);
+  expect(searches).toEqual([]);
+  await screenshots(page, 'search-results-script');
+  // Taken over: More results grows the list in place.
+  await page.getByRole('link', { name: 'More results' }).click();
+  await expect(results(page)).toHaveCount(22);
+  await expect(page).toHaveURL(`/search?q=${word}`);
+  expect(searches).toHaveLength(1);
+  expect(errors).toEqual([]);
+});

@@ -70,7 +70,8 @@ describe.each(storageDatabases())('the server on $dialect', (dialectCase) => {
 
   it('hints no API call in the shell: the reading screens carry their data, the others fetch none first', async () => {
     for (const route of ['/', '/login', '/no-such-page', '/article/AAAAAAAAAAAAAAAAAAAA']) {
-      expect(await (await fetch(`${server.url}${route}`)).text(), route).not.toContain('rel="preload"');
+      // (The shell's one preload is the reading face's file, decision 0864: no API call.)
+      expect(await (await fetch(`${server.url}${route}`)).text(), route).not.toContain('rel="preload" as="fetch"');
     }
   });
 
@@ -90,7 +91,7 @@ describe.each(storageDatabases())('the server on $dialect', (dialectCase) => {
     const page = (await (await fetch(`${server.url}/api${first}`)).json()) as { articles: Array<{ title: string }> };
     expect(page.articles.map((article) => article.title)).toEqual(['Hinted']);
     // An unknown tag is a 404 page: nothing to preload.
-    expect(await (await fetch(`${server.url}/tag/no-such-tag-here`)).text()).not.toContain('rel="preload"');
+    expect(await (await fetch(`${server.url}/tag/no-such-tag-here`)).text()).not.toContain('rel="preload" as="fetch"');
   });
 
   it('serves the shell with 404 on unknown paths so the app shows its 404 page', async () => {

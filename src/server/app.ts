@@ -12,6 +12,7 @@ import { batchedLogDestination } from './http/batchedLogDestination.ts';
 import { loggerOptions } from './http/logging.ts';
 import { lazyRequestLogger } from './http/lazyRequestLogger.ts';
 import { createPublishing } from './publishing/createPublishing.ts';
+import { ownerlessHint } from './identity/firstOwner.ts';
 import { sendProblem } from './http/problem.ts';
 import { registerDrainOnClose } from './http/drainOnClose.ts';
 import { registerInputRules } from './http/inputRules.ts';
@@ -219,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authors,
     comments: (article) => comments.publicPageOf(article),
     viewer: viewerOf,
+    ownerHint: ownerlessHint(database),
   });
   await app.register(publishing.routes);
 
@@ -226,7 +228,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webPlugin, {
     distDir: deps.webDistDir,
     // Each screen's page by its feature: which page is a 404 is decided there (webPlugin.ts ScreenPages).
-    screenPages: { ...publishing.screenPages, ...articles.screenPages },
+    screenPages: {
+      ...publishing.screenPages,
+      ...articles.screenPages,
+      // The editor of an unpublished article is its viewer's: known by the viewer cookie (decision 0862).
+      editor: (id, request) => articles.screenPages.editor(id, () => viewerOf(request)),
+    },
     // The site identity block, icon, stylesheet, navigation and footer text, as the settings are now.
     frame: settingsFrame(settings.latest, publishing.shellTags),
     bodyEnd: [newsletters.footerForm, federation.followLine].filter(Boolean).join('') || undefined,

@@ -82,7 +82,7 @@ export const screenTable = {
     firstData: (slug) => articlesListPath({ tag: slug, limit: ARTICLE_PAGE_DEFAULT_LIMIT }),
   },
   /** Search results for `?q=`: from the top bar's form, fetched when its box gets the focus. */
-  search: { path: '/search', codeAhead: 'intent' },
+  search: { path: '/search', codeAhead: 'intent', serverRendered: true },
 } as const satisfies Record<string, ScreenRecord>;
 
 export type ScreenName = keyof typeof screenTable;

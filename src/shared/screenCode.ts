@@ -32,5 +32,5 @@ export const screenCode = {
   action: { module: 'account/EmailActionPage.tsx' },
   admin: { module: 'admin/AdminPage.tsx' },
   tag: { module: 'tags/TagPage.tsx' },
-  search: { module: 'search/SearchPage.tsx' },
+  search: { module: 'search/SearchPage.tsx', landing: true },
 } as const satisfies Record<ScreenName, ScreenCode>;

@@ -1,6 +1,7 @@
 import type { ArticleDetail, ArticlePage } from './articleSchema.ts';
 import type { AuthorProfile } from './authorProfile.ts';
 import type { CommentPage } from './comments.ts';
+import type { SearchPage } from './searchSchema.ts';
 import type { SiteIdentity } from './siteIdentity.ts';
 
 /**
@@ -10,7 +11,12 @@ import type { SiteIdentity } from './siteIdentity.ts';
  * browser is the server's, and React takes the markup over (hydrateRoot) without a change.
  */
 export type ServedScreen =
-  | { kind: 'home'; page: ArticlePage }
+  | {
+      kind: 'home';
+      page: ArticlePage;
+      /** On an empty site with no owner: how its operator names one (DESIGN.md §9.6), shown under the empty list. */
+      ownerHint?: string;
+    }
   | {
       kind: 'article';
       article: ArticleDetail;
@@ -18,7 +24,9 @@ export type ServedScreen =
       comments?: CommentPage;
     }
   | { kind: 'author'; uid: string; author: AuthorProfile; page: ArticlePage }
-  | { kind: 'tag'; slug: string; page: ArticlePage };
+  | { kind: 'tag'; slug: string; page: ArticlePage }
+  /** `q` as the page's address has it (the screen trims it); no results for no text or too long a text. */
+  | { kind: 'search'; q: string; page: SearchPage };
 
 /** The id of the page's JSON data block. */
 export const SERVED_SCREEN_ELEMENT_ID = 'served-screen';
@@ -26,6 +34,8 @@ export const SERVED_SCREEN_ELEMENT_ID = 'served-screen';
 export interface ScreenRenderInput {
   /** The path the screen is shown at. */
   pathname: string;
+  /** Its query string (`?q=…` on the search screen), or ''. */
+  search?: string;
   site: SiteIdentity;
   screen: ServedScreen;
 }

@@ -52,6 +52,7 @@ function preloadable(load: () => Promise<ComponentType>) {
 const ArticlePage = preloadable(() => screenModules.article().then((m) => m.ArticlePage));
 const AuthorPage = preloadable(() => screenModules.author().then((m) => m.AuthorPage));
 const TagPage = preloadable(() => screenModules.tag().then((m) => m.default));
+const SearchPage = preloadable(() => screenModules.search().then((m) => m.default));
 
 /** Loads the code of a screen the server rendered, before the app takes the page over. */
 export async function preloadServedScreen(kind: ServedScreenName): Promise<void> {
@@ -59,6 +60,7 @@ export async function preloadServedScreen(kind: ServedScreenName): Promise<void>
     article: ArticlePage,
     author: AuthorPage,
     tag: TagPage,
+    search: SearchPage,
     home: undefined,
   };
   await served[kind]?.preload();
@@ -71,8 +73,6 @@ const ForgotPasswordPage = lazyScreen(screenModules.forgotPassword, 'ForgotPassw
 const ResetPasswordPage = lazyScreen(screenModules.resetPassword, 'ResetPasswordPage');
 const EmailActionPage = lazyScreen(screenModules.action, 'EmailActionPage');
 const AdminPage = lazyScreen(screenModules.admin, 'AdminPage');
-// Default exports: no helper needed.
-const SearchPage = lazy(screenModules.search);
 const ProfilePage = lazyScreen(screenModules.profile, 'ProfilePage');
 
 // The app puts the page where it belongs itself: top for a new screen, the kept place when Back

@@ -27,13 +27,16 @@ import {
 import { articlesRoutes, type CreateRateLimit } from './articlesRoutes.ts';
 import { mostUsedTags, publishedTagName, publishedTagSlugs } from './articleTags.ts';
 import { isTagSlug } from '../../shared/tags.ts';
+import { searchPages } from './search/searchPage.ts';
 import { searchRoutes } from './search/searchRoutes.ts';
+import { searchScreenPage } from './search/searchScreenPage.ts';
 import { tagsRoutes } from './tagsRoutes.ts';
 import { articleCursorOf, decodeArticleCursor, encodeArticleCursor } from './articleCursor.ts';
 import { imageOrigin } from './imageOrigin.ts';
 import { startScheduledPublishing, type ScheduledPublishingDeps } from './scheduledPublishing.ts';
 import type { ArticleDetail, ArticlePage, ArticleStatus } from '../../shared/articleSchema.ts';
 import { keysetPage } from '../http/keysetPage.ts';
+import type { ScreenPage } from '../web/webPlugin.ts';
 
 export interface Articles {
   /** Register with { prefix: '/api' }. */
@@ -46,7 +49,13 @@ export interface Articles {
   onWritten(listener: ArticleWrittenListener): void;
   /** 404 for the editor of an article that is not published (the tag page is publishing's, rendered). */
   screenPages: {
-    editor(id: string): Promise<{ status: 404 } | undefined>;
+    /**
+     * The editor of article `id` ('' a new one): there for a published article, and for one that
+     * is not to its author and editors, by the viewer cookie (`viewer`, asked only then).
+     */
+    editor(id: string, viewer: () => Promise<Caller | null>): Promise<{ status: 404 } | undefined>;
+    /** `/search?q=`, rendered with its results (searchScreenPage.ts). */
+    search: ScreenPage;
   };
   /** Read-only access for features that publish articles elsewhere (page metadata, feeds, sitemaps). */
   reader: ArticleReader;
@@ -170,18 +179,18 @@ export function createArticles(deps: ArticlesDeps): Articles {
     },
   };
 
+  const search = searchPages({
+    repository,
+    database: deps.database.db,
+    rateLimiter: deps.rateLimiter,
+    searchesPerMinute: deps.config.rateLimits.searchPerIp,
+  });
+
   return {
     routes: async (app) => {
       await app.register(articlesRoutes({ repository, reads, writes, createRateLimit }));
       await app.register(tagsRoutes({ reads, mostUsed: (limit) => mostUsedTags(deps.database.db, limit) }));
-      await app.register(
-        searchRoutes({
-          repository,
-          database: deps.database.db,
-          rateLimiter: deps.rateLimiter,
-          searchesPerMinute: deps.config.rateLimits.searchPerIp,
-        }),
-      );
+      await app.register(searchRoutes(search));
     },
     deleteByAuthor: (authorId, trx) => deleteArticlesByAuthor(trx, authorId),
     countByAuthors: (uids) => repository.countPublishedByAuthors(uids),
@@ -223,12 +232,17 @@ export function createArticles(deps: ArticlesDeps): Articles {
         log,
       }),
     screenPages: {
-      // A new article's editor ('') is always there. The HTML carries no token: an article that is
-      // not published is not there for it.
-      editor: async (id) =>
-        id === '' || (isArticleId(id) && (await reads.article(id))?.article.status === 'published')
-          ? undefined
-          : { status: 404 },
+      search: searchScreenPage(search),
+      // A new article's editor ('') is always there. A page load carries no token, only the
+      // viewer cookie (decision 0862): an article that is not published is there for whoever may
+      // view it, and for anyone else what an unknown id is.
+      async editor(id, viewer) {
+        if (id === '') return undefined;
+        const article = isArticleId(id) ? (await reads.article(id))?.article : undefined;
+        if (article?.status === 'published') return undefined;
+        const caller = article ? await viewer() : null;
+        return article && caller && mayView(caller, article) ? undefined : { status: 404 };
+      },
     },
     reader: {
       async countPublished() {

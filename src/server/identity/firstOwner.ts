@@ -19,3 +19,16 @@ export async function hasOwner(database: Database): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * FIRST_OWNER_HINT while the site has no owner, else undefined: for the empty home page, which
+ * asks on every load. Once an owner is seen this process asks no more (an owner is rarely
+ * removed; if one is, the hint returns at the next start).
+ */
+export function ownerlessHint(database: Database): () => Promise<string | undefined> {
+  let ownerSeen = false;
+  return async () => {
+    ownerSeen ||= await hasOwner(database);
+    return ownerSeen ? undefined : FIRST_OWNER_HINT;
+  };
+}

@@ -32,7 +32,7 @@ export interface Publishing {
    * The pages of the screens the server renders (home, article, author): head tags, 404 for an
    * unknown article or author, 301 from an author's uid or old slug, and the data to render.
    */
-  screenPages: Record<ServedScreenName, ScreenPage>;
+  screenPages: Record<Exclude<ServedScreenName, 'search'>, ScreenPage>;
   /** Tags every HTML shell carries (og:site_name, the site identity for the web app), as the site is now. */
   shellTags(): string;
   /** The title and description of a screen with none of its own; `status` 404 names the 404 page. */
@@ -56,6 +56,8 @@ export interface PublishingDeps {
    * is not published is shown to its author and editors, and is a 404 to anyone else.
    */
   viewer?: (request: FastifyRequest) => Promise<Caller | null>;
+  /** How to name the site's first owner while it has none (identity/firstOwner.ts): said on the empty home page. */
+  ownerHint?: () => Promise<string | undefined>;
 }
 
 export const FEED_SIZE = 50;
@@ -191,10 +193,16 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       home: async (_, request) => {
         const cursor = listCursor(request);
         if (cursor === null) return { status: 400 };
+        // A site with no owner says how to name one on its empty home page (DESIGN.md §9.6). Asked
+        // before the cache: an ownerless home page is kept apart, and gone once an owner exists.
+        const ownerHint = cursor === undefined ? await deps.ownerHint?.() : undefined;
         return {
           head: homeHeadTags(publicUrl, site),
-          ...(cursor === undefined ? {} : { variant: cursor }),
-          screen: async () => ({ kind: 'home', page: await reader.firstPage(undefined, cursor) }),
+          ...(cursor === undefined ? (ownerHint ? { variant: 'ownerless' } : {}) : { variant: cursor }),
+          screen: async () => {
+            const page = await reader.firstPage(undefined, cursor);
+            return { kind: 'home', page, ...(ownerHint && page.articles.length === 0 ? { ownerHint } : {}) };
+          },
         };
       },
       async author(key, request) {

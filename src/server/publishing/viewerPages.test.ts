@@ -69,4 +69,21 @@ describe.each(contractDatabases())('unpublished article pages by viewer on $dial
       }
     }
   });
+
+  it('opens the editor of an unpublished article to whoever may view it, and answers anyone else as an unknown id (decision 0862)', async () => {
+    const editorPage = async (id: string, cookie?: string) => {
+      const response = await fetch(`${server.url}/article-update/${id}`, cookie ? { headers: { cookie } } : {});
+      return { status: response.status, text: await response.text() };
+    };
+    const unknown = await editorPage('nosucharticle0000000');
+    expect(unknown.status).toBe(404);
+    for (const id of Object.values(drafts)) {
+      for (const viewer of [writer, editor]) {
+        expect((await editorPage(id, `theme=dark; inkwell_viewer=${viewer.idToken}`)).status).toBe(200);
+      }
+      for (const cookie of [undefined, `inkwell_viewer=${other.idToken}`, 'inkwell_viewer=not.a.token']) {
+        expect(await editorPage(id, cookie), String(cookie)).toEqual(unknown);
+      }
+    }
+  });
 });

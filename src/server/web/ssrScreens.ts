@@ -4,8 +4,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import { SERVED_SCREEN_ELEMENT_ID, type RenderScreen, type ServedScreen } from '../../shared/servedScreen.ts';
 import type { SiteIdentity } from '../../shared/siteIdentity.ts';
 
-/** Puts a rendered reading screen into the HTML shell; undefined when it cannot be rendered. */
-export type ScreenInShell = (shell: string, pathname: string, screen: ServedScreen) => string | undefined;
+/**
+ * Puts a rendered reading screen into the HTML shell; undefined when it cannot be rendered.
+ * `search` is the page's query string (`?q=…`, or ''): screens read it as in the browser.
+ */
+export type ScreenInShell = (
+  shell: string,
+  pathname: string,
+  screen: ServedScreen,
+  search?: string,
+) => string | undefined;
 
 /**
  * Loads the server's renderer of the reading screens (decision 0301), built beside the web app
@@ -19,10 +27,10 @@ export async function loadScreenRenderer(
 ): Promise<ScreenInShell | undefined> {
   if (!fs.existsSync(file)) return undefined;
   const { renderScreen } = (await import(pathToFileURL(file).href)) as { renderScreen: RenderScreen };
-  return (shell, pathname, screen) => {
+  return (shell, pathname, screen, search = '') => {
     let markup: string;
     try {
-      markup = renderScreen({ pathname, site, screen });
+      markup = renderScreen({ pathname, search, site, screen });
     } catch (error) {
       // The bare shell still works: the app renders the screen in the browser.
       log.error({ err: error, pathname }, 'server rendering of a reading screen failed');
@@ -44,8 +52,8 @@ export function shellWithScreen(shell: string, markup: string, screen: ServedScr
 }
 
 /**
- * The data without the Markdown sources: the reading screens show the rendered body (article)
- * and excerpts (lists), and the editor fetches an article afresh. Halves the page's weight.
+ * The data without the Markdown sources: the reading screens show the rendered body (article),
+ * excerpts (lists) and snippets (search), and the editor fetches an article afresh. Halves the page's weight.
  */
 function lean(screen: ServedScreen): ServedScreen {
   switch (screen.kind) {
@@ -58,6 +66,17 @@ function lean(screen: ServedScreen): ServedScreen {
       return {
         ...screen,
         page: { ...screen.page, articles: screen.page.articles.map((article) => ({ ...article, description: '' })) },
+      };
+    case 'search':
+      return {
+        ...screen,
+        page: {
+          ...screen.page,
+          results: screen.page.results.map((result) => ({
+            ...result,
+            article: { ...result.article, description: '' },
+          })),
+        },
       };
   }
 }

@@ -234,7 +234,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
   });
 
   const sendShell = async (request: FastifyRequest, reply: FastifyReply) => {
-    const pathname = new URL(request.url, 'http://localhost').pathname;
+    const { pathname, search } = new URL(request.url, 'http://localhost');
     const shown = screenAt(pathname);
     const page = shown ? await options.screenPages?.[shown.name]?.(shown.parameter ?? '', request) : { status: 404 };
     const status = page?.status ?? 200;
@@ -254,7 +254,7 @@ export async function webPlugin(app: FastifyInstance, options: WebOptions) {
     const dataUrls = firstData === null ? [] : [`/api${firstData}`];
     const modules = (shown && screenChunks.get(shown.name)) ?? [];
     const build = async () => {
-      const rendered = screen ? options.screenInShell!(html, pathname, await screen()) : undefined;
+      const rendered = screen ? options.screenInShell!(html, pathname, await screen(), search) : undefined;
       return toResource(shellWithPreloads(rendered ?? html, dataUrls, modules), HTML);
     };
     // The key is what the bytes are made of, not the path: /article/%41… and /article/A… are one entry.

@@ -117,9 +117,9 @@ export function AuthorProfileSection({ uid }: { uid: string }) {
       aria-labelledby={headingId}
       className="flex flex-col gap-3 border-t border-slate-200 pt-4 dark:border-slate-800"
     >
-      <h2 id={headingId} className="text-lg font-semibold">
+      <h3 id={headingId} className="text-base font-semibold">
         {texts.title}
-      </h2>
+      </h3>
       <p className="text-sm text-slate-700 dark:text-slate-300">{texts.intro}</p>
       <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
       {profile && (

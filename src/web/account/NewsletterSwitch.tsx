@@ -51,9 +51,9 @@ export function NewsletterSwitch() {
 
   return (
     <section aria-labelledby={`${id}-heading`} className="mt-6">
-      <h2 id={`${id}-heading`} className="text-lg font-semibold">
+      <h3 id={`${id}-heading`} className="text-base font-semibold">
         Newsletter
-      </h2>
+      </h3>
       <label className="mt-2 flex items-center gap-2">
         <input
           type="checkbox"

@@ -88,9 +88,9 @@ export function PasskeysSection() {
       aria-labelledby={headingId}
       className="flex flex-col gap-3 border-t border-slate-200 pt-4 dark:border-slate-800"
     >
-      <h2 id={headingId} className="text-lg font-semibold">
+      <h3 id={headingId} className="text-base font-semibold">
         {passkeyMessages.sectionTitle}
-      </h2>
+      </h3>
       <p className="text-sm text-slate-700 dark:text-slate-300">{passkeyMessages.sectionIntro}</p>
       {/* Only while there is something to say: an alert role is announced as it appears. */}
       {outcome !== null && <FormAlert message={outcome.message} tone={outcome.tone} />}

@@ -15,6 +15,8 @@ import { useAuth } from '../auth/useAuth.ts';
 import { useAuthSession } from '../auth/useAuthSession.ts';
 import { AccountCard } from './AccountCard.tsx';
 import { AuthorProfileSection } from './AuthorProfileSection.tsx';
+import { ProfileGroup } from './ProfileGroup.tsx';
+import { ProfileNav } from './ProfileNav.tsx';
 import { EmailVerification } from './EmailVerification.tsx';
 import { FormAlert } from '../components/FormAlert.tsx';
 import { FormField } from '../components/FormField.tsx';
@@ -25,7 +27,8 @@ import { CommentNotificationsSection } from '../comments/CommentNotificationsSec
 import { NewsletterSwitch } from './NewsletterSwitch.tsx';
 import { SignInMethodsSection } from './SignInMethodsSection.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
-import { ProfileArticles } from './ProfileArticles.tsx';
+import { ProfileArticles, profileArticlesText } from './ProfileArticles.tsx';
+import { moderationTexts } from '../moderation/moderationTexts.ts';
 import { YourDrafts } from '../moderation/YourDrafts.tsx';
 import { SubmitButton } from './SubmitButton.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
@@ -145,129 +148,150 @@ export function ProfilePage() {
     await navigate(paths.home, { replace: true });
   }
 
+  const writes = !!role && can(role, 'article:write');
   return (
-    <AccountCard title={labels.profile}>
-      {editing ? (
-        <form onSubmit={handleSave} className="flex flex-col gap-4">
-          <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
-          <FormField
-            label={accountLabels.name}
-            name="name"
-            autoComplete="name"
-            required
-            maxLength={MAX_DISPLAY_NAME_LENGTH}
-            value={draft.name}
-            onChange={(event) => setDraft({ ...draft, name: event.target.value })}
-          />
-          <FormField
-            label={accountLabels.email}
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={draft.email}
-            onChange={(event) => setDraft({ ...draft, email: event.target.value })}
-          />
-          <FormField
-            label={accountLabels.password}
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            minLength={minLength}
-            hint={accountMessages.keepPasswordHint}
-            value={draft.password}
-            onChange={(event) => setDraft({ ...draft, password: event.target.value })}
-          />
-          <FormField
-            label={accountLabels.confirmPassword}
-            type="password"
-            name="confirmPassword"
-            autoComplete="new-password"
-            value={draft.confirmation}
-            onChange={(event) => setDraft({ ...draft, confirmation: event.target.value })}
-          />
-          <div className="flex flex-col gap-2 sm:flex-row-reverse">
-            <SubmitButton busy={busy}>{accountLabels.saveUpdates}</SubmitButton>
-            <button
-              type="button"
-              className={secondaryButtonClass}
-              disabled={busy}
-              onClick={() => {
-                setOutcome(null);
-                setEditing(false);
-              }}
-            >
-              {accountLabels.cancelEdit}
-            </button>
-          </div>
-        </form>
-      ) : (
-        <div className="flex flex-col gap-4">
-          <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 break-all">
-            <dt className="font-medium text-slate-600 dark:text-slate-400">{accountLabels.name}</dt>
-            <dd data-testid="profile-name" dir="auto">
-              {user.displayName ?? ''}
-            </dd>
-            <dt className="font-medium text-slate-600 dark:text-slate-400">{accountLabels.email}</dt>
-            <dd data-testid="profile-email" dir="auto">
-              {user.email}
-            </dd>
-          </dl>
-          <EmailVerification email={user.email} />
-          {role && can(role, 'members:manage') && (
-            <Link to={paths.admin} className={`${secondaryButtonClass} no-underline`} data-testid="admin-link">
-              {rolesMessages.admin}
-            </Link>
-          )}
-          <button type="button" className={primaryButtonClass} onClick={startEditing}>
-            {accountLabels.updateProfile}
-          </button>
-          <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
-            {accountLabels.logOut}
-          </SubmitButton>
-          <AuthorProfileSection uid={user.uid} />
-          <SignInMethodsSection />
-          <PasskeysSection />
-          <TwoStepSection />
-          <CommentNotificationsSection />
-          <NewsletterSwitch />
-          <button
-            type="button"
-            className={`${dangerButtonClass} mt-4`}
-            onClick={() => {
-              deleteWarning.recount();
-              setDialog('delete');
-            }}
-          >
-            {accountMessages.deleteAccountTitle}
-          </button>
-        </div>
+    <div className="profile-layout">
+      {!editing && (
+        <ProfileNav
+          lists={[
+            ...(writes ? [{ href: '#profile-drafts-heading', title: moderationTexts.yourDrafts }] : []),
+            { href: '#profile-articles-heading', title: profileArticlesText.heading },
+          ]}
+        />
       )}
-      {!editing && role && can(role, 'article:write') && <YourDrafts />}
-      {!editing && <ProfileArticles />}
-      <PasswordDialog
-        open={dialog === 'reauthenticate'}
-        title={accountMessages.confirmItsYou}
-        description={accountMessages.reauthenticateReason}
-        confirmLabel={accountMessages.confirm}
-        onConfirm={reauthenticateAndRetry}
-        onCancel={() => {
-          // Declining to confirm is not a failure: the form stays open with what was typed, to
-          // save again or cancel. (Anything already applied, such as a new name, stays applied.)
-          setDialog(null);
-          setBusy(false);
-        }}
-      />
-      <PasswordDialog
-        open={dialog === 'delete'}
-        title={accountMessages.deleteAccountTitle}
-        description={deleteWarning.warning}
-        confirmLabel={accountMessages.deleteAccountTitle}
-        danger
-        onConfirm={deleteAccount}
-        onCancel={() => setDialog(null)}
-      />
-    </AccountCard>
+      <AccountCard title={labels.profile} wide>
+        {editing ? (
+          <form onSubmit={handleSave} className="flex flex-col gap-4">
+            <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
+            <FormField
+              label={accountLabels.name}
+              name="name"
+              autoComplete="name"
+              required
+              maxLength={MAX_DISPLAY_NAME_LENGTH}
+              value={draft.name}
+              onChange={(event) => setDraft({ ...draft, name: event.target.value })}
+            />
+            <FormField
+              label={accountLabels.email}
+              type="email"
+              name="email"
+              autoComplete="email"
+              required
+              value={draft.email}
+              onChange={(event) => setDraft({ ...draft, email: event.target.value })}
+            />
+            <FormField
+              label={accountLabels.password}
+              type="password"
+              name="password"
+              autoComplete="new-password"
+              minLength={minLength}
+              hint={accountMessages.keepPasswordHint}
+              value={draft.password}
+              onChange={(event) => setDraft({ ...draft, password: event.target.value })}
+            />
+            <FormField
+              label={accountLabels.confirmPassword}
+              type="password"
+              name="confirmPassword"
+              autoComplete="new-password"
+              value={draft.confirmation}
+              onChange={(event) => setDraft({ ...draft, confirmation: event.target.value })}
+            />
+            <div className="flex flex-col gap-2 sm:flex-row-reverse">
+              <SubmitButton busy={busy}>{accountLabels.saveUpdates}</SubmitButton>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                disabled={busy}
+                onClick={() => {
+                  setOutcome(null);
+                  setEditing(false);
+                }}
+              >
+                {accountLabels.cancelEdit}
+              </button>
+            </div>
+          </form>
+        ) : (
+          <div className="flex flex-col gap-10">
+            <ProfileGroup id="profile-about">
+              <FormAlert message={outcome?.message ?? null} tone={outcome?.tone ?? 'error'} />
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 break-all">
+                <dt className="font-medium text-slate-600 dark:text-slate-400">{accountLabels.name}</dt>
+                <dd data-testid="profile-name" dir="auto">
+                  {user.displayName ?? ''}
+                </dd>
+                <dt className="font-medium text-slate-600 dark:text-slate-400">{accountLabels.email}</dt>
+                <dd data-testid="profile-email" dir="auto">
+                  {user.email}
+                </dd>
+              </dl>
+              <EmailVerification email={user.email} />
+              {role && can(role, 'members:manage') && (
+                <Link to={paths.admin} className={`${secondaryButtonClass} no-underline`} data-testid="admin-link">
+                  {rolesMessages.admin}
+                </Link>
+              )}
+              <button type="button" className={primaryButtonClass} onClick={startEditing}>
+                {accountLabels.updateProfile}
+              </button>
+              <SubmitButton type="button" busy={busy} variant={secondaryButtonClass} onClick={() => void logOut()}>
+                {accountLabels.logOut}
+              </SubmitButton>
+              <AuthorProfileSection uid={user.uid} />
+            </ProfileGroup>
+            <ProfileGroup id="profile-sign-in">
+              <SignInMethodsSection />
+              <PasskeysSection />
+              <TwoStepSection />
+            </ProfileGroup>
+            <ProfileGroup id="profile-notifications">
+              <CommentNotificationsSection />
+              <NewsletterSwitch />
+            </ProfileGroup>
+            <div>
+              {writes && <YourDrafts />}
+              <ProfileArticles />
+            </div>
+            <ProfileGroup id="profile-danger" danger>
+              <button
+                type="button"
+                className={dangerButtonClass}
+                onClick={() => {
+                  deleteWarning.recount();
+                  setDialog('delete');
+                }}
+              >
+                {accountMessages.deleteAccountTitle}
+              </button>
+            </ProfileGroup>
+          </div>
+        )}
+        <PasswordDialog
+          open={dialog === 'reauthenticate'}
+          title={accountMessages.confirmItsYou}
+          description={accountMessages.reauthenticateReason}
+          confirmLabel={accountMessages.confirm}
+          onConfirm={reauthenticateAndRetry}
+          onCancel={() => {
+            // Declining to confirm is not a failure: the form stays open with what was typed, to
+            // save again or cancel. (Anything already applied, such as a new name, stays applied.)
+            setDialog(null);
+            setBusy(false);
+          }}
+        />
+        <PasswordDialog
+          open={dialog === 'delete'}
+          title={accountMessages.deleteAccountTitle}
+          description={deleteWarning.warning}
+          confirmLabel={accountMessages.deleteAccountTitle}
+          danger
+          onConfirm={deleteAccount}
+          onCancel={() => setDialog(null)}
+        />
+      </AccountCard>
+    </div>
   );
 }

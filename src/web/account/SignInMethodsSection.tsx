@@ -87,9 +87,9 @@ export function SignInMethodsSection() {
       className="flex flex-col gap-3 border-t border-slate-200 pt-4 dark:border-slate-800"
       data-testid="sign-in-methods"
     >
-      <h2 id={headingId} className="text-lg font-semibold">
+      <h3 id={headingId} className="text-base font-semibold">
         {text.sectionTitle}
-      </h2>
+      </h3>
       <p className="text-sm text-slate-700 dark:text-slate-300">{text.sectionIntro}</p>
       {outcome !== null && <FormAlert message={outcome.message} tone={outcome.tone} />}
       {methods !== null && (

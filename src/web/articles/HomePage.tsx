@@ -2,6 +2,7 @@ import { lazy, Suspense, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { messages } from '../../shared/messages.ts';
 import { useAuth } from '../auth/useAuth.ts';
+import { useServedPage } from '../served/servedPage.ts';
 import { Masthead } from '../components/Masthead.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { ArticleList } from './ArticleList.tsx';
@@ -21,6 +22,8 @@ const AddArticleLink = lazy(() => import('./AddArticleLink.tsx').then((m) => ({ 
 /** `/`: the masthead, then every article, newest first (the newest featured), a page at a time. */
 export function HomePage() {
   useDocumentTitle(null);
+  // The server's word to an ownerless site's operator, in the page's data (DESIGN.md §9.6).
+  const ownerHint = (useServedPage().screen as { ownerHint?: string } | null)?.ownerHint;
   const firstPage = useFirstPageCall();
   const { state: auth } = useAuth();
   const feed = useArticleFeed(firstPage);
@@ -60,17 +63,20 @@ export function HomePage() {
         {deletion.element}
 
         {status === 'ready' && articles.length === 0 && (
-          <EmptyList
-            action={
-              uid !== null && (
-                <Suspense fallback={null}>
-                  <AddArticleLink className="pill-primary">Write the first article</AddArticleLink>
-                </Suspense>
-              )
-            }
-          >
-            {messages.noArticles}
-          </EmptyList>
+          <>
+            <EmptyList
+              action={
+                uid !== null && (
+                  <Suspense fallback={null}>
+                    <AddArticleLink className="pill-primary">Write the first article</AddArticleLink>
+                  </Suspense>
+                )
+              }
+            >
+              {messages.noArticles}
+            </EmptyList>
+            {ownerHint && <p className="owner-hint">{ownerHint}</p>}
+          </>
         )}
 
         <ArticleList feed={feed} uid={uid} onDelete={deletion.ask} featureFirst />

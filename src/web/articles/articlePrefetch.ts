@@ -33,6 +33,8 @@ export function prefetchForPath(pathname: string): void {
  * (the page's data block in the browser; the server's own render, renderScreen.tsx).
  */
 export function primeServedScreen(screen: ServedScreen): void {
+  // The search screen takes its served results itself (SearchPage.tsx): its code is not the home page's.
+  if (screen.kind === 'search') return;
   const [path, value] =
     screen.kind === 'article'
       ? [articlePath(screen.article.id), screen.article]

@@ -46,9 +46,9 @@ export function CommentNotificationsSection() {
       aria-labelledby={headingId}
       className="flex flex-col gap-3 border-t border-slate-200 pt-4 dark:border-slate-800"
     >
-      <h2 id={headingId} className="text-lg font-semibold">
+      <h3 id={headingId} className="text-base font-semibold">
         Comment mail
-      </h2>
+      </h3>
       {error && <FormAlert message={error} tone="error" />}
       {switches.map(({ key, label }) => (
         <label key={key} className="flex items-center gap-3 text-sm">

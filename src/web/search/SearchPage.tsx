@@ -9,6 +9,8 @@ import { LoadFailure } from '../components/LoadFailure.tsx';
 import { TagLinks } from '../articles/TagLinks.tsx';
 import { useDocumentTitle } from '../components/useDocumentTitle.ts';
 import { searchArticles } from '../api/searchApi.ts';
+import type { ServedScreen } from '../../shared/servedScreen.ts';
+import { useServedPage } from '../served/servedPage.ts';
 
 type SearchState =
   | { status: 'loading' | 'failed'; results: SearchResult[]; nextCursor: string | null }
@@ -20,6 +22,7 @@ const start: SearchState = { status: 'loading', results: [], nextCursor: null };
 export default function SearchPage() {
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
+  const cursor = params.get('cursor');
   useDocumentTitle(q ? `Search: ${q}` : 'Search');
   return (
     <section aria-labelledby="search-heading">
@@ -32,7 +35,7 @@ export default function SearchPage() {
       {[...q].length > SEARCH_QUERY_MAX_LENGTH ? (
         <EmptyList>Search text can be at most {SEARCH_QUERY_MAX_LENGTH} characters. Try fewer words.</EmptyList>
       ) : q ? (
-        <SearchResults key={q} q={q} />
+        <SearchResults key={`${q}\n${cursor ?? ''}`} q={q} cursor={cursor} />
       ) : (
         <EmptyList>Type a word in the search box to find articles by their title, text, tags or author.</EmptyList>
       )}
@@ -40,27 +43,47 @@ export default function SearchPage() {
   );
 }
 
-function SearchResults({ q }: { q: string }) {
-  const [state, setState] = useState<SearchState>(start);
+/** The served screen's results, taken once, by the screen the page was loaded at (later visits search afresh). */
+const taken = new WeakSet<ServedScreen>();
+
+function servedResults(screen: ServedScreen | null, q: string): SearchState | null {
+  if (screen?.kind !== 'search' || screen.q.trim() !== q || taken.has(screen)) return null;
+  // Not at once: React may run a component's initialiser twice in one render.
+  setTimeout(() => taken.add(screen));
+  return { status: 'ready', results: screen.page.results, nextCursor: screen.page.nextCursor };
+}
+
+/** The search screen's address for `q` from `cursor` on: what "More results" links to without script. */
+function searchHref(q: string, cursor: string): string {
+  return `${paths.search}?${new URLSearchParams({ q, cursor })}`;
+}
+
+function SearchResults({ q, cursor }: { q: string; cursor: string | null }) {
+  const { screen } = useServedPage();
+  // The server rendered this page with its results (DESIGN.md §9.6): taken over, not asked again.
+  const [served] = useState(() => servedResults(screen, q));
+  const [state, setState] = useState<SearchState>(served ?? start);
   const firstNew = useRef<HTMLAnchorElement>(null);
   const [focusFrom, setFocusFrom] = useState<number | null>(null);
 
   const load = useCallback(
-    (cursor: string | null) => {
-      setState((current) => ({ ...current, status: cursor ? 'loadingMore' : 'loading' }));
-      searchArticles(q, cursor).then(
+    (after: string | null) => {
+      setState((current) => ({ ...current, status: after === cursor ? 'loading' : 'loadingMore' }));
+      searchArticles(q, after).then(
         (page) =>
           setState((current) => ({
             status: 'ready',
-            results: cursor ? [...current.results, ...page.results] : page.results,
+            results: after === cursor ? page.results : [...current.results, ...page.results],
             nextCursor: page.nextCursor,
           })),
-        () => setState((current) => ({ ...current, status: cursor ? 'moreFailed' : 'failed' })),
+        () => setState((current) => ({ ...current, status: after === cursor ? 'failed' : 'moreFailed' })),
       );
     },
-    [q],
+    [q, cursor],
   );
-  useEffect(() => load(null), [load]);
+  useEffect(() => {
+    if (!served) load(cursor);
+  }, [load, served, cursor]);
   // After "More results", the keyboard carries on from the first new result.
   useEffect(() => {
     if (focusFrom !== null && state.results.length > focusFrom) {
@@ -76,7 +99,7 @@ function SearchResults({ q }: { q: string }) {
       </p>
     );
   }
-  if (state.status === 'failed') return <LoadFailure message="Search failed." onRetry={() => load(null)} />;
+  if (state.status === 'failed') return <LoadFailure message="Search failed." onRetry={() => load(cursor)} />;
   if (state.results.length === 0) {
     return (
       <EmptyList
@@ -128,17 +151,21 @@ function SearchResults({ q }: { q: string }) {
           <LoadFailure message="More results could not be loaded." onRetry={() => load(state.nextCursor)} />
         )}
         {state.nextCursor && state.status !== 'moreFailed' && (
-          <button
-            type="button"
+          // A link to the next page (decision 0831): without script it leads there; with it, the list grows in place.
+          <a
+            href={searchHref(q, state.nextCursor)}
+            aria-busy={state.status === 'loadingMore'}
+            aria-disabled={state.status === 'loadingMore' || undefined}
             className="pill"
-            disabled={state.status === 'loadingMore'}
-            onClick={() => {
+            onClick={(event) => {
+              event.preventDefault();
+              if (state.status === 'loadingMore') return;
               setFocusFrom(state.results.length);
               load(state.nextCursor);
             }}
           >
             {state.status === 'loadingMore' ? 'Loading…' : 'More results'}
-          </button>
+          </a>
         )}
       </div>
     </>

@@ -10,6 +10,7 @@ import { AuthProvider } from '../auth/AuthProvider.tsx';
 import type { AuthSession } from '../auth/authSession.ts';
 import { AuthorPage } from '../authors/AuthorPage.tsx';
 import TagPage from '../tags/TagPage.tsx';
+import SearchPage from '../search/SearchPage.tsx';
 import { AppLayout } from '../components/AppLayout.tsx';
 import { setSiteInfoOnServer } from '../components/siteInfo.ts';
 import { ServedPageContext } from '../served/servedPage.ts';
@@ -29,6 +30,7 @@ const servedScreens: Record<ServedScreenName, ReactElement> = {
   article: <ArticlePage />,
   author: <AuthorPage />,
   tag: <TagPage />,
+  search: <SearchPage />,
 };
 const servedScreenNames = Object.keys(servedScreens) as ServedScreenName[];
 
@@ -40,7 +42,7 @@ const noSession = {
   getIdToken: async () => null,
 } as unknown as AuthSession;
 
-export const renderScreen: RenderScreen = ({ pathname, site, screen }) => {
+export const renderScreen: RenderScreen = ({ pathname, search = '', site, screen }) => {
   // The same for every render of this server (its configuration).
   setSiteInfoOnServer(site);
   // The screen's first calls, answered with its data (the same cache the browser primes at boot).
@@ -69,7 +71,7 @@ export const renderScreen: RenderScreen = ({ pathname, site, screen }) => {
       <StrictMode>
         <ServedPageContext value={{ screen, commentsHtml }}>
           <AuthProvider session={noSession}>
-            <StaticRouter location={pathname}>
+            <StaticRouter location={pathname + search}>
               <Routes>
                 <Route element={<AppLayout />}>
                   {servedScreenNames.map((name) => (

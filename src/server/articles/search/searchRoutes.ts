@@ -1,32 +1,10 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import {
-  SEARCH_DEFAULT_LIMIT,
-  SEARCH_MAX_LIMIT,
-  SEARCH_QUERY_MAX_LENGTH,
-  type SearchPage,
-} from '../../../shared/searchSchema.ts';
+import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_LENGTH } from '../../../shared/searchSchema.ts';
 import { sendProblem } from '../../http/problem.ts';
-import type { RateLimiter } from '../../rateLimit/rateLimiter.ts';
-import { toArticleJson } from '../articleReads.ts';
-import type { ArticlesRepository } from '../articlesRepository.ts';
-import { searchIndex } from './searchIndex.ts';
-import { includedWords, parseSearchQuery } from './searchQuery.ts';
-import { searchSnippet } from './searchSnippet.ts';
-
-/** Results past this many are not paged to: nobody reads them, and each page sorts all before it. */
-export const SEARCH_MAX_OFFSET = 1000;
-const WINDOW_MS = 60 * 1000;
-
-export interface SearchRoutesDeps {
-  repository: ArticlesRepository;
-  database: Parameters<typeof searchIndex>[0];
-  rateLimiter: RateLimiter;
-  searchesPerMinute: number;
-}
+import { parseWhole, SEARCH_MAX_OFFSET, type SearchPages } from './searchPage.ts';
 
 /** GET /api/search (registered with { prefix: '/api' }). */
-export function searchRoutes(deps: SearchRoutesDeps): FastifyPluginAsync {
-  const rule = { name: 'search:ip', limit: deps.searchesPerMinute, windowMs: WINDOW_MS };
+export function searchRoutes(search: SearchPages): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     app.get('/search', async (request, reply) => {
       const query = request.query as Record<string, unknown>;
@@ -51,34 +29,12 @@ export function searchRoutes(deps: SearchRoutesDeps): FastifyPluginAsync {
           { field: 'cursor', message: 'cursor must be a nextCursor value from a previous page.' },
         ]);
       }
-      const limited = await deps.rateLimiter.consume(rule, request.ip);
-      if (!limited.allowed) {
-        reply.header('retry-after', String(limited.retryAfterSeconds));
+      const retryAfterSeconds = await search.limited(request.ip);
+      if (retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(retryAfterSeconds));
         return sendProblem(reply, 429, 'You have searched many times in a short time. Please wait and try again.');
       }
-
-      const parsed = parseSearchQuery(text);
-      const hits = await searchIndex(deps.database, parsed, limit + 1, offset);
-      const pageHits = hits.slice(0, limit);
-      const articles = await deps.repository.findMany(pageHits.map((hit) => hit.articleId));
-      const byId = new Map(articles.map((article) => [article.id, article]));
-      const words = includedWords(parsed);
-      const page: SearchPage = {
-        results: pageHits.flatMap((hit) => {
-          const article = byId.get(hit.articleId);
-          return article ? [{ article: toArticleJson(article), snippet: searchSnippet(hit.body, words) }] : [];
-        }),
-        nextCursor: hits.length > limit && offset + limit <= SEARCH_MAX_OFFSET ? String(offset + limit) : null,
-      };
-      return reply.header('cache-control', 'no-store').send(page);
+      return reply.header('cache-control', 'no-store').send(await search.page(text, limit, offset));
     });
   };
-}
-
-/** A whole number from min to max given as digits; `fallback` when absent; undefined when invalid. */
-function parseWhole(value: unknown, fallback: number, min: number, max: number): number | undefined {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^[0-9]{1,6}$/.test(value)) return undefined;
-  const number = Number(value);
-  return number >= min && number <= max ? number : undefined;
 }

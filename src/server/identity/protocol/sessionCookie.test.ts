@@ -35,9 +35,13 @@ describe.each(contractDatabases())('browser session mode on $dialect', (dialectC
     expect(setCookie).toContain('Path=/identity');
     expect(setCookie).not.toContain('Secure');
     const refreshToken = sessionCookieFrom(signUp.headers)!;
-    // Beside it, the ID token for the article pages' documents only (decision 0830), as long as it lives.
-    const viewer = signUp.headers.getSetCookie().find((cookie) => cookie.startsWith('inkwell_viewer='))!;
-    expect(viewer).toBe(`inkwell_viewer=${signUp.body.idToken}; Max-Age=3600; Path=/article; HttpOnly; SameSite=Lax`);
+    // Beside it, the ID token for the article pages' and editor's documents only (decisions 0830,
+    // 0862), as long as it lives.
+    const viewer = signUp.headers.getSetCookie().filter((cookie) => cookie.startsWith('inkwell_viewer='));
+    expect(viewer).toEqual([
+      `inkwell_viewer=${signUp.body.idToken}; Max-Age=3600; Path=/article; HttpOnly; SameSite=Lax`,
+      `inkwell_viewer=${signUp.body.idToken}; Max-Age=3600; Path=/article-update; HttpOnly; SameSite=Lax`,
+    ]);
 
     const cookie = `inkwell_session=${refreshToken}`;
     const refreshed = await app.client.call(
@@ -70,6 +74,9 @@ describe.each(contractDatabases())('browser session mode on $dialect', (dialectC
     expect(revoked.headers.get('set-cookie')).toMatch(/^inkwell_session=; Max-Age=0; /);
     expect(revoked.headers.getSetCookie()).toContain(
       'inkwell_viewer=; Max-Age=0; Path=/article; HttpOnly; SameSite=Lax',
+    );
+    expect(revoked.headers.getSetCookie()).toContain(
+      'inkwell_viewer=; Max-Age=0; Path=/article-update; HttpOnly; SameSite=Lax',
     );
     const dead = await app.client.call(
       '/v1/token',

@@ -5,7 +5,7 @@ import {
   SESSION_MODE_HEADER,
 } from '../../../shared/identityProtocol.ts';
 import { SESSION_IDLE_LIFETIME_MS } from '../core/lifetimes.ts';
-import { VIEWER_COOKIE_NAME, VIEWER_COOKIE_PATH } from '../../http/viewerCookie.ts';
+import { VIEWER_COOKIE_NAME, VIEWER_COOKIE_PATHS } from '../../http/viewerCookie.ts';
 
 /**
  * Browser session mode (docs/architecture.md, Sign-in protocol): the refresh token travels only in an HttpOnly cookie.
@@ -35,7 +35,7 @@ export interface CookieSession {
 
 /**
  * Sets the session cookie, and the viewer cookie beside it (http/viewerCookie.ts): the ID token,
- * for the article pages' documents only, living as long as the token does. Lax, not Strict: an
+ * for the article pages' and editor's documents only, living as long as the token does. Lax, not Strict: an
  * author following a link to their draft from a mail or another site is still themselves.
  */
 export function setSessionCookie(reply: FastifyReply, session: CookieSession, secure: boolean): void {
@@ -43,22 +43,20 @@ export function setSessionCookie(reply: FastifyReply, session: CookieSession, se
     ...cookieOptions(secure),
     maxAge: Math.floor(SESSION_IDLE_LIFETIME_MS / 1000),
   });
-  reply.setCookie(VIEWER_COOKIE_NAME, session.idToken, {
-    path: VIEWER_COOKIE_PATH,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    maxAge: session.expiresInSeconds,
-  });
+  for (const path of VIEWER_COOKIE_PATHS) {
+    reply.setCookie(VIEWER_COOKIE_NAME, session.idToken, {
+      path,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      maxAge: session.expiresInSeconds,
+    });
+  }
 }
 
 export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
   reply.setCookie(SESSION_COOKIE_NAME, '', { ...cookieOptions(secure), maxAge: 0 });
-  reply.setCookie(VIEWER_COOKIE_NAME, '', {
-    path: VIEWER_COOKIE_PATH,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    maxAge: 0,
-  });
+  for (const path of VIEWER_COOKIE_PATHS) {
+    reply.setCookie(VIEWER_COOKIE_NAME, '', { path, httpOnly: true, sameSite: 'lax', secure, maxAge: 0 });
+  }
 }

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 import { contractDatabases } from '../test/support/testDatabases.ts';
 import { logIn } from './support/accounts.ts';
+import { lookAt } from './support/looks.ts';
 
 // A blog with no articles yet (issue 15 §1): the shared test server has articles from other
 // tests, so this file starts the real app on a fresh database of its own.
@@ -32,18 +32,7 @@ test('an empty blog with no owner tells its operator how to name one, with scrip
   // The app has taken the page over (its Login is no longer pending) and the hint stayed.
   await expect(page.locator('.auth-pending')).toHaveCount(0);
   await expect(hint).toBeVisible();
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const viewport of [
-      { width: 390, height: 844 },
-      { width: 1280, height: 800 },
-    ]) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: `test-results/screens/owner-hint-${colorScheme}-${viewport.width}.png` });
-    }
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.map((violation) => violation.id)).toEqual([]);
-  }
+  await lookAt(page, 'owner-hint', { dir: 'test-results/screens' });
   expect(errors).toEqual([]);
 
   const context = await browser.newContext({ javaScriptEnabled: false });

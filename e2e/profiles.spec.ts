@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { logIn } from './support/accounts.ts';
+import { axeViolations, screenshot } from './support/looks.ts';
 import { apiPublish, apiSignUp } from './support/api.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
@@ -210,12 +210,10 @@ test('the profile comes in headed groups, with a nav to each beside them on a wi
       await page.evaluate(() => window.scrollTo(0, 0));
       // On a phone the groups follow one another; the nav would only push them down.
       await expect(nav).toBeVisible({ visible: viewport.width > 1000 });
-      await page.screenshot({
-        path: `test-results/screens/profile-groups-${colorScheme}-${viewport.width}.png`,
+      await screenshot(page, `test-results/screens/profile-groups-${colorScheme}-${viewport.width}.png`, {
         fullPage: true,
       });
     }
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   }
 });

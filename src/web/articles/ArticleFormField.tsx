@@ -64,13 +64,30 @@ export function ArticleFormField({
           onChange={(event) => onChange(event.target.value)}
         />
       )}
+      <FieldFeedback id={id} error={error} note={note} />
+    </div>
+  );
+}
+
+/** A field's error, when it has one, and its characters-left note, each at the id its input names. */
+export function FieldFeedback({
+  id,
+  error,
+  note,
+}: {
+  id: string;
+  error: string | undefined;
+  note?: LimitNoteState | null;
+}) {
+  return (
+    <>
       {error && (
-        <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
           {error}
         </p>
       )}
-      {note && <LimitNote id={noteId} note={note} />}
-    </div>
+      {note && <LimitNote id={`${id}-note`} note={note} />}
+    </>
   );
 }
 

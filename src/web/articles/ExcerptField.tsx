@@ -1,7 +1,7 @@
 import { EXCERPT_MAX_LENGTH } from '../../shared/articleSchema.ts';
 import { deskTexts } from '../../shared/editorTexts.ts';
-import { fieldInputClass } from './ArticleFormField.tsx';
-import { LimitNote, limitNote } from './LimitNote.tsx';
+import { FieldFeedback, fieldInputClass } from './ArticleFormField.tsx';
+import { limitNote } from './LimitNote.tsx';
 
 /**
  * The author's own excerpt (DESIGN.md §9.6): optional, so not required by the browser; empty,
@@ -41,12 +41,7 @@ export function ExcerptField({
         className={fieldInputClass}
         onChange={(event) => onChange(event.target.value)}
       />
-      {error && (
-        <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
-      {note && <LimitNote id={noteId} note={note} />}
+      <FieldFeedback id={id} error={error} note={note} />
     </div>
   );
 }

@@ -33,7 +33,14 @@ export function startScheduledPublishing(deps: ScheduledPublishingDeps): () => P
         if (published < BATCH || stopped) break;
       }
     } catch (error) {
-      // Another process's write won (SQLite's one writer), or the database is away: the next poll tries again.
+      // Either way the next poll tries again. Another process's write winning SQLite's one writer
+      // lock is the expected race of several processes (that one publishes the articles): not an
+      // error for the operator's log. Anything else (the database away) is.
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+        deps.log.info({}, 'scheduled publishing left to another process this time');
+        return;
+      }
       deps.log.error(
         { reason: error instanceof Error ? error.message : String(error) },
         'scheduled publishing poll failed',

@@ -48,16 +48,7 @@ function openSqlite(file: string): Database {
   // mmap_size stays 0 on purpose: mapped pages a read touches count in the process RSS, so
   // a large database would grow it without bound; pread into the 16 MB cache keeps it flat.
   connection.pragma('temp_store = MEMORY');
-  // The read version as read in this turn of the event loop (decision 0881): every cached read
-  // and the settings ask for it, and under load one turn serves many requests. Forgotten when
-  // the turn ends and before any write of this process, so a read after one's own write sees it.
-  let turnStamp: string | undefined;
-  const forgetStamp = () => {
-    turnStamp = undefined;
-  };
-  const db = new Kysely<DatabaseSchema>({
-    dialect: new SqliteDialect({ database: withStatementCache(connection, undefined, forgetStamp) }),
-  });
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   let readVersion: BetterSqlite3.Statement | undefined;
   return {
     db,
@@ -66,15 +57,11 @@ function openSqlite(file: string): Database {
       await sql`select 1`.execute(db);
     },
     changeStamp: async () => {
-      if (turnStamp !== undefined) return turnStamp;
       try {
         // Straight on the connection, prepared once: Kysely's query building would cost more than the read.
         readVersion ??= connection.prepare(READ_VERSION_SQL).pluck();
         const version = readVersion.get() as number | undefined;
-        if (version === undefined) return null;
-        turnStamp = String(version);
-        setImmediate(forgetStamp);
-        return turnStamp;
+        return version === undefined ? null : String(version);
       } catch {
         return null; // not migrated yet, or the connection is busy with a streamed read
       }

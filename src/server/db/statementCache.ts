@@ -9,15 +9,9 @@ export const STATEMENT_CACHE_SIZE = 256;
  * statements: Kysely prepares every query afresh, and preparing (parsing and planning
  * the SQL) costs as much as running a small indexed read. Kysely's driver runs one
  * query at a time on the connection, so a cached statement is never in use twice.
- * Least recently used statements are dropped past `maxSize`. `onWrite` is called before each
- * statement that may write (not a reader; transactions' BEGIN and COMMIT too) is handed out:
- * Kysely's driver prepares and runs a statement in one synchronous step.
+ * Least recently used statements are dropped past `maxSize`.
  */
-export function withStatementCache(
-  connection: BetterSqlite3Database,
-  maxSize = STATEMENT_CACHE_SIZE,
-  onWrite?: () => void,
-): SqliteDatabase {
+export function withStatementCache(connection: BetterSqlite3Database, maxSize = STATEMENT_CACHE_SIZE): SqliteDatabase {
   const statements = new Map<string, Statement>();
   return {
     prepare(sql: string) {
@@ -30,7 +24,6 @@ export function withStatementCache(
         if (statements.size >= maxSize) statements.delete(statements.keys().next().value!);
       }
       statements.set(sql, statement);
-      if (!statement.reader) onWrite?.();
       return statement;
     },
     close() {

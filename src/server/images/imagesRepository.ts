@@ -31,6 +31,41 @@ function isForeignKeyViolation(error: unknown): boolean {
 
 const etagOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
 
+/**
+ * An image's row, in the caller's transaction: with imageFileInto, how every way in (an upload,
+ * an export brought back) stores an image, so its files get the same ETags whichever wrote them.
+ */
+export async function imageRowInto(trx: Transaction<DatabaseSchema>, image: Omit<NewImage, 'files'>): Promise<void> {
+  await trx
+    .insertInto('images')
+    .values({
+      id: image.id,
+      owner_id: image.ownerId,
+      width: image.width,
+      height: image.height,
+      created_at: image.createdAt,
+    })
+    .execute();
+}
+
+/** One file of an image, one statement (a statement holding every file would need them all encoded at once). */
+export async function imageFileInto(
+  trx: Transaction<DatabaseSchema>,
+  imageId: string,
+  file: { name: string; contentType: string; bytes: Buffer },
+): Promise<void> {
+  await trx
+    .insertInto('image_files')
+    .values({
+      image_id: imageId,
+      name: file.name,
+      content_type: file.contentType,
+      etag: etagOf(file.bytes),
+      bytes: file.bytes,
+    })
+    .execute();
+}
+
 /** All SQL of the images feature. */
 export function createImagesRepository(db: Kysely<DatabaseSchema>) {
   return {
@@ -38,29 +73,8 @@ export function createImagesRepository(db: Kysely<DatabaseSchema>) {
     async insert(image: NewImage): Promise<void> {
       try {
         await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('images')
-            .values({
-              id: image.id,
-              owner_id: image.ownerId,
-              width: image.width,
-              height: image.height,
-              created_at: image.createdAt,
-            })
-            .execute();
-          // One file per statement: a statement holding every file would need them all encoded at once.
-          for (const file of image.files) {
-            await trx
-              .insertInto('image_files')
-              .values({
-                image_id: image.id,
-                name: file.name,
-                content_type: file.contentType,
-                etag: etagOf(file.bytes),
-                bytes: file.bytes,
-              })
-              .execute();
-          }
+          await imageRowInto(trx, image);
+          for (const file of image.files) await imageFileInto(trx, image.id, file);
         });
       } catch (error) {
         if (isForeignKeyViolation(error)) throw new OwnerGoneError();

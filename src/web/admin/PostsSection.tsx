@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '../../shared/routes.ts';
 import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
 import { smallButton } from '../components/adminStyles.ts';
+import { MoreButton } from '../components/MoreButton.tsx';
 import { inputClass, linkClass } from '../components/formStyles.ts';
 import type { Article, ArticleStatus } from '../api/articleTypes.ts';
 import { articlesApi } from '../api/articlesApi.ts';
@@ -131,15 +132,9 @@ export function PostsSection() {
         </ul>
       )}
       {nextCursor !== null && (
-        <button
-          type="button"
-          className={`${smallButton} self-start`}
-          disabled={busy}
-          aria-busy={busy}
-          onClick={() => void load(nextCursor)}
-        >
+        <MoreButton busy={busy} onMore={() => void load(nextCursor)}>
           {texts.more}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

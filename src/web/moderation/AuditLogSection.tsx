@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '../../shared/routes.ts';
 import { linkClass } from '../components/formStyles.ts';
 import { AdminAlert, adminFailure } from '../components/AdminAlert.tsx';
-import { smallButton } from '../components/adminStyles.ts';
+import { MoreButton } from '../components/MoreButton.tsx';
 import { useAuth } from '../auth/useAuth.ts';
 import { moderationApi, type AuditEntryJson } from '../api/moderationApi.ts';
 import { moderationTexts as texts } from './moderationTexts.ts';
@@ -118,15 +118,9 @@ export function AuditLogSection() {
         </ol>
       )}
       {nextCursor !== null && (
-        <button
-          type="button"
-          className={`${smallButton} self-start`}
-          disabled={busy}
-          aria-busy={busy}
-          onClick={() => void load(nextCursor)}
-        >
+        <MoreButton busy={busy} onMore={() => void load(nextCursor)}>
           {texts.older}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

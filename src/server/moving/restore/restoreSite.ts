@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { createArticlesRepository } from '../../articles/articlesRepository.ts';
 import { imageOrigin } from '../../articles/imageOrigin.ts';
@@ -7,6 +7,7 @@ import type { Database } from '../../db/database.ts';
 import type { DatabaseSchema } from '../../db/schema.ts';
 import type { Identity } from '../../identity/createIdentity.ts';
 import type { Images } from '../../images/createImages.ts';
+import { imageFileInto, imageRowInto } from '../../images/imagesRepository.ts';
 import type { Progress } from '../importing/importPosts.ts';
 import type { OpenedArchive } from './exportArchive.ts';
 import type { ExportContents } from './exportContents.ts';
@@ -37,7 +38,6 @@ export async function isEmptySite(database: Database): Promise<boolean> {
 }
 
 // The images feature's validator of a stored file (imagesRepository.ts): a hash of its bytes.
-const etagOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
 
 /**
  * Writes a checked export (exportContents.ts) into an empty site, every id kept (nothing is
@@ -108,23 +108,11 @@ async function writeSite(
   const storing = deps.progress('Storing images');
   for (const [index, image] of contents.images.entries()) {
     storing(index + 1, contents.images.length);
-    await trx
-      .insertInto('images')
-      .values({
-        id: image.id,
-        owner_id: image.ownerId,
-        width: image.width,
-        height: image.height,
-        created_at: image.createdAt,
-      })
-      .execute();
+    await imageRowInto(trx, image);
     // One file at a time, read from the zip when written: memory holds one image file.
     for (const file of image.files) {
       const bytes = await archive.readImage(`images/${image.id}/${file.name}`);
-      await trx
-        .insertInto('image_files')
-        .values({ image_id: image.id, name: file.name, content_type: file.contentType, etag: etagOf(bytes), bytes })
-        .execute();
+      await imageFileInto(trx, image.id, { name: file.name, contentType: file.contentType, bytes });
     }
   }
   for (const author of contents.authors) {

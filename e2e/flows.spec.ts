@@ -488,6 +488,9 @@ test('failures say what happened: offline is not "Inkwell may have been updated"
   await page.goto('/');
   // The article screen's code has come ahead (idle), so only the data call meets the dead network.
   await expect.poll(() => asked.some((path) => /\/assets\/ArticlePage-[\w-]+\.js$/.test(path))).toBe(true);
+  // ...and the chunks it imports have arrived too (asked for is not arrived: a fresh-clone run
+  // went offline while one was on its way, and the screen's code, not its data, failed).
+  await page.waitForLoadState('networkidle');
   await context.setOffline(true);
   await page.getByRole('link', { name: title, exact: true }).click();
   const alert = page.getByRole('main').getByRole('alert');

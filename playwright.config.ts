@@ -39,6 +39,10 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   forbidOnly: true,
   retries: 0,
+  // A journey test (sign up, verify, act, sign out, check) takes 10-12 s on a quiet machine and
+  // 2-3 times that while Vitest shares the two cores (npm test); Playwright's 30 s default ended
+  // a passing passkey journey on CI at 30 s. Each expect still waits at most 5 s.
+  timeout: 60_000,
   // Spec files are spread over the workers; a file's tests run in order in one worker, against
   // that worker's server, so a test's articles are the newest there. Three workers on these
   // 2-core machines: a test spends part of its time waiting on a server (measured:

@@ -16,6 +16,7 @@ import { ownerlessHint } from './identity/firstOwner.ts';
 import { sendProblem } from './http/problem.ts';
 import { registerDrainOnClose } from './http/drainOnClose.ts';
 import { registerInputRules } from './http/inputRules.ts';
+import { registerReadVersionScope } from './db/readVersionScope.ts';
 import { problemErrorHandler } from './http/requestErrors.ts';
 import { registerResponseHeaders } from './http/securityHeaders.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -102,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   applyResponseHeaders = registerResponseHeaders(app, { https: config.publicUrl.startsWith('https:') });
   registerDrainOnClose(app);
+  // A request reads the read version once, not once per cached read (decision 0745).
+  registerReadVersionScope(app);
   // NUL, lone surrogates and overlong URL values are refused before any route (decision 0561).
   registerInputRules(app, [{ prefix: '/identity/', refuse: refuseIdentityInput }]);
   // Identity answers carry tokens next to input the client chose (the email): compressed, their

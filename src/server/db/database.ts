@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database as DatabaseConfig } from '../config.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { readOncePerRequest } from './readVersionScope.ts';
 import { sharedRead } from './sharedRead.ts';
 import { withStatementCache } from './statementCache.ts';
 
@@ -19,7 +20,8 @@ export interface Database {
    * The read version (migration 0011): a value that differs whenever an article or an author's
    * name has changed since the last call, through this process or any other; null when it
    * cannot be read (the table is not migrated yet), which means: do not answer from memory.
-   * See stampedCache.ts.
+   * See stampedCache.ts. On SQLite a request reads it once, and again after its own writes
+   * (readVersionScope.ts): another process's change during a request shows from the next one.
    */
   changeStamp(): Promise<string | null>;
   /** PostgreSQL only: connections in the pool and clients waiting for one (metrics). */
@@ -48,24 +50,31 @@ function openSqlite(file: string): Database {
   // mmap_size stays 0 on purpose: mapped pages a read touches count in the process RSS, so
   // a large database would grow it without bound; pread into the 16 MB cache keeps it flat.
   connection.pragma('temp_store = MEMORY');
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  // This connection's own writes, counted as they are prepared: a request's read version is
+  // kept only until one (readVersionScope.ts).
+  let writes = 0;
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new SqliteDialect({ database: withStatementCache(connection, { onWrite: () => writes++ }) }),
+  });
   let readVersion: BetterSqlite3.Statement | undefined;
+  const readVersionNow = (): string | null => {
+    try {
+      // Straight on the connection, prepared once: Kysely's query building would cost more than the read.
+      readVersion ??= connection.prepare(READ_VERSION_SQL).pluck();
+      const version = readVersion.get() as number | undefined;
+      return version === undefined ? null : String(version);
+    } catch {
+      return null; // not migrated yet, or the connection is busy with a streamed read
+    }
+  };
+  const readVersionOfRequest = readOncePerRequest(connection, readVersionNow, () => writes);
   return {
     db,
     dialect: 'sqlite',
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    changeStamp: async () => {
-      try {
-        // Straight on the connection, prepared once: Kysely's query building would cost more than the read.
-        readVersion ??= connection.prepare(READ_VERSION_SQL).pluck();
-        const version = readVersion.get() as number | undefined;
-        return version === undefined ? null : String(version);
-      } catch {
-        return null; // not migrated yet, or the connection is busy with a streamed read
-      }
-    },
+    changeStamp: async () => readVersionOfRequest(),
     close: () => db.destroy(),
   };
 }

@@ -11,7 +11,10 @@ export const STATEMENT_CACHE_SIZE = 256;
  * query at a time on the connection, so a cached statement is never in use twice.
  * Least recently used statements are dropped past `maxSize`.
  */
-export function withStatementCache(connection: BetterSqlite3Database, maxSize = STATEMENT_CACHE_SIZE): SqliteDatabase {
+export function withStatementCache(
+  connection: BetterSqlite3Database,
+  { maxSize = STATEMENT_CACHE_SIZE, onWrite = () => {} }: { maxSize?: number; onWrite?: () => void } = {},
+): SqliteDatabase {
   const statements = new Map<string, Statement>();
   return {
     prepare(sql: string) {
@@ -24,6 +27,9 @@ export function withStatementCache(connection: BetterSqlite3Database, maxSize = 
         if (statements.size >= maxSize) statements.delete(statements.keys().next().value!);
       }
       statements.set(sql, statement);
+      // Kysely's driver runs what it prepares at once: a statement that may change the
+      // database is about to (readVersionScope.ts forgets a request's read version by it).
+      if (!statement.readonly) onWrite();
       return statement;
     },
     close() {

@@ -54,6 +54,14 @@ const isStorableText = (value: string) => !value.includes('\u0000') && value.isW
 const requiredText = (label: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be text.`) });
 
+/** Text of at most `max` characters (as `characterCount` counts them), trimmed, and storable. */
+const boundedText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .refine(isStorableText, { error: `${label} contains a character that cannot be stored.`, abort: true })
+    .refine((value) => characterCount(value) <= max, { error: `${label} must be at most ${max} characters.` });
+
 function isWebAddress(value: string): boolean {
   // The URL parser silently drops tabs and newlines and accepts spaces in paths; an address
   // a person pastes has none of those, and leaving them in would hide what is really stored.
@@ -84,26 +92,12 @@ export const articleInputSchema = z
         .refine((value) => characterCount(value) <= TITLE_MAX_LENGTH, {
           error: `Title must be at most ${TITLE_MAX_LENGTH} characters.`,
         }),
-      description: z
-        .string({ error: 'Description must be text.' })
-        .trim()
-        .refine(isStorableText, { error: 'Description contains a character that cannot be stored.', abort: true })
-        .refine((value) => characterCount(value) <= DESCRIPTION_MAX_LENGTH, {
-          error: `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters.`,
-        })
-        .default(''),
+      description: boundedText('Description', DESCRIPTION_MAX_LENGTH).default(''),
       /**
        * Optional: the author's own excerpt, shown on cards and as the meta description instead of
        * the one made from the text. A PUT without it keeps the article's; '' goes back to the made one.
        */
-      excerpt: z
-        .string({ error: 'Excerpt must be text.' })
-        .trim()
-        .refine(isStorableText, { error: 'Excerpt contains a character that cannot be stored.', abort: true })
-        .refine((value) => characterCount(value) <= EXCERPT_MAX_LENGTH, {
-          error: `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters.`,
-        })
-        .optional(),
+      excerpt: boundedText('Excerpt', EXCERPT_MAX_LENGTH).optional(),
       /** Optional: a PUT without it keeps the article's tags (DESIGN.md §8.5). */
       tags: z
         .array(

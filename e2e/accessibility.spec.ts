@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { axeViolations } from './support/axe.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
@@ -211,16 +211,6 @@ async function logIn(page: Page) {
   await page.getByLabel('Password').fill(fixture.author.password);
   await page.getByRole('main').getByRole('button', { name: 'Login' }).click();
   await expect(heading(page, SITE_TITLE)).toBeVisible();
-}
-
-/** axe-core's findings on the page as it is now, one line per failing element. */
-async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((violation) => ({
-    rule: violation.id,
-    help: violation.help,
-    targets: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
-  }));
 }
 
 /**

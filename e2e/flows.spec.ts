@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectSignedIn, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
+import { axeViolations } from './support/axe.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 
 // Issue 15 section 3, "nothing lost, nobody misled": each behaviour found in the trial, tried in
@@ -159,7 +159,7 @@ test('leaving the editor with unsaved changes asks first: Cancel, the Home link 
   ] as const) {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width, height: 844 });
-    expect((await new AxeBuilder({ page }).analyze()).violations, `${colorScheme} ${width}`).toEqual([]);
+    expect(await axeViolations(page), `${colorScheme} ${width}`).toEqual([]);
   }
   await leaveDialog.getByRole('button', { name: 'Keep editing' }).click();
   await expect(leaveDialog).toBeHidden();

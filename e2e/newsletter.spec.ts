@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startRulesSmtp, type RulesSmtp } from '../test/support/recipientRulesSmtp.ts';
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 import { contractDatabases } from '../test/support/testDatabases.ts';
 import { setRole } from '../test/support/operatorActions.ts';
 import { markAddressVerified } from '../test/support/verifiedAccounts.ts';
+import { axeViolations } from './support/axe.ts';
 import { screenshot } from './support/looks.ts';
 
 // Newsletters in the browser (DESIGN.md §9.3): the subscribe form without script, checked by
@@ -24,14 +24,6 @@ test.afterAll(async () => {
   await blog?.close();
   await smtp?.close();
 });
-
-async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((violation) => ({
-    rule: violation.id,
-    targets: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
-  }));
-}
 
 test.setTimeout(90_000);
 

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { freePort, startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { startSmtpSink, type SmtpSink } from '../test/support/smtpSink.ts';
 import { expectSignedIn, expectSignedOut, logOutFromProfile, newAccount, signUp, topBar } from './support/accounts.ts';
+import { axeViolations } from './support/axe.ts';
 
 // WebAuthn refuses an IP address as relying party (the worker's server's PUBLIC_URL is
 // http://127.0.0.1:PORT), and counts only https or localhost as secure: these tests run their
@@ -90,13 +90,7 @@ async function addPasskeyOnProfile(page: Page) {
 async function expectAccessible(page: Page, label: string) {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(
-      results.violations.map(
-        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(', ')}`,
-      ),
-      `${label} (${colorScheme}): axe violations`,
-    ).toEqual([]);
+    expect(await axeViolations(page), `${label} (${colorScheme}): axe violations`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: null });
 }

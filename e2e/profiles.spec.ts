@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { logIn } from './support/accounts.ts';
-import { axeViolations, screenshot } from './support/looks.ts';
+import { axeViolations } from './support/axe.ts';
+import { screenshot } from './support/looks.ts';
 import { apiPublish, apiSignUp } from './support/api.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 

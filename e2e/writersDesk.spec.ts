@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support/accounts.ts';
 import { apiSignUp, type ApiAccount } from './support/api.ts';
+import { axeViolations } from './support/axe.ts';
 import { screenshot } from './support/looks.ts';
 
 // The writer's desk (DESIGN.md §9.6) in a real browser against the real server: a draft with
@@ -141,8 +141,7 @@ test('the editor with its desk: axe in both themes, screenshots at a phone and a
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
     await page.setViewportSize({ width: 1280, height: 800 });
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     for (const viewport of [
       { width: 390, height: 844 },
       { width: 1280, height: 800 },

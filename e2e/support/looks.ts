@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 
 /**
  * How the feature specs check what a person sees: axe in both colour schemes on every run, and
@@ -29,15 +29,6 @@ export async function screenshot(
   if (!screenshotsWanted) return;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   await target.screenshot({ path: file, ...('goto' in target ? { fullPage: options.fullPage ?? false } : {}) });
-}
-
-/** Axe's violations on the page as it is, each with the elements it names. */
-export async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((violation) => ({
-    rule: violation.id,
-    targets: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
-  }));
 }
 
 export interface LookOptions {

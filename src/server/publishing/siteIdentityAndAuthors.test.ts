@@ -112,7 +112,7 @@ describe.each(contractDatabases())('the site’s name and its author pages on $d
     ).find((candidate) => candidate.title['#text'] === 'Dab')!;
     expect(entry.content['@_type']).toBe('html');
     const html: string = entry.content['#text'];
-    expect(html).toContain('<h3>The first hour</h3>');
+    expect(html).toContain('<h2>The first hour</h2>');
     expect(html).toContain('<em>dab</em>');
     expect(html).toContain('<a href="https://market.example/fish" rel="nofollow ugc noopener">the market</a>');
     expect(html).toContain('<img src="https://pictures.example/ice.jpg" alt="A dab on ice"');

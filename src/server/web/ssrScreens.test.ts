@@ -37,7 +37,7 @@ describe.each(contractDatabases())('reading screens rendered by the server, on $
     expect(root).toContain('Dab in brown butter &lt;/script&gt;&lt;b&gt;</h1>');
     expect(root).toContain('>Margit Ås</a>');
     expect(root).toContain('src="https://pictures.example/dab.jpg"');
-    expect(root).toContain('<h3>The first hour</h3>');
+    expect(root).toContain('<h2>The first hour</h2>');
     expect(root).toContain('<li>4 small dab</li>');
     // The static boot frame is gone: the page is the screen itself.
     expect(html).not.toContain('id="boot-frame"');

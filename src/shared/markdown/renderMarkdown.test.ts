@@ -28,6 +28,19 @@ describe('article Markdown', () => {
     expect(out).toContain('<h2>Setext</h2>');
   });
 
+  it('makes the highest body heading an h2 whatever its level, keeping the steps below it', () => {
+    // `##` sections, as Ghost and WordPress write <h2> and as imports carry them over.
+    const sections = html('Intro\n\n## What you need\n\n### The fish\n\n## Method\n\n##### A note');
+    expect(sections).toContain('<h2>What you need</h2>');
+    expect(sections).toContain('<h3>The fish</h3>');
+    expect(sections).toContain('<h2>Method</h2>');
+    expect(sections).toContain('<h5>A note</h5>');
+    expect(sections).not.toMatch(/<h1/);
+    expect(html('### Only a third level')).toBe('<h2>Only a third level</h2>\n');
+    // A level written below six steps under the highest stops at h6.
+    expect(html('# Top\n\n###### Six')).toContain('<h6>Six</h6>');
+  });
+
   it('keeps plain text written before Markdown reading as it did: paragraphs and single line breaks', () => {
     expect(html('First line\nsecond line\n\nNew paragraph')).toBe(
       '<p>First line<br>\nsecond line</p>\n<p>New paragraph</p>\n',

@@ -69,13 +69,14 @@ function createRenderer() {
   // allowlist: a link or image whose URL fails this is left as the text it was written as.
   markdown.validateLink = isWebUrl;
 
-  // The page's <h1> is the article's title: body headings start one level below it.
+  // The page's <h1> is the article's title: the body's highest heading is an <h2>, whichever
+  // level it was written at, and the others keep their steps below it (to <h6> at most). `#`
+  // sections and `##` sections (Ghost's and WordPress's <h2>, imported) both outline as h2
+  // under the title, never an h1 to h3 jump (decision 0893).
   markdown.core.ruler.push('shift_headings', (state) => {
-    for (const token of state.tokens) {
-      if (token.type === 'heading_open' || token.type === 'heading_close') {
-        token.tag = `h${Math.min(Number(token.tag.slice(1)) + 1, 6)}`;
-      }
-    }
+    const headings = state.tokens.filter((token) => token.type === 'heading_open' || token.type === 'heading_close');
+    const highest = Math.min(...headings.map((token) => Number(token.tag.slice(1))));
+    for (const token of headings) token.tag = `h${Math.min(Number(token.tag.slice(1)) - highest + 2, 6)}`;
   });
 
   // GFM writes a column's alignment as a style attribute, which the pages' Content-Security-Policy

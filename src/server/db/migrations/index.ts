@@ -27,6 +27,7 @@ import { commentsMigration } from './0600_comments.ts';
 import { newslettersMigration } from './0650_newsletters.ts';
 import { federationMigration } from './0700_federation.ts';
 import { movedInMigration } from './0720_moved_in.ts';
+import { headingOutlineMigration } from './0893_heading_outline.ts';
 import { unsubscribeMigration } from './0601_unsubscribe.ts';
 import { tablesLinksCaptionsMigration } from './0660_tables_links_captions.ts';
 import { siteSettingsMigration } from './0840_site_settings.ts';
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '0720_moved_in': movedInMigration,
   '0840_site_settings': siteSettingsMigration,
   '0850_writers_desk': writersDeskMigration,
+  '0893_heading_outline': headingOutlineMigration,
 };

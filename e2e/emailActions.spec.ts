@@ -91,6 +91,25 @@ test('verifies the email address from the profile through the emailed link', asy
   const replaced = linkIn(signUpMail!, '/action');
   await page.goto(replaced.pathname + replaced.search);
   await expect(page.getByRole('main').getByRole('alert')).toHaveText('This link has expired or has already been used.');
+
+  // The status is asked of the server after the profile shows (held here): its line's place is
+  // kept meanwhile, so Update Profile and Log Out do not move under the pointer (decision 0894).
+  await page.goto('/');
+  await expectSignedIn(page);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/identity/v1/accounts:lookup*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openProfile(page);
+  const logOut = page.getByRole('button', { name: 'Log Out' });
+  await expect(logOut).toBeVisible();
+  await expect(page.getByTestId('email-verification')).toHaveCount(0);
+  const before = await logOut.boundingBox();
+  release();
+  await expect(page.getByTestId('email-verification')).toHaveText('Verified');
+  expect(await logOut.boundingBox()).toEqual(before);
 });
 
 test('an email change can be undone from the old address, which signs every device out', async ({ page }) => {

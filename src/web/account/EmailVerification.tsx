@@ -47,7 +47,16 @@ export function EmailVerification({ email }: { email: string }) {
     }
   }
 
-  if (verified === null) return null;
+  // Until the server answers, the status line's height is kept (invisible), so the Update
+  // Profile and Log Out buttons below do not move when it arrives: a button moving under a
+  // pointer or a finger is pressed where the other one was (decision 0894).
+  if (verified === null) {
+    return (
+      <p aria-hidden="true" className="invisible text-sm" data-testid="email-verification-pending">
+        Email status:
+      </p>
+    );
+  }
   return (
     <div className="flex flex-col gap-2">
       <p className="text-sm">

@@ -7,6 +7,8 @@ import { accountSessionOf } from '../auth/accountSession.ts';
 
 type Outcome = { message: string; tone: 'error' | 'success' } | null;
 
+const STATUS_LABEL = 'Email status: ';
+
 /**
  * The profile's verification state (docs/product.md, Screens): whether the address is verified, and a Send
  * verification email button when it is not. Asked of the server whenever the address changes
@@ -53,14 +55,14 @@ export function EmailVerification({ email }: { email: string }) {
   if (verified === null) {
     return (
       <p aria-hidden="true" className="invisible text-sm" data-testid="email-verification-pending">
-        Email status:
+        {STATUS_LABEL}
       </p>
     );
   }
   return (
     <div className="flex flex-col gap-2">
       <p className="text-sm">
-        <span className="font-medium text-slate-600 dark:text-slate-400">Email status: </span>
+        <span className="font-medium text-slate-600 dark:text-slate-400">{STATUS_LABEL}</span>
         <span data-testid="email-verification">
           {verified ? emailActionMessages.emailVerifiedLabel : emailActionMessages.emailNotVerifiedLabel}
         </span>

@@ -7,9 +7,11 @@ import { formatArticleDate } from '../components/formatArticleDate.ts';
 /** A comment's body: the article body's look, a step smaller (styles.css; the elements commentMarkdown.ts makes). */
 export const commentBodyClass = 'comment-body';
 
-// The article's column (ArticleBody.tsx's ARTICLE_COLUMN, in sans-serif): not imported, so that the
-// article page's chunk and this one share nothing new (a shared module would land in the home page's).
-const column = 'mx-auto w-full max-w-[60ch] text-[1.125rem] sm:text-[1.1875rem]';
+// The article's column (ArticleBody.tsx's ARTICLE_COLUMN): not imported, so that the article
+// page's chunk and this one share nothing new (a shared module would land in the home page's).
+// Its 60ch are measured in the serif, as the article's are (a ch is the font's zero: 60 of the
+// sans were wider than the text above), and what it holds is set in the sans (`*:font-sans`).
+const column = 'mx-auto w-full max-w-[60ch] font-serif text-[1.125rem] *:font-sans sm:text-[1.1875rem]';
 
 export interface CommentsViewProps {
   page: CommentPage;
@@ -37,7 +39,7 @@ export function CommentsView({ page, viewerUid = null, form, tools, threadEnd, m
   return (
     <section
       aria-labelledby="comments-heading"
-      className={`${column} mt-14 border-t border-slate-200 pt-8 font-sans dark:border-slate-800`}
+      className={`${column} mt-14 border-t border-slate-200 pt-8 dark:border-slate-800`}
     >
       <h2 id="comments-heading" className="text-2xl font-bold">
         {page.count > 0 ? texts.count(page.count) : texts.heading}

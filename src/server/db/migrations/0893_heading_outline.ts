@@ -12,7 +12,7 @@ const HEADING_TAG = /<(\/?)h([2-6])>/g;
  * Moves every heading of `html` up by the same number of levels so that its highest is an h2;
  * null when it already is (or has none).
  */
-export function outlinedFromH2(html: string): string | null {
+function outlinedFromH2(html: string): string | null {
   let highest = 7;
   for (const match of html.matchAll(HEADING_TAG)) highest = Math.min(highest, Number(match[2]));
   if (highest === 7 || highest === 2) return null;

@@ -200,7 +200,7 @@ const signedInScreens: Screen[] = [
     title: () => 'Edit Article – Inkwell',
     open: async (page) => {
       await visit(page, `/article-update/${fixture.articleId}`, 'Edit Article');
-      await expect(page.getByLabel('Title')).toHaveValue(fixture.articleTitle);
+      await expect(page.getByLabel('Title', { exact: true })).toHaveValue(fixture.articleTitle);
     },
   },
 ];

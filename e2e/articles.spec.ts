@@ -69,8 +69,8 @@ test('a signed-in user adds an article and lands on its page', async ({ page, re
 
   const title = `Spring notes ${unique()}`;
   await page.getByLabel('Image URL').fill(IMAGE);
-  await page.getByLabel('Title').fill(title);
-  await page.getByLabel('Description').fill('First line.\nSecond line.');
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  await page.getByLabel('Description', { exact: true }).fill('First line.\nSecond line.');
   await page.getByRole('button', { name: 'Add Article' }).click();
 
   await expect(page).toHaveURL(/\/article\/[A-Za-z0-9]{20}$/);
@@ -95,10 +95,10 @@ test('Cancel on the form goes home; Add Article checks the fields with the share
   await logIn(page, author);
   await page.goto('/article-update');
   await page.getByLabel('Image URL').fill(IMAGE);
-  await page.getByLabel('Title').fill('   ');
-  await page.getByLabel('Description').fill('Body');
+  await page.getByLabel('Title', { exact: true }).fill('   ');
+  await page.getByLabel('Description', { exact: true }).fill('Body');
   await page.getByRole('button', { name: 'Add Article' }).click();
-  const titleField = page.getByLabel('Title');
+  const titleField = page.getByLabel('Title', { exact: true });
   await expect(titleField).toHaveAttribute('aria-invalid', 'true');
   await expect(titleField).toBeFocused();
   await expect(page.getByText('Title is required.')).toBeVisible();
@@ -119,8 +119,8 @@ test('a failed save keeps what was typed and shows a message', async ({ page, re
   await page.goto('/article-update');
   const title = `Kept ${unique()}`;
   await page.getByLabel('Image URL').fill(IMAGE);
-  await page.getByLabel('Title').fill(title);
-  await page.getByLabel('Description').fill('Nothing is lost.');
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  await page.getByLabel('Description', { exact: true }).fill('Nothing is lost.');
   // The internet-free stand-in for a network failure: the next create never reaches the server.
   await page.route('**/api/articles', (route) => route.abort('connectionfailed'), { times: 1 });
   await page.getByRole('button', { name: 'Add Article' }).click();
@@ -128,8 +128,8 @@ test('a failed save keeps what was typed and shows a message', async ({ page, re
   await expect(page.getByRole('alert')).toHaveText(
     'The server could not be reached, so the article is not saved yet. Your text is kept here.',
   );
-  await expect(page.getByLabel('Title')).toHaveValue(title);
-  await expect(page.getByLabel('Description')).toHaveValue('Nothing is lost.');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Nothing is lost.');
 
   await page.getByRole('button', { name: 'Add Article' }).click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
@@ -144,11 +144,11 @@ test('the author edits an article from its card; the form comes prefilled', asyn
   await expect(page).toHaveURL(`/article-update/${article.id}`);
   await expect(page.getByRole('heading', { name: 'Edit Article' })).toBeVisible();
   await expect(page.getByLabel('Image URL')).toHaveValue(article.image);
-  await expect(page.getByLabel('Title')).toHaveValue(article.title);
-  await expect(page.getByLabel('Description')).toHaveValue('Old text');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(article.title);
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Old text');
 
   const newTitle = `Final ${unique()}`;
-  await page.getByLabel('Title').fill(newTitle);
+  await page.getByLabel('Title', { exact: true }).fill(newTitle);
   await page.getByRole('button', { name: 'Save Article' }).click();
   await expect(page).toHaveURL(`/article/${article.id}`);
   await expect(page.getByRole('heading', { level: 1, name: newTitle })).toBeVisible();
@@ -163,7 +163,7 @@ test('a draft left in the editor gives way to values saved since', async ({ page
 
   await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
   const typed = `Typed ${unique()}`;
-  await page.getByLabel('Title').fill(typed);
+  await page.getByLabel('Title', { exact: true }).fill(typed);
   const leaveKeepingDraft = () =>
     page
       .getByRole('dialog', { name: 'Leave without saving?' })
@@ -173,7 +173,7 @@ test('a draft left in the editor gives way to values saved since', async ({ page
   await leaveKeepingDraft();
   // Nothing changed meanwhile: the draft comes back.
   await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
-  await expect(page.getByLabel('Title')).toHaveValue(typed);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(typed);
   await home.click();
   await leaveKeepingDraft();
 
@@ -185,8 +185,8 @@ test('a draft left in the editor gives way to values saved since', async ({ page
   expect(saved.status(), await saved.text()).toBe(200);
   await page.reload();
   await card(page, newer.title).getByRole('link', { name: /^Edit/ }).click();
-  await expect(page.getByLabel('Title')).toHaveValue(newer.title);
-  await expect(page.getByLabel('Description')).toHaveValue('Newer text');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(newer.title);
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('Newer text');
 });
 
 test('Log Out forgets the drafts typed in the tab', async ({ page, request }) => {
@@ -194,7 +194,7 @@ test('Log Out forgets the drafts typed in the tab', async ({ page, request }) =>
   const second = await signUp(request, 'Cy Next');
   await logIn(page, first);
   await page.getByRole('link', { name: 'Add an article' }).click();
-  await page.getByLabel('Title').fill(`Private ${unique()}`);
+  await page.getByLabel('Title', { exact: true }).fill(`Private ${unique()}`);
   await page.getByRole('link', { name: 'Profile' }).click();
   await page
     .getByRole('dialog', { name: 'Leave without saving?' })
@@ -205,7 +205,7 @@ test('Log Out forgets the drafts typed in the tab', async ({ page, request }) =>
 
   await logIn(page, second);
   await page.getByRole('link', { name: 'Add an article' }).click();
-  await expect(page.getByLabel('Title')).toHaveValue('');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('');
 });
 
 test('someone else cannot open the edit form of an article', async ({ page, request }) => {
@@ -215,7 +215,7 @@ test('someone else cannot open the edit form of an article', async ({ page, requ
   await logIn(page, other);
   await page.goto(`/article-update/${article.id}`);
   await expect(page.getByRole('alert')).toContainText('You can only edit your own articles.');
-  await expect(page.getByLabel('Title')).toHaveCount(0);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveCount(0);
 });
 
 test('delete asks first: Cancel keeps the card, confirming removes it without a reload', async ({ page, request }) => {

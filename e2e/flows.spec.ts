@@ -54,12 +54,12 @@ test('what people type is laid out by its own direction (dir="auto") in every fo
 
   await logInAs(page, writer);
   await page.goto('/article-update');
-  const title = page.getByLabel('Title');
+  const title = page.getByLabel('Title', { exact: true });
   await title.fill('مرحبا بالعالم');
   await expect(title).toHaveAttribute('dir', 'auto');
   // The browser resolves the direction from the text: right to left for Arabic.
   expect(await title.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
-  const body = page.getByLabel('Description');
+  const body = page.getByLabel('Description', { exact: true });
   await body.fill('שלום עולם');
   await expect(body).toHaveAttribute('dir', 'auto');
   expect(await body.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
@@ -146,7 +146,7 @@ test('leaving the editor with unsaved changes asks first: Cancel, the Home link 
 
   await page.getByRole('link', { name: 'Add an article' }).click();
   const title = `Unsaved ${unique()}`;
-  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Title', { exact: true }).fill(title);
 
   // Cancel asks; Keep editing stays with the text.
   await page.getByRole('link', { name: 'Cancel' }).click();
@@ -164,7 +164,7 @@ test('leaving the editor with unsaved changes asks first: Cancel, the Home link 
   await leaveDialog.getByRole('button', { name: 'Keep editing' }).click();
   await expect(leaveDialog).toBeHidden();
   await expect(page).toHaveURL('/article-update');
-  await expect(page.getByLabel('Title')).toHaveValue(title);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
 
   // The top bar's Home link asks; Escape stays.
   await topBar(page).getByRole('link', { name: 'Home' }).click();
@@ -178,7 +178,7 @@ test('leaving the editor with unsaved changes asks first: Cancel, the Home link 
   await expect(leaveDialog).toBeVisible();
   await expect(page).toHaveURL('/article-update');
   await leaveDialog.getByRole('button', { name: 'Keep editing' }).click();
-  await expect(page.getByLabel('Title')).toHaveValue(title);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
 
   // Closing the tab: the browser's own question (beforeunload).
   const beforeUnload = page.waitForEvent('dialog');
@@ -195,25 +195,25 @@ test('Back past the editor leaves only once "Discard changes" is chosen, and the
   const writer = await writerByApi(request);
   await logInAs(page, writer);
   await page.getByRole('link', { name: 'Add an article' }).click();
-  await page.getByLabel('Title').fill(`Dropped ${unique()}`);
+  await page.getByLabel('Title', { exact: true }).fill(`Dropped ${unique()}`);
   await page.goBack({ timeout: 3_000 }).catch(() => null);
   const leaveDialog = page.getByRole('dialog', { name: 'Leave without saving?' });
   await leaveDialog.getByRole('button', { name: 'Discard changes' }).click();
   await expect(page).toHaveURL('/');
   await page.getByRole('link', { name: 'Add an article' }).click();
-  await expect(page.getByLabel('Title')).toHaveValue('');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('');
 
   // Leave, keep draft: the draft is kept on the server (issue 39.7), among the profile's drafts,
   // reloads and other devices included; the new article's form starts empty again.
   const kept = `Kept ${unique()}`;
-  await page.getByLabel('Title').fill(kept);
+  await page.getByLabel('Title', { exact: true }).fill(kept);
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
   await leaveDialog.getByRole('button', { name: 'Leave, keep draft' }).click();
   await expect(page).toHaveURL('/profile');
   await page.reload();
   await expect(page.getByRole('main').getByRole('link', { name: kept, exact: true })).toBeVisible();
   await page.goto('/article-update');
-  await expect(page.getByLabel('Title')).toHaveValue('');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('');
 });
 
 test('Back from an article returns to the list as it was: the pages loaded and the place scrolled to', async ({

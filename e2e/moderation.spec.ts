@@ -64,7 +64,7 @@ test('a contributor saves a draft and submits it; an editor publishes it from Re
   await expect(page.getByRole('button', { name: 'Submit for review' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add Article' })).toHaveCount(0);
   await page.getByLabel('Image URL').fill(`${PICTURE_ORIGIN}/2.svg`);
-  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Title', { exact: true }).fill(title);
   await page.getByLabel('Description', { exact: true }).fill('Words an editor will read **first**.');
   await screenshots(page, 'editor-contributor', true);
   await page.getByRole('button', { name: 'Save draft' }).click();
@@ -89,7 +89,7 @@ test('a contributor saves a draft and submits it; an editor publishes it from Re
   await expect(drafts.getByTestId('draft').filter({ hasText: title })).toContainText('Draft');
   await screenshots(page, 'profile-drafts', true);
   await drafts.getByRole('link', { name: `Edit ${title}` }).click();
-  await expect(page.getByLabel('Title')).toHaveValue(title);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
   await page.getByRole('button', { name: 'Submit for review' }).click();
   await expect(page.getByTestId('article-status')).toContainText('Submitted for review');
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
@@ -409,12 +409,12 @@ test('a reader is not offered to write, and a refused save says why in the serve
   await screenshots(page, 'home-reader');
   await page.goto('/article-update');
   await expect(notFoundHeading(page)).toBeVisible();
-  await expect(page.getByLabel('Title')).toHaveCount(0);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveCount(0);
 
   // The author, made a reader while writing: the save is refused with the server's reason.
   await authorPage.getByRole('link', { name: 'Add an article' }).click();
   await authorPage.getByLabel('Image URL').fill(`${PICTURE_ORIGIN}/2.svg`);
-  await authorPage.getByLabel('Title').fill(`Never saved ${unique()}`);
+  await authorPage.getByLabel('Title', { exact: true }).fill(`Never saved ${unique()}`);
   await authorPage.getByLabel('Description', { exact: true }).fill('Written by someone who may no longer write.');
   await giveRole(author, 'reader');
   await authorPage.getByRole('button', { name: 'Save draft' }).click();

@@ -127,8 +127,8 @@ test('register a passkey on the profile, sign out, sign in with it, write an art
   await page.getByRole('link', { name: 'Add an article' }).click();
   const title = `Written after a passkey sign-in ${Date.now()}`;
   await page.getByLabel('Image URL').fill('http://127.0.0.1:9/picture.png');
-  await page.getByLabel('Title').fill(title);
-  await page.getByLabel('Description').fill('No password was typed.');
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  await page.getByLabel('Description', { exact: true }).fill('No password was typed.');
   await page.getByRole('button', { name: 'Add Article' }).click();
   await expect(page).toHaveURL(/\/article\/[A-Za-z0-9]{20}$/);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();

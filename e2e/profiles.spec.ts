@@ -117,8 +117,8 @@ test('an image uploaded into the body asks for its alt text and caption and is s
   await page.goto('/article-update');
   await page.getByLabel('Image URL').fill(`${PICTURE_ORIGIN}/2.svg`);
   const title = `Boats at dawn ${author.uid}`;
-  await page.getByLabel('Title').fill(title);
-  const body = page.getByLabel('Description');
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  const body = page.getByLabel('Description', { exact: true });
   await body.fill('The harbour before six.');
   await body.press('End');
 

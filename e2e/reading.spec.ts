@@ -155,13 +155,13 @@ for (const viewport of [PHONE, DESKTOP]) {
     expect(order.some((text) => text === firstTitle)).toBe(false);
 
     // At the end of the page the floating button covers no card. Reaching the end loads the
-    // next page of cards (other tests' articles share this server): at the end once no more come.
-    let shown = -1;
-    while (shown !== (await cards.count())) {
-      shown = await cards.count();
+    // next page of cards (other tests' articles share this server): the list has ended when its
+    // Load more link is gone (no next page), however late the last page arrives.
+    const loadMore = page.getByRole('main').getByRole('link', { name: 'Load more' });
+    await expect(async () => {
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      await page.waitForLoadState('networkidle');
-    }
+      await expect(loadMore).toHaveCount(0, { timeout: 1_000 });
+    }).toPass({ timeout: 45_000 });
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const button = (await page.getByRole('link', { name: 'Add an article' }).boundingBox())!;
     const overlaps = (box: { x: number; y: number; width: number; height: number }) =>

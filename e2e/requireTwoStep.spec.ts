@@ -51,8 +51,8 @@ test.describe('a site that requires two-step verification of editors and owners'
 
     await page.goto(`${server.url}/article-update`);
     await page.getByLabel('Image URL').fill('http://127.0.0.1:9/picture.png');
-    await page.getByLabel('Title').fill('Held back');
-    await page.getByLabel('Description').fill('Not until two-step is on.');
+    await page.getByLabel('Title', { exact: true }).fill('Held back');
+    await page.getByLabel('Description', { exact: true }).fill('Not until two-step is on.');
     await page.getByRole('button', { name: 'Add Article' }).click();
     await expect(page.getByText(REFUSAL)).toBeVisible();
     await screenshot(page, `${SCREENS_DIR}/editor-light-1280.png`, { fullPage: true });

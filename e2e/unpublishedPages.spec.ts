@@ -149,7 +149,7 @@ test('the editor of one’s own draft opens on a full page load without an error
   const response = await personal.goto(`/article-update/${id}`);
   expect(response?.status()).toBe(200);
   await expect(personal.getByRole('heading', { name: 'Edit Article' })).toBeVisible();
-  await expect(personal.getByLabel('Title')).toHaveValue(title);
+  await expect(personal.getByLabel('Title', { exact: true })).toHaveValue(title);
   await personal.waitForLoadState('networkidle');
   expect(seen).toEqual([]);
   await personal.context().close();
@@ -162,6 +162,6 @@ test('the editor of one’s own draft opens on a full page load without an error
     const draft = await stranger.goto(`/article-update/${id}`);
     expect(draft?.status()).toBe(unknown?.status());
     expect(draft?.status()).toBe(404);
-    await expect(stranger.getByLabel('Title')).toHaveCount(0);
+    await expect(stranger.getByLabel('Title', { exact: true })).toHaveCount(0);
   }
 });

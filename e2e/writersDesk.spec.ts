@@ -21,7 +21,7 @@ async function newEditor(page: Page, account: ApiAccount) {
 test('a draft with only a title is saved, and opens on its page as a draft', async ({ page, request }) => {
   await newEditor(page, await apiSignUp(request, 'Dora Drafter'));
   const title = `Only a title ${unique()}`;
-  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Title', { exact: true }).fill(title);
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page).toHaveURL(/\/article\/[A-Za-z0-9]{20}$/);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
@@ -33,8 +33,10 @@ test('the excerpt written in the editor is what the home page card shows', async
   const title = `With an excerpt ${unique()}`;
   const excerpt = `A line of my own choosing ${unique()}.`;
   await page.getByLabel('Image URL').fill(COVER);
-  await page.getByLabel('Title').fill(title);
-  await page.getByLabel('Description').fill('The body starts here, and the card would have shown this otherwise.');
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  await page
+    .getByLabel('Description', { exact: true })
+    .fill('The body starts here, and the card would have shown this otherwise.');
   await page.getByLabel('Excerpt').fill(excerpt);
   await page.getByRole('button', { name: 'Add Article' }).click();
   await expect(page).toHaveURL(/\/article\/[A-Za-z0-9]{20}$/);
@@ -52,8 +54,8 @@ test('scheduling from the editor: a local date and time, and the page tells its 
   await newEditor(page, account);
   const title = `Scheduled ${unique()}`;
   await page.getByLabel('Image URL').fill(COVER);
-  await page.getByLabel('Title').fill(title);
-  await page.getByLabel('Description').fill('Out tomorrow.');
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  await page.getByLabel('Description', { exact: true }).fill('Out tomorrow.');
   await page.getByLabel('Schedule').check();
   // Choosing to schedule without a time says what is missing.
   await page.getByRole('button', { name: 'Schedule' }).click();
@@ -89,10 +91,10 @@ test('autosave: a draft goes to the server as one writes, and another browser op
   const { id } = (await created.json()) as { id: string };
   await signIn(page, account);
   await page.goto(`/article-update/${id}`);
-  await expect(page.getByLabel('Title')).toHaveValue(title);
-  await page.getByLabel('Description').fill('First words, never submitted.');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
+  await page.getByLabel('Description', { exact: true }).fill('First words, never submitted.');
   await expect(page.getByTestId('autosave-status')).toHaveText('Saved', { timeout: 10_000 });
-  await page.getByLabel('Description').fill('First words, and then some more.');
+  await page.getByLabel('Description', { exact: true }).fill('First words, and then some more.');
   // Typing again: no longer "Saved" until the next save has gone through.
   await expect(page.getByTestId('autosave-status')).not.toHaveText('Saved');
   await expect(page.getByTestId('autosave-status')).toHaveText('Saved', { timeout: 10_000 });
@@ -105,8 +107,8 @@ test('autosave: a draft goes to the server as one writes, and another browser op
     const other = await elsewhere.newPage();
     await signIn(other, account);
     await other.goto(`/article-update/${id}`);
-    await expect(other.getByLabel('Title')).toHaveValue(title);
-    await expect(other.getByLabel('Description')).toHaveValue('First words, and then some more.');
+    await expect(other.getByLabel('Title', { exact: true })).toHaveValue(title);
+    await expect(other.getByLabel('Description', { exact: true })).toHaveValue('First words, and then some more.');
   } finally {
     await elsewhere.close();
   }
@@ -116,7 +118,7 @@ test('"Leave, keep draft" on a new article keeps it on the server, not only in t
   const account = await apiSignUp(request, 'Lee Leaver');
   await newEditor(page, account);
   const title = `Left for later ${unique()}`;
-  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Title', { exact: true }).fill(title);
   await page.getByRole('link', { name: 'Cancel' }).click();
   await page
     .getByRole('dialog', { name: 'Leave without saving?' })
@@ -134,9 +136,11 @@ test('the editor with its desk: axe in both themes, screenshots at a phone and a
   request,
 }) => {
   await newEditor(page, await apiSignUp(request, 'Vera Viewer'));
-  await page.getByLabel('Title').fill('A long article');
+  await page.getByLabel('Title', { exact: true }).fill('A long article');
   await page.getByLabel('Excerpt').fill('What this long article is about, in a line.');
-  await page.getByLabel('Description').fill(Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}.`).join('\n\n'));
+  await page
+    .getByLabel('Description', { exact: true })
+    .fill(Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}.`).join('\n\n'));
   await page.getByLabel('Schedule').check();
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });

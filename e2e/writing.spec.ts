@@ -47,9 +47,9 @@ test('formatting written in the editor shows on the article page, code scrolling
   await expect(page.getByRole('heading', { name: 'Add an Article' })).toBeVisible();
   const title = `Formatted ${unique()}`;
   await page.getByLabel('Image URL').fill(UNREACHABLE_IMAGE);
-  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Title', { exact: true }).fill(title);
   await page
-    .getByLabel('Description')
+    .getByLabel('Description', { exact: true })
     .fill(
       [
         '# Part one',
@@ -143,8 +143,8 @@ test('an upload through the editor fills the Image URL, previews the cover, and 
   await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1800);
 
   const title = `Uploaded cover ${unique()}`;
-  await page.getByLabel('Title').fill(title);
-  await page.getByLabel('Description').fill('A picture above.');
+  await page.getByLabel('Title', { exact: true }).fill(title);
+  await page.getByLabel('Description', { exact: true }).fill('A picture above.');
   await page.getByRole('button', { name: 'Add Article' }).click();
   await expect(page).toHaveURL(/\/article\/[A-Za-z0-9]{20}$/);
 
@@ -166,7 +166,7 @@ test('an upload through the editor fills the Image URL, previews the cover, and 
 test('pasting an image into the body uploads it and inserts its Markdown', async ({ page, request }) => {
   await logIn(page, await signUp(request));
   await page.goto('/article-update');
-  const body = page.getByLabel('Description');
+  const body = page.getByLabel('Description', { exact: true });
   await body.fill('Before the picture.');
   const bytes = [...(await photo(640, 480))];
   await body.evaluate((textarea: HTMLTextAreaElement, data: number[]) => {
@@ -197,7 +197,7 @@ test('the preview tab renders on a phone, and the toolbar and shortcuts format t
   await page.setViewportSize({ width: 390, height: 844 });
   await logIn(page, await signUp(request));
   await page.goto('/article-update');
-  const body = page.getByLabel('Description');
+  const body = page.getByLabel('Description', { exact: true });
   await body.fill('make this strong and this a link');
   await body.evaluate((textarea: HTMLTextAreaElement) => textarea.setSelectionRange(10, 21));
   await body.press('ControlOrMeta+b');
@@ -222,7 +222,7 @@ test('a long title shows every line, also after the window narrows to a phone', 
   await page.setViewportSize({ width: 1280, height: 800 });
   await logIn(page, await signUp(request));
   await page.goto('/article-update');
-  const title = page.getByLabel('Title');
+  const title = page.getByLabel('Title', { exact: true });
   await title.fill('Compilers, explained slowly: what happens between the text you type and the program that runs');
   const cutOff = () => title.evaluate((field: HTMLTextAreaElement) => field.scrollHeight - field.clientHeight);
   await expect.poll(cutOff).toBeLessThanOrEqual(0);
@@ -245,7 +245,7 @@ test('a restored draft says so and can be discarded; Cancel asks before it drops
   const article = (await created.json()) as { id: string; title: string };
   await logIn(page, author);
   const editor = `/article-update/${article.id}`;
-  const title = page.getByLabel('Title');
+  const title = page.getByLabel('Title', { exact: true });
   const notice = page.getByTestId('restored-draft');
   const leaveDialog = page.getByRole('dialog', { name: 'Leave without saving?' });
   const cancel = page.getByRole('link', { name: 'Cancel' });
@@ -297,8 +297,8 @@ test('a new article’s restored draft: Discard empties the form, Cancel with no
   request,
 }) => {
   await logIn(page, await signUp(request));
-  const title = page.getByLabel('Title');
-  const description = page.getByLabel('Description');
+  const title = page.getByLabel('Title', { exact: true });
+  const description = page.getByLabel('Description', { exact: true });
   await page.goto('/article-update');
   await title.fill('Half a thought');
   await description.fill('The rest comes later');

@@ -49,6 +49,23 @@ export function createAuthorsRepository(db: Kysely<DatabaseSchema>, now: () => n
     return holder?.author_id === uid;
   }
 
+  /** Those of `slugs` another account holds, as a slug or as its id. */
+  async function heldByOthers(trx: Db, slugs: string[], uid: string): Promise<Set<string>> {
+    const slugRows = await trx
+      .selectFrom('author_slugs')
+      .select('slug')
+      .where('slug', 'in', slugs)
+      .where('author_id', '<>', uid)
+      .execute();
+    const idRows = await users(trx)
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', slugs)
+      .where('id', '<>', uid)
+      .execute();
+    return new Set([...slugRows.map((row) => row.slug), ...idRows.map((row) => row.id)]);
+  }
+
   /**
    * The current slug of `uid`, made from its display name when it has none or the name
    * changed (old slugs stay, and redirect); undefined when there is no such account.
@@ -68,10 +85,20 @@ export function createAuthorsRepository(db: Kysely<DatabaseSchema>, now: () => n
       .executeTakeFirst();
     if (profile && profile.slug_name === name) return profile.slug;
     const base = authorSlug(name);
+    const candidates = Array.from({ length: NUMBERED_SLUGS_TRIED }, (_, index) =>
+      index === 0 ? base : `${base}-${index + 1}`,
+    );
+    // Which candidates others hold, read at once: claiming them one by one cost three queries
+    // each, so with many accounts of one name (or none) every sign-up walked the whole list.
+    const held = await heldByOthers(trx, candidates, uid);
     let slug: string | undefined;
-    for (let n = 1; n <= NUMBERED_SLUGS_TRIED && slug === undefined; n++) {
-      const candidate = n === 1 ? base : `${base}-${n}`;
-      if (await claim(trx, candidate, uid)) slug = candidate;
+    for (const candidate of candidates) {
+      if (held.has(candidate)) continue;
+      // Free a moment ago; a request claiming it meanwhile makes this one try the next.
+      if (await claim(trx, candidate, uid)) {
+        slug = candidate;
+        break;
+      }
     }
     if (slug === undefined) {
       slug = `${base}-${uid.toLowerCase()}`;

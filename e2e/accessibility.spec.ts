@@ -328,6 +328,29 @@ test('focus goes to the heading after a client-side navigation, not on first loa
   await expect(heading(page, title)).toBeFocused();
 });
 
+for (const motion of ['no-preference', 'reduce'] as const) {
+  test(`loading placeholders pulse only for a reader who has not asked for less motion (${motion})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ reducedMotion: motion });
+    // The list is held back, so the placeholders stay while they are looked at.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/articles\?/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await visit(page, '/login', 'Login');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+    const placeholder = page.getByRole('main').locator('li[aria-hidden="true"] > div').first();
+    await expect(placeholder).toBeVisible();
+    const animation = await placeholder.evaluate((element) => getComputedStyle(element).animationName);
+    expect(animation).toBe(motion === 'reduce' ? 'none' : 'pulse');
+    release();
+    await expect(page.getByRole('main').getByRole('article').first()).toBeVisible();
+  });
+}
+
 test('a failed form puts focus on its first error', async ({ page }) => {
   await visit(page, '/login', 'Login');
   await page.getByLabel('Email').fill(fixture.author.email);

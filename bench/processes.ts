@@ -7,6 +7,13 @@ import { ensureServerBuild } from '../scripts/serverBuild.ts';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..');
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+export function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 export interface RunningProcess {
   child: ChildProcess;
   origin: string;

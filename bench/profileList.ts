@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { median, runLoad } from './load.ts';
-import { saveResponse, startAppServer, startBareServer } from './processes.ts';
+import { cpuSeconds, saveResponse, startAppServer, startBareServer } from './processes.ts';
 import { seedDatabase } from './seed.ts';
 
 /**
@@ -71,13 +71,6 @@ function summarise(file: string) {
   console.log(top(places, 15).join('\n'));
   console.log('Self time by function:');
   console.log(top(functions, 25).join('\n'));
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** One load round, with the server's CPU time per request: what a busy machine cannot distort much. */

@@ -31,13 +31,7 @@ export function createAuthorsRepository(db: Kysely<DatabaseSchema>, now: () => n
 
   /** Claims `slug` for `uid` unless another account holds it (or has it as its id); true when it is uid's. */
   async function claim(trx: Db, slug: string, uid: string): Promise<boolean> {
-    const isSomeonesId = await users(trx)
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', slug)
-      .where('id', '<>', uid)
-      .executeTakeFirst();
-    if (isSomeonesId) return false;
+    if ((await othersIdsAmong(trx, [slug], uid)).length > 0) return false;
     // Two requests may claim the same slug at once: the primary key lets one in, and the
     // other sees the holder (no error, so a PostgreSQL transaction goes on).
     await trx
@@ -49,6 +43,17 @@ export function createAuthorsRepository(db: Kysely<DatabaseSchema>, now: () => n
     return holder?.author_id === uid;
   }
 
+  /** Those of `keys` that are the id of an account other than `uid`'s. */
+  async function othersIdsAmong(trx: Db, keys: string[], uid: string): Promise<string[]> {
+    const rows = await users(trx)
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', keys)
+      .where('id', '<>', uid)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** Those of `slugs` another account holds, as a slug or as its id. */
   async function heldByOthers(trx: Db, slugs: string[], uid: string): Promise<Set<string>> {
     const slugRows = await trx
@@ -57,13 +62,7 @@ export function createAuthorsRepository(db: Kysely<DatabaseSchema>, now: () => n
       .where('slug', 'in', slugs)
       .where('author_id', '<>', uid)
       .execute();
-    const idRows = await users(trx)
-      .selectFrom('users')
-      .select('id')
-      .where('id', 'in', slugs)
-      .where('id', '<>', uid)
-      .execute();
-    return new Set([...slugRows.map((row) => row.slug), ...idRows.map((row) => row.id)]);
+    return new Set([...slugRows.map((row) => row.slug), ...(await othersIdsAmong(trx, slugs, uid))]);
   }
 
   /**

@@ -35,6 +35,26 @@ test("a signed-out reader's browser fetches the reading screens and the way in a
   expect(asked.has('AdminPage')).toBe(false);
 });
 
+test('a page that never idles still fetches the next screens ahead, a few seconds after load', async ({ page }) => {
+  // The main thread is kept busy, as on a slow phone running other script: the browser never
+  // has an idle moment to offer.
+  await page.addInitScript(() => {
+    // A task always waiting (a message to itself) leaves the browser no idle moment.
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      const until = performance.now() + 5;
+      while (performance.now() < until) {
+        // busy
+      }
+      channel.port2.postMessage(null);
+    };
+    channel.port2.postMessage(null);
+  });
+  const asked = screenChunksAsked(page);
+  await page.goto('/');
+  await expect.poll(() => asked.has('LoginPage'), { timeout: 15_000 }).toBe(true);
+});
+
 test('once an owner has signed in, the profile and admin screens are fetched ahead', async ({ page, request }) => {
   const owner = await apiSignUp(request, 'Ahead Owner');
   const run = await runAdminProcess(['users', 'role', owner.email, 'owner'], { DATA_DIR: process.env.E2E_DATA_DIR! });

@@ -25,7 +25,10 @@ export function fetchScreensAhead(loaders: ScreenLoaders, session: Session): voi
     fetched.add(name);
     void loaders[name]().catch(() => fetched.delete(name));
   };
-  const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1_000));
+  // Idle, or at the latest 3 s on: a page that never idles (a busy phone, a machine under load)
+  // would otherwise never fetch ahead, and its next screen would wait for the network.
+  const whenIdle = (run: () => void) =>
+    window.requestIdleCallback ? window.requestIdleCallback(run, { timeout: 3_000 }) : setTimeout(run, 1_000);
   const visitor = async () => {
     if (session.state.status !== 'signedIn') return { signedIn: false } as const;
     const token = await session.getIdToken().catch(() => null);

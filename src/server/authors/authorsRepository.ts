@@ -29,9 +29,11 @@ const NUMBERED_SLUGS_TRIED = 100;
 export function createAuthorsRepository(db: Kysely<DatabaseSchema>, now: () => number) {
   const users = (trx: Db) => trx.withTables<UserColumns>();
 
-  /** Claims `slug` for `uid` unless another account holds it (or has it as its id); true when it is uid's. */
+  /**
+   * Claims `slug` for `uid` unless another account holds it; true when it is uid's. Whether it is
+   * someone's account id was read with the other candidates (heldByOthers).
+   */
   async function claim(trx: Db, slug: string, uid: string): Promise<boolean> {
-    if ((await othersIdsAmong(trx, [slug], uid)).length > 0) return false;
     // Two requests may claim the same slug at once: the primary key lets one in, and the
     // other sees the holder (no error, so a PostgreSQL transaction goes on).
     await trx
@@ -43,17 +45,6 @@ export function createAuthorsRepository(db: Kysely<DatabaseSchema>, now: () => n
     return holder?.author_id === uid;
   }
 
-  /** Those of `keys` that are the id of an account other than `uid`'s. */
-  async function othersIdsAmong(trx: Db, keys: string[], uid: string): Promise<string[]> {
-    const rows = await users(trx)
-      .selectFrom('users')
-      .select('id')
-      .where('id', 'in', keys)
-      .where('id', '<>', uid)
-      .execute();
-    return rows.map((row) => row.id);
-  }
-
   /** Those of `slugs` another account holds, as a slug or as its id. */
   async function heldByOthers(trx: Db, slugs: string[], uid: string): Promise<Set<string>> {
     const slugRows = await trx
@@ -62,7 +53,13 @@ export function createAuthorsRepository(db: Kysely<DatabaseSchema>, now: () => n
       .where('slug', 'in', slugs)
       .where('author_id', '<>', uid)
       .execute();
-    return new Set([...slugRows.map((row) => row.slug), ...(await othersIdsAmong(trx, slugs, uid))]);
+    const idRows = await users(trx)
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', slugs)
+      .where('id', '<>', uid)
+      .execute();
+    return new Set([...slugRows.map((row) => row.slug), ...idRows.map((row) => row.id)]);
   }
 
   /**

@@ -89,8 +89,8 @@ export function ProfileArticles() {
       )}
       {status === 'loading' && (
         <div aria-hidden="true" className="mt-4 space-y-3">
-          <div className="h-10 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-          <div className="h-10 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+          <div className="h-10 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+          <div className="h-10 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
         </div>
       )}
       {status !== 'loading' && status !== 'failed' && articles.length === 0 && (

@@ -5,7 +5,7 @@ export function ArticleCardSkeleton({ featured = false }: { featured?: boolean }
   return (
     <div
       aria-hidden="true"
-      className={`motion-safe:animate-pulse ${featured ? 'sm:grid sm:grid-cols-[7fr_5fr] sm:items-center sm:gap-8' : ''}`}
+      className={`animate-pulse ${featured ? 'sm:grid sm:grid-cols-[7fr_5fr] sm:items-center sm:gap-8' : ''}`}
     >
       <div className={`aspect-[3/2] w-full rounded-lg ${bar}`} />
       <div className={`space-y-3 ${featured ? 'pt-4 sm:pt-0' : 'pt-4'}`}>

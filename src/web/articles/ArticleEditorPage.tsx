@@ -55,9 +55,7 @@ function EditArticle({ id }: { id: string }) {
 
   let body: ReactNode;
   if (result === undefined || (result.ok && role === undefined)) {
-    body = (
-      <div aria-hidden="true" className="h-96 motion-safe:animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
-    );
+    body = <div aria-hidden="true" className="h-96 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />;
   } else if (!result.ok) {
     body = (
       <LoadFailure

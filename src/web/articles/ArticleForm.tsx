@@ -250,7 +250,7 @@ export function ArticleForm({ article, role }: ArticleFormProps) {
           {busy && (
             <span
               aria-hidden="true"
-              className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white motion-reduce:animate-none"
+              className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white"
             />
           )}
           {mainStatus(role, article) === 'submitted'

@@ -72,8 +72,8 @@ function AuthorHeaderSkeleton() {
       aria-hidden="true"
       className="mb-10 flex items-center gap-5 border-b border-slate-200 pb-8 dark:border-slate-800"
     >
-      <div className="h-20 w-20 motion-safe:animate-pulse rounded-full bg-slate-200 sm:h-24 sm:w-24 dark:bg-slate-800" />
-      <div className="h-[2.5rem] w-1/2 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div className="h-20 w-20 animate-pulse rounded-full bg-slate-200 sm:h-24 sm:w-24 dark:bg-slate-800" />
+      <div className="h-[2.5rem] w-1/2 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
     </div>
   );
 }

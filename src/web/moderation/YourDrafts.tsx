@@ -58,10 +58,7 @@ export function YourDrafts() {
         {texts.yourDrafts}
       </h2>
       {list === 'loading' && (
-        <div
-          aria-hidden="true"
-          className="mt-4 h-10 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800"
-        />
+        <div aria-hidden="true" className="mt-4 h-10 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
       )}
       {list === 'failed' && (
         <div className="mt-4">

@@ -59,7 +59,7 @@ function TagArticles({ slug }: { slug: string }) {
         ) : (
           <div
             aria-hidden="true"
-            className="mt-2 h-[2.5rem] w-1/2 motion-safe:animate-pulse rounded bg-slate-200 sm:h-[3.3rem] dark:bg-slate-800"
+            className="mt-2 h-[2.5rem] w-1/2 animate-pulse rounded bg-slate-200 sm:h-[3.3rem] dark:bg-slate-800"
           />
         )}
       </header>

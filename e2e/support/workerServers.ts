@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
+import { useCompileCache } from '../../test/support/compileCache.ts';
 import { freePort } from '../../test/support/serverProcess.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/support/smtpSink.ts';
 import { startTestOidcProvider } from '../../test/support/testOidcProvider.ts';
@@ -136,6 +137,7 @@ async function startWorkerServer(index: number): Promise<WorkerServer> {
 }
 
 export default async function startWorkerServers(config: FullConfig) {
+  useCompileCache();
   // Once, before the servers start: their prestarts then find the build fresh and do nothing.
   await run(process.execPath, ['scripts/ensureBuilt.ts']);
   const started = await Promise.allSettled(

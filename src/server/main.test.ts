@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compileCacheEnv } from '../../test/support/compileCache.ts';
 import { startServerProcess } from '../../test/support/serverProcess.ts';
 
 const dataDirs: string[] = [];
@@ -59,7 +60,7 @@ describe('the server process', () => {
 
   it('refuses to start on bad configuration with one line naming the variable', async () => {
     const child = spawn(process.execPath, [path.join(import.meta.dirname, 'main.ts')], {
-      env: { PATH: process.env.PATH, DATA_DIR: freshDataDir(), PORT: 'abc' },
+      env: { PATH: process.env.PATH, ...compileCacheEnv(), DATA_DIR: freshDataDir(), PORT: 'abc' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

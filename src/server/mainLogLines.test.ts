@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../test/support/adminRunner.ts';
+import { compileCacheEnv } from '../../test/support/compileCache.ts';
 import { freePort } from '../../test/support/serverProcess.ts';
 import { FIRST_OWNER_HINT } from './identity/firstOwner.ts';
 
@@ -24,6 +25,7 @@ async function startServer(onTerminal: boolean, existingDataDir?: string) {
   const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-log-lines-'));
   const env = {
     PATH: process.env.PATH,
+    ...compileCacheEnv(),
     SHELL: '/bin/sh',
     INKWELL_SKIP_WEB_BUILD: 'true',
     DATA_DIR: dataDir,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { runAdminCommand } from '../../src/server/admin/adminRun.ts';
 import type { Database as DatabaseConfig } from '../../src/server/config.ts';
+import { compileCacheEnv } from './compileCache.ts';
 
 const adminFile = path.join(import.meta.dirname, '..', '..', 'src', 'server', 'admin', 'adminCommand.ts');
 
@@ -23,7 +24,7 @@ export interface AdminRun {
  */
 export function runAdminProcess(args: string[], env: Record<string, string>): Promise<AdminRun> {
   const child = spawn(process.execPath, [adminFile, ...args], {
-    env: { PATH: process.env.PATH, ...env },
+    env: { PATH: process.env.PATH, ...compileCacheEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

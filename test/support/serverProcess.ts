@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { compileCacheEnv } from './compileCache.ts';
 
 const mainFile = path.join(import.meta.dirname, '..', '..', 'src', 'server', 'main.ts');
 
@@ -38,6 +39,7 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   const child = spawn(process.execPath, [mainFile], {
     env: {
       PATH: process.env.PATH,
+      ...compileCacheEnv(),
       INKWELL_SKIP_WEB_BUILD: 'true',
       HOST: '127.0.0.1',
       PORT: String(listenPort),

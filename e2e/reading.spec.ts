@@ -1,5 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { startTestApp, type TestApp } from '../test/support/testApp.ts';
+import { contractDatabases } from '../test/support/testDatabases.ts';
 import { logIn } from './support/accounts.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
@@ -131,54 +133,68 @@ async function tabUntil(page: Page, accept: (text: string) => boolean, limit = 2
   return seen;
 }
 
-for (const viewport of [PHONE, DESKTOP]) {
-  test(`Add an article comes before the cards by keyboard and leaves the last card clear (${viewport.width} px)`, async ({
-    page,
-    request,
-  }) => {
-    const writer = await apiSignUp(request, 'Button Writer');
-    await publishSome(request, writer, 4);
-    await page.setViewportSize(viewport);
-    await page.goto('/login');
-    await logIn(page, writer.email, writer.password);
-    await expect(page).toHaveURL('/');
-    const cards = page.getByRole('main').getByRole('article');
-    await expect(cards.first()).toBeVisible();
-
-    // Its code comes with the session (only a role that may write is offered it).
-    await expect(page.getByRole('link', { name: 'Add an article' })).toBeVisible();
-    // Keyboard order: top bar, then Add an article, before any card's link.
-    await page.locator('body').focus();
-    const order = await tabUntil(page, (text) => text.includes('Add an article'));
-    expect(order.at(-1)).toContain('Add an article');
-    const firstTitle = await cards.first().getByRole('heading').textContent();
-    expect(order.some((text) => text === firstTitle)).toBe(false);
-
-    // At the end of the page the floating button covers no card. Reaching the end loads the
-    // next page of cards (other tests' articles share this server): the list has ended when its
-    // Load more link is gone (no next page), however late the last page arrives.
-    const loadMore = page.getByRole('main').getByRole('link', { name: 'Load more' });
-    await expect(async () => {
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      await expect(loadMore).toHaveCount(0, { timeout: 1_000 });
-    }).toPass({ timeout: 45_000 });
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    const button = (await page.getByRole('link', { name: 'Add an article' }).boundingBox())!;
-    const overlaps = (box: { x: number; y: number; width: number; height: number }) =>
-      button.x < box.x + box.width &&
-      box.x < button.x + button.width &&
-      button.y < box.y + box.height &&
-      box.y < button.y + button.height;
-    const count = await cards.count();
-    for (let index = Math.max(0, count - 4); index < count; index += 1) {
-      const box = await cards.nth(index).boundingBox();
-      if (box) expect(overlaps(box), `Add an article over card ${index}`).toBe(false);
-    }
-    // Nor the footer's feed link.
-    const feed = (await page.getByRole('link', { name: 'Subscribe to the feed' }).boundingBox())!;
-    expect(overlaps(feed), 'Add an article over the feed link').toBe(false);
+test.describe('on a blog of its own', () => {
+  // The end of the home list is what these tests look at: on the shared server it is every
+  // other test's articles away (7-9 core-seconds of scrolling each, more as the suite grows), so
+  // they start the real app on a fresh database with only the articles they publish.
+  let blog: TestApp;
+  let api: APIRequestContext;
+  test.beforeAll(async ({ playwright }) => {
+    blog = await startTestApp(contractDatabases()[0]!);
+    api = await playwright.request.newContext({ baseURL: blog.url });
   });
-}
+  test.afterAll(async () => {
+    await api?.dispose();
+    await blog?.close();
+  });
+
+  for (const viewport of [PHONE, DESKTOP]) {
+    test(`Add an article comes before the cards by keyboard and leaves the last card clear (${viewport.width} px)`, async ({
+      page,
+    }) => {
+      const writer = await apiSignUp(api, 'Button Writer');
+      await publishSome(api, writer, 4);
+      await page.setViewportSize(viewport);
+      await page.goto(`${blog.url}/login`);
+      await logIn(page, writer.email, writer.password);
+      await expect(page).toHaveURL(`${blog.url}/`);
+      const cards = page.getByRole('main').getByRole('article');
+      await expect(cards.first()).toBeVisible();
+
+      // Its code comes with the session (only a role that may write is offered it).
+      await expect(page.getByRole('link', { name: 'Add an article' })).toBeVisible();
+      // Keyboard order: top bar, then Add an article, before any card's link.
+      await page.locator('body').focus();
+      const order = await tabUntil(page, (text) => text.includes('Add an article'));
+      expect(order.at(-1)).toContain('Add an article');
+      const firstTitle = await cards.first().getByRole('heading').textContent();
+      expect(order.some((text) => text === firstTitle)).toBe(false);
+
+      // At the end of the page the floating button covers no card. The list has ended when its
+      // Load more link is gone (no next page), however late the last page arrives.
+      const loadMore = page.getByRole('main').getByRole('link', { name: 'Load more' });
+      await expect(async () => {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await expect(loadMore).toHaveCount(0, { timeout: 1_000 });
+      }).toPass({ timeout: 45_000 });
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      const button = (await page.getByRole('link', { name: 'Add an article' }).boundingBox())!;
+      const overlaps = (box: { x: number; y: number; width: number; height: number }) =>
+        button.x < box.x + box.width &&
+        box.x < button.x + button.width &&
+        button.y < box.y + box.height &&
+        box.y < button.y + button.height;
+      const count = await cards.count();
+      for (let index = Math.max(0, count - 4); index < count; index += 1) {
+        const box = await cards.nth(index).boundingBox();
+        if (box) expect(overlaps(box), `Add an article over card ${index}`).toBe(false);
+      }
+      // Nor the footer's feed link.
+      const feed = (await page.getByRole('link', { name: 'Subscribe to the feed' }).boundingBox())!;
+      expect(overlaps(feed), 'Add an article over the feed link').toBe(false);
+    });
+  }
+});
 
 test('the article body is set for reading: 17 px or more, line height 1.5 or more, 60–75 characters a line', async ({
   page,

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signInThroughApi } from './support/accounts.ts';
 
 // The articles screens against the real server: accounts through /identity, articles through /api.
 // Tests share one server and run in parallel, so each makes its own people and articles and
@@ -49,19 +50,11 @@ async function createArticle(
   return (await response.json()) as ArticleJson;
 }
 
-async function logIn(page: Page, person: Person) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(person.email);
-  await page.getByLabel('Password').fill(person.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL('/');
-}
-
 const card = (page: Page, title: string) => page.getByRole('article', { name: title, exact: true });
 
 test('a signed-in user adds an article and lands on its page', async ({ page, request }) => {
   const author = await signUp(request);
-  await logIn(page, author);
+  await signInThroughApi(page, author);
   await page.getByRole('link', { name: 'Add an article' }).click();
   await expect(page).toHaveURL('/article-update');
   await expect(page.getByRole('heading', { name: 'Add an Article' })).toBeVisible();
@@ -92,8 +85,7 @@ test('a signed-in user adds an article and lands on its page', async ({ page, re
 
 test('Cancel on the form goes home; Add Article checks the fields with the shared rules', async ({ page, request }) => {
   const author = await signUp(request);
-  await logIn(page, author);
-  await page.goto('/article-update');
+  await signInThroughApi(page, author, '/article-update');
   await page.getByLabel('Image URL').fill(IMAGE);
   await page.getByLabel('Title', { exact: true }).fill('   ');
   await page.getByLabel('Description', { exact: true }).fill('Body');
@@ -115,8 +107,7 @@ test('Cancel on the form goes home; Add Article checks the fields with the share
 
 test('a failed save keeps what was typed and shows a message', async ({ page, request }) => {
   const author = await signUp(request);
-  await logIn(page, author);
-  await page.goto('/article-update');
+  await signInThroughApi(page, author, '/article-update');
   const title = `Kept ${unique()}`;
   await page.getByLabel('Image URL').fill(IMAGE);
   await page.getByLabel('Title', { exact: true }).fill(title);
@@ -138,7 +129,7 @@ test('a failed save keeps what was typed and shows a message', async ({ page, re
 test('the author edits an article from its card; the form comes prefilled', async ({ page, request }) => {
   const author = await signUp(request);
   const article = await createArticle(request, author, { title: `Draft ${unique()}`, description: 'Old text' });
-  await logIn(page, author);
+  await signInThroughApi(page, author);
 
   await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
   await expect(page).toHaveURL(`/article-update/${article.id}`);
@@ -158,7 +149,7 @@ test('the author edits an article from its card; the form comes prefilled', asyn
 test('a draft left in the editor gives way to values saved since', async ({ page, request }) => {
   const author = await signUp(request);
   const article = await createArticle(request, author, { title: `Drafty ${unique()}`, description: 'First text' });
-  await logIn(page, author);
+  await signInThroughApi(page, author);
   const home = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' });
 
   await card(page, article.title).getByRole('link', { name: /^Edit/ }).click();
@@ -192,7 +183,7 @@ test('a draft left in the editor gives way to values saved since', async ({ page
 test('Log Out forgets the drafts typed in the tab', async ({ page, request }) => {
   const first = await signUp(request);
   const second = await signUp(request, 'Cy Next');
-  await logIn(page, first);
+  await signInThroughApi(page, first);
   await page.getByRole('link', { name: 'Add an article' }).click();
   await page.getByLabel('Title', { exact: true }).fill(`Private ${unique()}`);
   await page.getByRole('link', { name: 'Profile' }).click();
@@ -203,7 +194,7 @@ test('Log Out forgets the drafts typed in the tab', async ({ page, request }) =>
   await page.getByRole('button', { name: 'Log Out' }).click();
   await expect(page).toHaveURL('/');
 
-  await logIn(page, second);
+  await signInThroughApi(page, second);
   await page.getByRole('link', { name: 'Add an article' }).click();
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue('');
 });
@@ -212,8 +203,7 @@ test('someone else cannot open the edit form of an article', async ({ page, requ
   const author = await signUp(request);
   const other = await signUp(request, 'Bo Reader');
   const article = await createArticle(request, author, { title: `Mine ${unique()}` });
-  await logIn(page, other);
-  await page.goto(`/article-update/${article.id}`);
+  await signInThroughApi(page, other, `/article-update/${article.id}`);
   await expect(page.getByRole('alert')).toContainText('You can only edit your own articles.');
   await expect(page.getByLabel('Title', { exact: true })).toHaveCount(0);
 });
@@ -221,7 +211,7 @@ test('someone else cannot open the edit form of an article', async ({ page, requ
 test('delete asks first: Cancel keeps the card, confirming removes it without a reload', async ({ page, request }) => {
   const author = await signUp(request);
   const article = await createArticle(request, author, { title: `Doomed ${unique()}` });
-  await logIn(page, author);
+  await signInThroughApi(page, author);
   await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
 
   const dialog = page.getByRole('dialog', { name: 'Are you sure you want to delete this article?' });
@@ -262,7 +252,7 @@ test('Edit and Delete show only on your own cards; Add an article only when sign
   await expect(card(page, article.title).getByRole('button', { name: /^Delete/ })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Add an article' })).toHaveCount(0);
 
-  await logIn(page, other);
+  await signInThroughApi(page, other);
   await expect(card(page, article.title)).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add an article' })).toBeVisible();
   await expect(card(page, article.title).getByRole('link', { name: /^Edit/ })).toHaveCount(0);
@@ -377,7 +367,7 @@ test('a failed article call says so and Retry recovers', async ({ page, request 
 test('the home page and the form fit a 360 px phone', async ({ page, request }) => {
   const author = await signUp(request);
   await createArticle(request, author, { title: `Narrow ${'x'.repeat(80)}` });
-  await logIn(page, author);
+  await signInThroughApi(page, author);
   await page.setViewportSize({ width: 360, height: 740 });
   for (const route of ['/', '/article-update']) {
     await page.goto(route);

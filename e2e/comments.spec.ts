@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
-import { expectSignedIn, logIn, logOutFromProfile } from './support/accounts.ts';
+import { logOutFromProfile, signInThroughApi } from './support/accounts.ts';
 import { waitForMail } from './support/mailbox.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 import { lookAt } from './support/looks.ts';
@@ -26,12 +26,6 @@ async function verifiedAccount(page: Page, name: string, role?: Role): Promise<A
     expect(run.code, run.stderr).toBe(0);
   }
   return account;
-}
-
-async function signInAs(page: Page, account: ApiAccount) {
-  await page.goto('/login');
-  await logIn(page, account.email, account.password);
-  await expectSignedIn(page);
 }
 
 async function newPage(browser: Browser): Promise<Page> {
@@ -80,8 +74,7 @@ test('a reader comments, an editor replies, the reader edits and reports, the ed
   await screenshots(page, 'signed-out');
 
   // The reader comments. A failed send keeps the text; so does a reload.
-  await signInAs(page, reader);
-  await page.goto(articlePath);
+  await signInThroughApi(page, reader, articlePath);
   const box = page.getByLabel('Add a comment');
   await box.fill('Loved the *second* paragraph.');
   await page.reload();
@@ -102,8 +95,7 @@ test('a reader comments, an editor replies, the reader edits and reports, the ed
 
   // The editor replies, from their own browser.
   const editorPage = await newPage(browser);
-  await signInAs(editorPage, editor);
-  await editorPage.goto(articlePath);
+  await signInThroughApi(editorPage, editor, articlePath);
   await commentBy(editorPage, reader.name)
     .getByRole('button', { name: `Reply ${reader.name}` })
     .click();
@@ -172,8 +164,7 @@ test('Log Out forgets a comment typed and not sent, as it does article drafts', 
     title: `Shared desk ${unique()}`,
     description: 'Read on a shared computer.',
   });
-  await signInAs(page, first);
-  await page.goto(`/article/${article.id}`);
+  await signInThroughApi(page, first, `/article/${article.id}`);
   await page.getByLabel('Add a comment').fill('Not for the next person');
   // Kept across a reload of the tab: it is a draft.
   await page.reload();
@@ -181,7 +172,6 @@ test('Log Out forgets a comment typed and not sent, as it does article drafts', 
   page.once('dialog', (dialog) => void dialog.accept());
   await logOutFromProfile(page);
 
-  await signInAs(page, next);
-  await page.goto(`/article/${article.id}`);
+  await signInThroughApi(page, next, `/article/${article.id}`);
   await expect(page.getByLabel('Add a comment')).toHaveValue('');
 });

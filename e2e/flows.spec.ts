@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { expectSignedIn, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expectSignedIn, logIn, newAccount, signInThroughApi, signUp, topBar } from './support/accounts.ts';
 import { axeViolations } from './support/axe.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 
@@ -36,13 +36,6 @@ async function articleByApi(request: APIRequestContext, writer: Writer, title: s
   return ((await response.json()) as { id: string }).id;
 }
 
-async function logInAs(page: Page, writer: Writer) {
-  await page.goto('/login');
-  await logIn(page, writer.email, writer.password);
-  await expect(page).toHaveURL('/');
-  await expectSignedIn(page);
-}
-
 test('what people type is laid out by its own direction (dir="auto") in every form', async ({ page, request }) => {
   const writer = await writerByApi(request);
   for (const route of ['/login', '/signup', '/forgot-password']) {
@@ -52,8 +45,7 @@ test('what people type is laid out by its own direction (dir="auto") in every fo
     for (const input of await inputs.all()) await expect(input, route).toHaveAttribute('dir', 'auto');
   }
 
-  await logInAs(page, writer);
-  await page.goto('/article-update');
+  await signInThroughApi(page, writer, '/article-update');
   const title = page.getByLabel('Title', { exact: true });
   await title.fill('مرحبا بالعالم');
   await expect(title).toHaveAttribute('dir', 'auto');
@@ -77,7 +69,7 @@ test('what people type is laid out by its own direction (dir="auto") in every fo
 
 test('a signed-in person opening /login or /signup is taken home', async ({ page, request }) => {
   const writer = await writerByApi(request);
-  await logInAs(page, writer);
+  await signInThroughApi(page, writer);
   for (const route of ['/login', '/signup']) {
     // Typed into the address bar (a full load, the session restored from its cookie)...
     await page.goto(route);
@@ -134,7 +126,7 @@ test('leaving the editor with unsaved changes asks first: Cancel, the Home link 
   request,
 }) => {
   const writer = await writerByApi(request);
-  await logInAs(page, writer);
+  await signInThroughApi(page, writer);
   const leaveDialog = page.getByRole('dialog', { name: 'Leave without saving?' });
 
   // Nothing typed: Cancel simply leaves.
@@ -193,7 +185,7 @@ test('Back past the editor leaves only once "Discard changes" is chosen, and the
   request,
 }) => {
   const writer = await writerByApi(request);
-  await logInAs(page, writer);
+  await signInThroughApi(page, writer);
   await page.getByRole('link', { name: 'Add an article' }).click();
   await page.getByLabel('Title', { exact: true }).fill(`Dropped ${unique()}`);
   await page.goBack({ timeout: 3_000 }).catch(() => null);
@@ -326,7 +318,7 @@ test('the profile lists one’s own articles with Edit and Delete; after a delet
   const ids: string[] = [];
   for (const title of mine) ids.push(await articleByApi(request, writer, title));
   await articleByApi(request, other, `Not mine ${stamp}`);
-  await logInAs(page, writer);
+  await signInThroughApi(page, writer);
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
 
   const section = page.getByRole('region', { name: 'Your articles' });
@@ -373,7 +365,7 @@ test('after a delete from a home card, focus moves to the next card', async ({ p
   const doomed = `Doomed card ${stamp}`;
   await articleByApi(request, writer, older);
   await articleByApi(request, writer, doomed);
-  await logInAs(page, writer);
+  await signInThroughApi(page, writer);
   const card = (title: string) => page.getByRole('article', { name: title, exact: true });
   await card(doomed)
     .getByRole('button', { name: /^Delete/ })
@@ -395,7 +387,7 @@ test('deleting the account says how many articles go with it', async ({ page, re
   const writer = await writerByApi(request);
   const ids = [];
   for (let index = 0; index < 3; index++) ids.push(await articleByApi(request, writer, `Goes too ${unique()}`));
-  await logInAs(page, writer);
+  await signInThroughApi(page, writer);
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
   await page.getByRole('button', { name: 'Delete account' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete account' });
@@ -407,7 +399,7 @@ test('deleting the account says how many articles go with it', async ({ page, re
 
   // Someone with none is told so.
   const quiet = await writerByApi(request);
-  await logInAs(page, quiet);
+  await signInThroughApi(page, quiet);
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
   await page.getByRole('button', { name: 'Delete account' }).click();
   await expect(dialog).toContainText('You have no articles.');
@@ -444,7 +436,7 @@ test('while the session is restored the top bar shows a quiet placeholder; a sta
   request,
 }) => {
   const writer = await writerByApi(request);
-  await logInAs(page, writer);
+  await signInThroughApi(page, writer);
   // The server takes its time telling whether the cookie holds a session: until the test lets it answer.
   let answer = () => {};
   const answered = new Promise<void>((resolve) => (answer = resolve));

@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
-import { expectSignedIn, logIn, topBar } from './support/accounts.ts';
+import { signInThroughApi, topBar } from './support/accounts.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 import { lookAt } from './support/looks.ts';
 
@@ -23,13 +23,6 @@ async function accountWithRole(page: Page, name: string, role: Role): Promise<Ap
   const account = await apiSignUp(page.request, `${name} ${unique()}`);
   if (role !== 'author') await giveRole(account, role);
   return account;
-}
-
-/** Signs in through the login form: the session's token then carries the current role. */
-async function signInAs(page: Page, account: ApiAccount) {
-  await page.goto('/login');
-  await logIn(page, account.email, account.password);
-  await expectSignedIn(page);
 }
 
 /** A page of its own (its own session) in the same browser, with the test pictures served. */
@@ -57,7 +50,7 @@ test('a contributor saves a draft and submits it; an editor publishes it from Re
   const contributor = await accountWithRole(page, 'Connie Contributor', 'contributor');
   const editor = await accountWithRole(page, 'Eddie Editor', 'editor');
   const title = `A draft for review ${unique()}`;
-  await signInAs(page, contributor);
+  await signInThroughApi(page, contributor);
 
   // A contributor is offered Submit for review and Save draft, never Add Article.
   await page.goto('/article-update');
@@ -97,8 +90,7 @@ test('a contributor saves a draft and submits it; an editor publishes it from Re
 
   // The editor finds it under Review and publishes it.
   const editorPage = await newPage(browser);
-  await signInAs(editorPage, editor);
-  await editorPage.goto('/admin');
+  await signInThroughApi(editorPage, editor, '/admin');
   await editorPage.getByRole('tab', { name: 'Review' }).click();
   await expect(editorPage).toHaveURL('/admin?tab=review');
   const item = editorPage.getByTestId('review-item').filter({ hasText: title });
@@ -133,8 +125,7 @@ test('an editor hides an article with a reason: the public gets the 404 page, th
   const articleUrl = `/article/${article.id}`;
   const reason = 'It copies another site’s article word for word.';
 
-  await signInAs(page, editor);
-  await page.goto(articleUrl);
+  await signInThroughApi(page, editor, articleUrl);
   // Editors get Edit, Delete and Hide on someone else's article.
   await expect(page.getByRole('link', { name: 'Edit', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Delete', exact: true })).toBeVisible();
@@ -174,8 +165,7 @@ test('an editor hides an article with a reason: the public gets the 404 page, th
 
   // The author sees the article, the banner and the reason; and it is Hidden in their drafts.
   const authorPage = await newPage(browser);
-  await signInAs(authorPage, author);
-  await authorPage.goto(articleUrl);
+  await signInThroughApi(authorPage, author, articleUrl);
   await expect(authorPage.getByTestId('article-status')).toContainText(reason);
   await expect(authorPage.getByRole('button', { name: 'Report' })).toHaveCount(0);
   await screenshots(authorPage, 'article-hidden-banner');
@@ -212,8 +202,7 @@ test('readers report articles; an editor dismisses one report and hides from ano
   });
 
   // The reader reports both; a second report of the same article is refused with a reason.
-  await signInAs(page, reader);
-  await page.goto(`/article/${fine.id}`);
+  await signInThroughApi(page, reader, `/article/${fine.id}`);
   await expect(page.getByRole('button', { name: 'Hide' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Report' }).click();
@@ -234,8 +223,7 @@ test('readers report articles; an editor dismisses one report and hides from ano
 
   // The editor: dismiss the first with a note, hide from the second.
   const editorPage = await newPage(browser);
-  await signInAs(editorPage, editor);
-  await editorPage.goto('/admin?tab=reports');
+  await signInThroughApi(editorPage, editor, '/admin?tab=reports');
   const fineReport = editorPage.getByTestId('report').filter({ hasText: fine.title });
   const spamReport = editorPage.getByTestId('report').filter({ hasText: spam.title });
   await expect(fineReport).toContainText('I think this is misleading.');
@@ -259,8 +247,7 @@ test('readers report articles; an editor dismisses one report and hides from ano
 
   // The owner's Log has both resolutions and the hide, newest first.
   const ownerPage = await newPage(browser);
-  await signInAs(ownerPage, owner);
-  await ownerPage.goto('/admin');
+  await signInThroughApi(ownerPage, owner, '/admin');
   await ownerPage.getByRole('tab', { name: 'Log' }).click();
   const entries = ownerPage.getByTestId('audit-entry');
   // Names and titles, not ids (issue 39): the editor who acted, the article they hid.
@@ -296,8 +283,7 @@ test('the 21st report of a day is refused, and the Report dialog says why in the
     expect(response.status(), await response.text()).toBe(201);
   }
 
-  await signInAs(page, reader);
-  await page.goto(`/article/${articles[20]!.id}`);
+  await signInThroughApi(page, reader, `/article/${articles[20]!.id}`);
   await page.getByRole('button', { name: 'Report' }).click();
   const dialog = page.getByRole('dialog', { name: 'Report this article' });
   await dialog.getByLabel('Reason').fill('One more.');
@@ -328,13 +314,11 @@ test('editors list every article in the Posts tab: status, author, a status filt
   const draftId = ((await draft.json()) as { id: string }).id;
 
   // Authors have no Posts tab; the server refuses them the list anyway.
-  await signInAs(page, author);
-  await page.goto('/admin');
+  await signInThroughApi(page, author, '/admin');
   await expect(notFoundHeading(page)).toBeVisible();
 
   const editorPage = await newPage(browser);
-  await signInAs(editorPage, editor);
-  await editorPage.goto('/admin');
+  await signInThroughApi(editorPage, editor, '/admin');
   await editorPage.getByRole('tab', { name: 'Posts' }).click();
   await expect(editorPage).toHaveURL('/admin?tab=posts');
   const posts = editorPage.getByTestId('post');
@@ -398,11 +382,9 @@ test('a reader is not offered to write, and a refused save says why in the serve
 
   // The author is offered Add an article (the control), the reader neither it nor the editor.
   const authorPage = await newPage(browser);
-  await signInAs(authorPage, author);
-  await authorPage.goto('/');
+  await signInThroughApi(authorPage, author);
   await expect(authorPage.getByRole('link', { name: 'Add an article' })).toBeVisible();
-  await signInAs(page, reader);
-  await page.goto('/');
+  await signInThroughApi(page, reader);
   await page.waitForLoadState('networkidle');
   await expect(page.getByRole('heading', { name: 'Latest articles' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add an article' })).toHaveCount(0);

@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { apiSignUp, type ApiAccount } from './support/api.ts';
-import { expectSignedIn, expectSignedOut, logIn, newAccount, topBar } from './support/accounts.ts';
+import { expectSignedIn, expectSignedOut, newAccount, signInThroughApi, topBar } from './support/accounts.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 import { lookAt } from './support/looks.ts';
 
@@ -15,12 +15,6 @@ const SCREENS_DIR = path.join('test-results', 'screens', 'roles');
 async function makeOwner(account: ApiAccount) {
   const run = await runAdminProcess(['users', 'role', account.email, 'owner'], { DATA_DIR: process.env.E2E_DATA_DIR! });
   expect(run.code, run.stderr).toBe(0);
-}
-
-async function signInAs(page: Page, account: ApiAccount) {
-  await page.goto('/login');
-  await logIn(page, account.email, account.password);
-  await expectSignedIn(page);
 }
 
 const screenshots = (page: Page, label: string) =>
@@ -35,7 +29,7 @@ test('an owner manages members and invites an editor, who signs up by the link; 
   const owner = await apiSignUp(request, 'Olga Owner');
   const member = await apiSignUp(request, `Mina Member ${Date.now()}`);
   await makeOwner(owner);
-  await signInAs(page, owner);
+  await signInThroughApi(page, owner);
 
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
   await page.getByRole('link', { name: 'Site administration' }).click();
@@ -134,7 +128,7 @@ test('an author is shown the 404 page at /admin, and so is someone signed out', 
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   const author = await apiSignUp(request, 'Arthur Author');
-  await signInAs(page, author);
+  await signInThroughApi(page, author);
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
   await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Site administration' })).toHaveCount(0);

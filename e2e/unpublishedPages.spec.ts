@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
-import { expectSignedIn, logIn } from './support/accounts.ts';
+import { signInThroughApi } from './support/accounts.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
 // Issue 39.7: a draft, submitted or hidden article's page, opened by a full page load, is its
@@ -24,12 +24,6 @@ async function newPage(browser: Browser): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await servePictures(page);
   return page;
-}
-
-async function signInAs(page: Page, account: ApiAccount) {
-  await page.goto('/login');
-  await logIn(page, account.email, account.password);
-  await expectSignedIn(page);
 }
 
 /** Everything that went wrong on the page: console errors, uncaught errors, failed and refused requests. */
@@ -97,7 +91,7 @@ test('a draft, a submitted and a hidden article open for their author and an edi
 
   for (const person of [author, editor]) {
     const personal = await newPage(browser);
-    await signInAs(personal, person);
+    await signInThroughApi(personal, person);
     const seen = troubles(personal);
     for (const article of articles) {
       const response = await personal.goto(`/article/${article.id}`);
@@ -117,7 +111,7 @@ test('a draft, a submitted and a hidden article open for their author and an edi
 
   // Another writer, and someone signed out: the page and status of an id nobody has.
   const signedIn = await newPage(browser);
-  await signInAs(signedIn, other);
+  await signInThroughApi(signedIn, other);
   const signedOut = await newPage(browser);
   for (const stranger of [signedIn, signedOut]) {
     for (const id of [...articles.map((article) => article.id), 'nosucharticle0000000']) {
@@ -144,7 +138,7 @@ test('the editor of one’s own draft opens on a full page load without an error
   const { id } = (await created.json()) as { id: string };
 
   const personal = await newPage(browser);
-  await signInAs(personal, author);
+  await signInThroughApi(personal, author);
   const seen = troubles(personal);
   const response = await personal.goto(`/article-update/${id}`);
   expect(response?.status()).toBe(200);
@@ -155,7 +149,7 @@ test('the editor of one’s own draft opens on a full page load without an error
   await personal.context().close();
 
   const signedIn = await newPage(browser);
-  await signInAs(signedIn, other);
+  await signInThroughApi(signedIn, other);
   const signedOut = await newPage(browser);
   for (const stranger of [signedIn, signedOut]) {
     const unknown = await stranger.goto('/article-update/nosucharticle0000000');

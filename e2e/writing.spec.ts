@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
+import { signInThroughApi } from './support/accounts.ts';
 
 // Writing: the Markdown editor, its preview and image uploads, against the real server.
 // Each test makes its own author; pictures are made here with sharp.
@@ -24,14 +25,6 @@ async function signUp(request: APIRequestContext): Promise<Person> {
   return { email, password, idToken: ((await response.json()) as { idToken: string }).idToken };
 }
 
-async function logIn(page: Page, person: Person) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(person.email);
-  await page.getByLabel('Password').fill(person.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL('/');
-}
-
 const photo = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 190 } } })
     .jpeg()
@@ -42,8 +35,7 @@ test('formatting written in the editor shows on the article page, code scrolling
   request,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await logIn(page, await signUp(request));
-  await page.goto('/article-update');
+  await signInThroughApi(page, await signUp(request), '/article-update');
   await expect(page.getByRole('heading', { name: 'Add an Article' })).toBeVisible();
   const title = `Formatted ${unique()}`;
   await page.getByLabel('Image URL').fill(UNREACHABLE_IMAGE);
@@ -124,8 +116,7 @@ test('an upload through the editor fills the Image URL, previews the cover, and 
   page,
   request,
 }) => {
-  await logIn(page, await signUp(request));
-  await page.goto('/article-update');
+  await signInThroughApi(page, await signUp(request), '/article-update');
 
   // An address that does not load says so.
   await page.getByLabel('Image URL').fill(UNREACHABLE_IMAGE);
@@ -164,8 +155,7 @@ test('an upload through the editor fills the Image URL, previews the cover, and 
 });
 
 test('pasting an image into the body uploads it and inserts its Markdown', async ({ page, request }) => {
-  await logIn(page, await signUp(request));
-  await page.goto('/article-update');
+  await signInThroughApi(page, await signUp(request), '/article-update');
   const body = page.getByLabel('Description', { exact: true });
   await body.fill('Before the picture.');
   const bytes = [...(await photo(640, 480))];
@@ -195,8 +185,7 @@ test('the preview tab renders on a phone, and the toolbar and shortcuts format t
   request,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await logIn(page, await signUp(request));
-  await page.goto('/article-update');
+  await signInThroughApi(page, await signUp(request), '/article-update');
   const body = page.getByLabel('Description', { exact: true });
   await body.fill('make this strong and this a link');
   await body.evaluate((textarea: HTMLTextAreaElement) => textarea.setSelectionRange(10, 21));
@@ -220,8 +209,7 @@ test('the preview tab renders on a phone, and the toolbar and shortcuts format t
 
 test('a long title shows every line, also after the window narrows to a phone', async ({ page, request }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await logIn(page, await signUp(request));
-  await page.goto('/article-update');
+  await signInThroughApi(page, await signUp(request), '/article-update');
   const title = page.getByLabel('Title', { exact: true });
   await title.fill('Compilers, explained slowly: what happens between the text you type and the program that runs');
   const cutOff = () => title.evaluate((field: HTMLTextAreaElement) => field.scrollHeight - field.clientHeight);
@@ -243,7 +231,7 @@ test('a restored draft says so and can be discarded; Cancel asks before it drops
   });
   expect(created.status(), await created.text()).toBe(201);
   const article = (await created.json()) as { id: string; title: string };
-  await logIn(page, author);
+  await signInThroughApi(page, author);
   const editor = `/article-update/${article.id}`;
   const title = page.getByLabel('Title', { exact: true });
   const notice = page.getByTestId('restored-draft');
@@ -296,7 +284,7 @@ test('a new article’s restored draft: Discard empties the form, Cancel with no
   page,
   request,
 }) => {
-  await logIn(page, await signUp(request));
+  await signInThroughApi(page, await signUp(request));
   const title = page.getByLabel('Title', { exact: true });
   const description = page.getByLabel('Description', { exact: true });
   await page.goto('/article-update');

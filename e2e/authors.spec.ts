@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiPublish, apiSignUp } from './support/api.ts';
-import { logIn } from './support/accounts.ts';
+import { signInThroughApi } from './support/accounts.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
 // The author page, /author/{slug} (uids redirect there; issue 15 §2, docs/product.md, Screens): an author's name and their
@@ -94,10 +94,7 @@ test('an author with no articles gets their page with an empty state; they are o
   await expect(page.getByText('No articles yet.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Write your first article' })).toHaveCount(0);
 
-  await page.goto('/login');
-  await logIn(page, quiet.email, quiet.password);
-  await expect(page).toHaveURL('/');
-  await page.goto(`/author/${quiet.uid}`);
+  await signInThroughApi(page, quiet, `/author/${quiet.uid}`);
   await expect(page.getByText('No articles yet.')).toBeVisible();
   await page.getByRole('link', { name: 'Write your first article' }).click();
   await expect(page.getByRole('heading', { name: 'Add an Article' })).toBeVisible();

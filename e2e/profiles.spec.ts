@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { logIn } from './support/accounts.ts';
+import { signInThroughApi } from './support/accounts.ts';
 import { axeViolations } from './support/axe.ts';
 import { screenshot } from './support/looks.ts';
 import { apiPublish, apiSignUp } from './support/api.ts';
@@ -29,10 +29,7 @@ test('a picture and a bio set on the profile show on the author page and in byli
     title: `Salt and light ${author.uid}`,
     description: 'A first article.',
   });
-  await page.goto('/login');
-  await logIn(page, author.email, author.password);
-  await expect(page).toHaveURL('/');
-  await page.goto('/profile');
+  await signInThroughApi(page, author, '/profile');
 
   const section = page.getByRole('region', { name: 'Author profile' });
   const chooser = page.waitForEvent('filechooser');
@@ -111,10 +108,7 @@ test('an image uploaded into the body asks for its alt text and caption and is s
   request,
 }) => {
   const author = await apiSignUp(request, 'Inline Writer');
-  await page.goto('/login');
-  await logIn(page, author.email, author.password);
-  await expect(page).toHaveURL('/');
-  await page.goto('/article-update');
+  await signInThroughApi(page, author, '/article-update');
   await page.getByLabel('Image URL').fill(`${PICTURE_ORIGIN}/2.svg`);
   const title = `Boats at dawn ${author.uid}`;
   await page.getByLabel('Title', { exact: true }).fill(title);
@@ -165,11 +159,8 @@ test('the profile comes in headed groups, with a nav to each beside them on a wi
 }) => {
   test.setTimeout(90_000);
   const person = await apiSignUp(request, 'Greta Groups');
-  await page.goto('/login');
-  await logIn(page, person.email, person.password);
-  await expect(page).toHaveURL('/');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/profile');
+  await signInThroughApi(page, person, '/profile');
   const groups = ['About you', 'Signing in', 'Notifications', 'Danger zone'];
   for (const name of groups) {
     await expect(page.getByRole('region', { name, exact: true })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectSignedIn, logIn } from './support/accounts.ts';
+import { signInThroughApi } from './support/accounts.ts';
 import { apiPublish, apiSignUp } from './support/api.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 
@@ -115,10 +115,7 @@ test('the app takes the served pages over as they are: same elements, no layout 
   await page.goto('/');
   await page.getByRole('link', { name: article.title }).click();
   await expect(page.getByRole('heading', { level: 1, name: article.title })).toBeVisible();
-  await page.goto('/login');
-  await logIn(page, author.email, author.password);
-  await expectSignedIn(page);
-  await page.goto(`/article/${article.id}`);
+  await signInThroughApi(page, author, `/article/${article.id}`);
   await expect(page.getByRole('link', { name: 'Edit' })).toBeVisible();
   expect(errors).toEqual([]);
 });

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiSignUp } from './support/api.ts';
 import { expectSignedIn, logIn } from './support/accounts.ts';
+import { giveRole } from './support/operator.ts';
 
 // Issue 41 and DESIGN.md §6: the browser fetches ahead, when idle, only the code of the screens
 // this visitor can use next (the screen records' codeAhead, src/shared/routes.ts).
@@ -57,8 +57,7 @@ test('a page that never idles still fetches the next screens ahead, a few second
 
 test('once an owner has signed in, the profile and admin screens are fetched ahead', async ({ page, request }) => {
   const owner = await apiSignUp(request, 'Ahead Owner');
-  const run = await runAdminProcess(['users', 'role', owner.email, 'owner'], { DATA_DIR: process.env.E2E_DATA_DIR! });
-  expect(run.code, run.stderr).toBe(0);
+  await giveRole(owner.email, 'owner');
   const asked = screenChunksAsked(page);
   await page.goto('/login');
   await page.waitForLoadState('networkidle');

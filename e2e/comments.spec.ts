@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
-import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { logOutFromProfile, signInThroughApi } from './support/accounts.ts';
 import { waitForMail } from './support/mailbox.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 import { lookAt } from './support/looks.ts';
+import { giveRole } from './support/operator.ts';
 
 // Comments (DESIGN.md §9.2) through the real screens: post, reply, edit, report and moderate,
 // each screen checked with axe in both colour schemes and photographed at two sizes.
@@ -21,10 +21,7 @@ async function verifiedAccount(page: Page, name: string, role?: Role): Promise<A
   const code = /oobCode=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
   const applied = await page.request.post('/identity/v1/accounts:update?key=e2e', { data: { oobCode: code } });
   expect(applied.status(), await applied.text()).toBe(200);
-  if (role) {
-    const run = await runAdminProcess(['users', 'role', account.email, role], { DATA_DIR: process.env.E2E_DATA_DIR! });
-    expect(run.code, run.stderr).toBe(0);
-  }
+  if (role) await giveRole(account.email, role);
   return account;
 }
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
-import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { signInThroughApi, topBar } from './support/accounts.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
 import { lookAt } from './support/looks.ts';
+import { giveRole } from './support/operator.ts';
 
 // Drafts, review, hiding and reports through the real screens, against the e2e server (its
 // database is given roles the operator's way, `npm run admin -- users role`).
@@ -13,15 +13,10 @@ import { lookAt } from './support/looks.ts';
 const SCREENS_DIR = path.join('test-results', 'screens', 'moderation');
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-async function giveRole(account: ApiAccount, role: Role) {
-  const run = await runAdminProcess(['users', 'role', account.email, role], { DATA_DIR: process.env.E2E_DATA_DIR! });
-  expect(run.code, run.stderr).toBe(0);
-}
-
 /** An account with `role`, made through the API and the admin command. */
 async function accountWithRole(page: Page, name: string, role: Role): Promise<ApiAccount> {
   const account = await apiSignUp(page.request, `${name} ${unique()}`);
-  if (role !== 'author') await giveRole(account, role);
+  if (role !== 'author') await giveRole(account.email, role);
   return account;
 }
 
@@ -398,7 +393,7 @@ test('a reader is not offered to write, and a refused save says why in the serve
   await authorPage.getByLabel('Image URL').fill(`${PICTURE_ORIGIN}/2.svg`);
   await authorPage.getByLabel('Title', { exact: true }).fill(`Never saved ${unique()}`);
   await authorPage.getByLabel('Description', { exact: true }).fill('Written by someone who may no longer write.');
-  await giveRole(author, 'reader');
+  await giveRole(author.email, 'reader');
   await authorPage.getByRole('button', { name: 'Save draft' }).click();
   await expect(authorPage.getByRole('alert')).toContainText('Your role does not allow writing articles.');
   await expect(authorPage.getByRole('alert')).not.toContainText('You can only edit your own articles.');

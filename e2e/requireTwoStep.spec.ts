@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { freePort, startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
 import { signIn } from './support/accounts.ts';
 import { lookAt, screenshot } from './support/looks.ts';
+import { giveRole } from './support/operator.ts';
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'require-two-step');
 const REFUSAL = 'Turn on two-step verification on your profile first: this site requires it for editors and owners.';
@@ -38,8 +38,7 @@ test.describe('a site that requires two-step verification of editors and owners'
       data: { email, password, displayName: 'Olga Owner', returnSecureToken: true },
     });
     expect(signedUp.status()).toBe(200);
-    const made = await runAdminProcess(['users', 'role', email, 'owner'], { DATA_DIR: dataDir });
-    expect(made.code, made.stderr).toBe(0);
+    await giveRole(email, 'owner', dataDir);
 
     await signIn(page, { email, password }, server.url);
     await page.goto(`${server.url}/admin`);

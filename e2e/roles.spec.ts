@@ -2,20 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/serverProcess.ts';
-import { apiSignUp, type ApiAccount } from './support/api.ts';
+import { apiSignUp } from './support/api.ts';
 import { expectSignedIn, expectSignedOut, newAccount, signInThroughApi, topBar } from './support/accounts.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 import { lookAt } from './support/looks.ts';
+import { giveRole } from './support/operator.ts';
 
 const SCREENS_DIR = path.join('test-results', 'screens', 'roles');
-
-/** Makes `account` owner the operator's way (`npm run admin -- users role EMAIL owner`), on the e2e server's database. */
-async function makeOwner(account: ApiAccount) {
-  const run = await runAdminProcess(['users', 'role', account.email, 'owner'], { DATA_DIR: process.env.E2E_DATA_DIR! });
-  expect(run.code, run.stderr).toBe(0);
-}
 
 const screenshots = (page: Page, label: string) =>
   lookAt(page, label, { dir: SCREENS_DIR, fullPage: true, axe: false });
@@ -28,7 +22,7 @@ test('an owner manages members and invites an editor, who signs up by the link; 
   test.setTimeout(120_000);
   const owner = await apiSignUp(request, 'Olga Owner');
   const member = await apiSignUp(request, `Mina Member ${Date.now()}`);
-  await makeOwner(owner);
+  await giveRole(owner.email, 'owner');
   await signInThroughApi(page, owner);
 
   await topBar(page).getByRole('link', { name: 'Profile' }).click();

@@ -1,9 +1,9 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
-import { runAdminProcess } from '../test/support/adminRunner.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { signInThroughApi } from './support/accounts.ts';
 import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { giveRole } from './support/operator.ts';
 
 // Issue 39.7: a draft, submitted or hidden article's page, opened by a full page load, is its
 // author's and editors' (decision 0830): no 404 document, no failed call, no console error;
@@ -13,10 +13,7 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 
 async function accountWithRole(page: Page, name: string, role: Role): Promise<ApiAccount> {
   const account = await apiSignUp(page.request, `${name} ${unique()}`);
-  if (role !== 'author') {
-    const run = await runAdminProcess(['users', 'role', account.email, role], { DATA_DIR: process.env.E2E_DATA_DIR! });
-    expect(run.code, run.stderr).toBe(0);
-  }
+  if (role !== 'author') await giveRole(account.email, role);
   return account;
 }
 

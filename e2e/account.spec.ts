@@ -8,7 +8,9 @@ import {
   logOutFromProfile,
   newAccount,
   signUp,
+  signUpThroughApi,
   topBar,
+  createAccount,
 } from './support/accounts.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 
@@ -82,8 +84,8 @@ test('sign up signs in, survives a reload, exposes no refresh token, and logs ou
 
 test('login failure shows the fixed message; the right password logs in', async ({ page }) => {
   const account = newAccount('login');
-  await signUp(page, account);
-  await logOutFromProfile(page);
+  await createAccount(page, account);
+  await page.goto('/');
 
   await topBar(page).getByRole('link', { name: 'Login' }).click();
   await expect(page).toHaveTitle('Login – Inkwell');
@@ -101,8 +103,7 @@ test('login failure shows the fixed message; the right password logs in', async 
 
 test('login works with the keyboard alone', async ({ page }) => {
   const account = newAccount('keyboard');
-  await signUp(page, account);
-  await logOutFromProfile(page);
+  await createAccount(page, account);
 
   await page.goto('/login');
   await page.getByLabel('Email').focus();
@@ -154,8 +155,7 @@ test('signup says when passwords do not match and when the email is taken', asyn
 
 test('protected routes send signed-out visitors to login and back afterwards', async ({ page }) => {
   const account = newAccount('guard');
-  await signUp(page, account);
-  await logOutFromProfile(page);
+  await createAccount(page, account);
 
   await page.goto('/article-update');
   await expect(page).toHaveURL('/login');
@@ -227,7 +227,7 @@ test('forgot password shows the failure text in the same box when the server ref
 
 test('profile: view, cancel, mismatch, then save name, email and password', async ({ page }) => {
   const account = newAccount('profile');
-  await signUp(page, account);
+  await signUpThroughApi(page, account);
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
 
   await page.getByRole('button', { name: 'Update Profile' }).click();
@@ -272,7 +272,7 @@ test('profile: view, cancel, mismatch, then save name, email and password', asyn
 
 test('deleting the account asks for the password, signs out, and the account is gone', async ({ page }) => {
   const account = newAccount('delete');
-  await signUp(page, account);
+  await signUpThroughApi(page, account);
   await topBar(page).getByRole('link', { name: 'Profile' }).click();
 
   await page.getByRole('button', { name: 'Delete account' }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { expectSignedIn, logIn, newAccount, signInThroughApi, signUp, topBar } from './support/accounts.ts';
+import { createAccount, expectSignedIn, logIn, newAccount, signInThroughApi, topBar } from './support/accounts.ts';
 import { axeViolations } from './support/axe.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 
@@ -86,10 +86,7 @@ test('a signed-in person opening /login or /signup is taken home', async ({ page
 
 test('/forgot-password leads back to /login, and after a reset the login form has the email', async ({ page }) => {
   const account = newAccount('flows-reset');
-  await signUp(page, account);
-  await topBar(page).getByRole('link', { name: 'Profile' }).click();
-  await page.getByRole('button', { name: 'Log Out' }).click();
-  await expect(page).toHaveURL('/');
+  await createAccount(page, account);
 
   await page.goto('/login');
   await page.getByLabel('Email').fill(account.email);

@@ -1,5 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectSignedIn, expectSignedOut, logIn, newAccount, signUp, topBar } from './support/accounts.ts';
+import {
+  createAccount,
+  expectSignedIn,
+  expectSignedOut,
+  logIn,
+  newAccount,
+  signUpThroughApi,
+  topBar,
+} from './support/accounts.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 import { screenshot } from './support/looks.ts';
 
@@ -88,7 +96,7 @@ test('the login page says why the sign-up policy refused a provider sign-up (iss
 
 test('connects the provider to a password account on the profile, and disconnects it', async ({ page }) => {
   const account = newAccount('connector');
-  await signUp(page, account);
+  await signUpThroughApi(page, account);
   // Connecting needs a verified address (decision 0551): the emailed link, opened here.
   const verify = linkIn(await waitForMail(account.email, /^Verify your Inkwell email address$/), '/action');
   await page.goto(verify.pathname + verify.search);
@@ -129,9 +137,7 @@ test('a provider address that an account already holds sends the person back to 
   // The provider's people are <login>@provider.test: an account registered with that address first.
   const login = uniqueLogin('taken');
   const account = { ...newAccount('holder'), email: `${login}@provider.test` };
-  await signUp(page, account);
-  await page.getByRole('link', { name: 'Profile' }).click();
-  await page.getByRole('button', { name: 'Log Out' }).click();
+  await createAccount(page, account);
   // The provider verifies the address and the account never did: the provider takes it over.
   await page.goto('/login');
   await page.getByRole('link', { name: 'Continue with Test ID' }).click();

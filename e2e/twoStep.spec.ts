@@ -7,7 +7,7 @@ import {
   newAccount,
   openProfile,
   signIn,
-  signUp,
+  signUpThroughApi,
 } from './support/accounts.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
 import { lookAt } from './support/looks.ts';
@@ -35,7 +35,7 @@ test('turns two-step verification on from the profile and signs in with a code, 
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const account = newAccount('two-step');
-  await signUp(page, account);
+  await signUpThroughApi(page, account);
   const verify = await waitForMail(account.email, /^Verify your Inkwell email address$/);
   const link = linkIn(verify, '/action');
   await page.goto(link.pathname + link.search);

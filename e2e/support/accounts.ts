@@ -68,11 +68,43 @@ export async function signIn(page: Page, account: Pick<TestAccount, 'email' | 'p
  * provider specs go through.
  */
 export async function signInThroughApi(page: Page, account: Pick<TestAccount, 'email' | 'password'>, path = '/') {
-  const response = await page.request.post('/identity/v1/accounts:signInWithPassword?key=e2e', {
-    headers: { [SESSION_MODE_HEADER]: 'cookie' },
-    data: { email: account.email, password: account.password, returnSecureToken: true },
+  await callInCookieMode(page, 'accounts:signInWithPassword', {
+    email: account.email,
+    password: account.password,
+    returnSecureToken: true,
+  });
+  await openSignedIn(page, path);
+}
+
+/** Signs `account` up through the API and opens `path` signed in, as `signUp` would leave it. */
+export async function signUpThroughApi(page: Page, account: TestAccount, path = '/') {
+  await callInCookieMode(page, 'accounts:signUp', {
+    email: account.email,
+    password: account.password,
+    displayName: account.name,
+    returnSecureToken: true,
+  });
+  await openSignedIn(page, path);
+}
+
+/** An account that exists, with this page still signed out (a story that starts at the login form). */
+export async function createAccount(page: Page, account: TestAccount) {
+  const response = await page.request.post('/identity/v1/accounts:signUp?key=e2e', {
+    data: { email: account.email, password: account.password, displayName: account.name, returnSecureToken: true },
   });
   expect(response.status(), await response.text()).toBe(200);
+}
+
+/** A sign-in service call as the web app makes it: the session goes to this context's cookie. */
+async function callInCookieMode(page: Page, method: string, data: Record<string, unknown>) {
+  const response = await page.request.post(`/identity/v1/${method}?key=e2e`, {
+    headers: { [SESSION_MODE_HEADER]: 'cookie' },
+    data,
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+async function openSignedIn(page: Page, path: string) {
   // The note a provider sign-in leaves beside the session cookie: the page asks for the session
   // at load although nothing in its localStorage says it may have one.
   const origin = test.info().project.use.baseURL!;

@@ -99,9 +99,9 @@ async function startWorkerServer(index: number): Promise<WorkerServer> {
       DATA_DIR: dataDir,
       SMTP_URL: sink.url,
       LOG_LEVEL: 'warn',
-      // Every browser test signs up and signs in from 127.0.0.1: the per-address hourly limits
-      // (100 each by default) are the whole suite's, and one worker's server reached the sign-up
-      // limit 130 tests in. Limits per email and per account stay as they are.
+      // Every browser test signs up and signs in from 127.0.0.1: the per-address limits (100
+      // sign-ups an hour by default) are the whole suite's, and one worker's server reached the
+      // sign-up limit 130 tests in. Limits per email and per account stay as they are.
       RATE_LIMIT_SIGNUP_PER_IP: '100000',
       RATE_LIMIT_SIGNIN_PER_IP: '100000',
       RATE_LIMIT_SIGNIN_ATTEMPTS_PER_IP: '100000',

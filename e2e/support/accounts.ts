@@ -68,7 +68,7 @@ export async function signIn(page: Page, account: Pick<TestAccount, 'email' | 'p
  * provider specs go through.
  */
 export async function signInThroughApi(page: Page, account: Pick<TestAccount, 'email' | 'password'>, path = '/') {
-  await callInCookieMode(page, 'accounts:signInWithPassword', {
+  await callSignInService(page, 'accounts:signInWithPassword', {
     email: account.email,
     password: account.password,
     returnSecureToken: true,
@@ -78,27 +78,34 @@ export async function signInThroughApi(page: Page, account: Pick<TestAccount, 'e
 
 /** Signs `account` up through the API and opens `path` signed in, as `signUp` would leave it. */
 export async function signUpThroughApi(page: Page, account: TestAccount, path = '/') {
-  await callInCookieMode(page, 'accounts:signUp', {
-    email: account.email,
-    password: account.password,
-    displayName: account.name,
-    returnSecureToken: true,
-  });
+  await callSignInService(page, 'accounts:signUp', signUpBody(account));
   await openSignedIn(page, path);
 }
 
 /** An account that exists, with this page still signed out (a story that starts at the login form). */
 export async function createAccount(page: Page, account: TestAccount) {
-  const response = await page.request.post('/identity/v1/accounts:signUp?key=e2e', {
-    data: { email: account.email, password: account.password, displayName: account.name, returnSecureToken: true },
-  });
-  expect(response.status(), await response.text()).toBe(200);
+  await callSignInService(page, 'accounts:signUp', signUpBody(account), { cookieMode: false });
 }
 
-/** A sign-in service call as the web app makes it: the session goes to this context's cookie. */
-async function callInCookieMode(page: Page, method: string, data: Record<string, unknown>) {
+const signUpBody = (account: TestAccount) => ({
+  email: account.email,
+  password: account.password,
+  displayName: account.name,
+  returnSecureToken: true,
+});
+
+/**
+ * A sign-in service call from this page's context. In cookie mode, as the web app makes it, the
+ * session goes to the context's HttpOnly cookie; otherwise it stays in the reply, unused.
+ */
+async function callSignInService(
+  page: Page,
+  method: string,
+  data: Record<string, unknown>,
+  { cookieMode = true } = {},
+) {
   const response = await page.request.post(`/identity/v1/${method}?key=e2e`, {
-    headers: { [SESSION_MODE_HEADER]: 'cookie' },
+    headers: cookieMode ? { [SESSION_MODE_HEADER]: 'cookie' } : {},
     data,
   });
   expect(response.status(), await response.text()).toBe(200);

@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
     // The slow reliability suite (crash, load, shutdown, fuzzing) runs with `npm run test:reliability`.
     exclude: [...configDefaults.exclude, '**/*.reliability.test.ts'],
-    globalSetup: ['test/support/globalSetup.ts'],
+    globalSetup: ['test/support/globalSetup.ts', 'test/support/compileCacheSetup.ts'],
     // Vitest's default is one worker per core less one: a single worker on 2 cores. Much of a
     // test's time is waiting (PostgreSQL, argon2 on libuv's threads, mail timeouts), so two
     // finish sooner; three made the tests that start Node processes (servers, backups)

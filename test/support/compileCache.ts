@@ -9,7 +9,7 @@ import { projectRoot } from '../../src/server/web/webBuild.ts';
  */
 const COMPILE_CACHE_DIR = path.join(projectRoot, 'node_modules', '.cache', 'node-compile-cache');
 
-/** Called by both suites' global setups: every process started after it inherits the cache. */
+/** Called by npm test's global setups (compileCacheSetup.ts, e2e/support/workerServers.ts): every process started after it inherits the cache. */
 export function useCompileCache(): void {
   process.env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { ensureWebBuild } from '../../src/server/web/webBuild.ts';
-import { useCompileCache } from './compileCache.ts';
 import { dropDatabases, POOLED_DATABASES_PREFIX_VARIABLE } from './testDatabases.ts';
 
 /**
@@ -9,7 +8,6 @@ import { dropDatabases, POOLED_DATABASES_PREFIX_VARIABLE } from './testDatabases
  * built once here, when stale, rather than by several test processes at the same time.
  */
 export default async function setup() {
-  useCompileCache();
   await ensureWebBuild((message) => console.log(message));
   // Test processes reuse the PostgreSQL databases they empty (testDatabases.ts); the run's
   // prefix names them all, and the teardown drops them.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { axeViolations } from './support/axe.ts';
 import { linkIn, waitForMail } from './support/mailbox.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 
 // Every screen (docs/product.md) through axe-core, signed out and signed in, light and dark, with a
 // screenshot of each at a phone and a laptop size (test-results/screens/, for a person to review).
@@ -243,7 +243,7 @@ async function checkScreen(page: Page, screen: Screen, label: string) {
 
 // Made once per worker (not in beforeAll: a signed-in test that starts a worker, e.g. after a
 // failure, needs its storage state before any hook runs). One account and sign-in per worker.
-const test = base.extend<{ pictures: void }, { articleData: Fixture; signedInState: StorageState }>({
+const test = base.extend<{ dataReady: void }, { articleData: Fixture; signedInState: StorageState }>({
   articleData: [
     async ({ playwright }, use, workerInfo) => {
       const request = await playwright.request.newContext({ baseURL: workerInfo.project.use.baseURL });
@@ -265,11 +265,10 @@ const test = base.extend<{ pictures: void }, { articleData: Fixture; signedInSta
     },
     { scope: 'worker' },
   ],
-  // Every test: the data exists and article pictures are served.
-  pictures: [
-    async ({ page, articleData }, use) => {
+  // Every test: the data exists (its pictures come from the picture server, e2e/support/pictures.ts).
+  dataReady: [
+    async ({ articleData }, use) => {
       void articleData;
-      await servePictures(page);
       await use();
     },
     { auto: true },

@@ -1,15 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { apiPublish, apiSignUp } from './support/api.ts';
 import { signInThroughApi } from './support/accounts.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 
 // The author page, /author/{slug} (uids redirect there; issue 15 §2, docs/product.md, Screens): an author's name and their
 // articles, newest first, paged like the home list; 404 for an unknown uid; an empty state for
 // an author with none. Accounts and articles are made through the real API.
-
-test.beforeEach(async ({ page }) => {
-  await servePictures(page);
-});
 
 test('a byline leads to the author page, which lists only their articles, newest first', async ({ page, request }) => {
   const ada = await apiSignUp(request, 'Ada Lovelace');

@@ -4,7 +4,7 @@ import type { Role } from '../src/shared/roles.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { logOutFromProfile, signInThroughApi } from './support/accounts.ts';
 import { waitForMail } from './support/mailbox.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 import { lookAt } from './support/looks.ts';
 import { giveRole } from './support/operator.ts';
 
@@ -26,9 +26,7 @@ async function verifiedAccount(page: Page, name: string, role?: Role): Promise<A
 }
 
 async function newPage(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await servePictures(page);
-  return page;
+  return (await browser.newContext()).newPage();
 }
 
 const screenshots = (page: Page, label: string) => lookAt(page, label, { dir: SCREENS_DIR, settle: showComments });
@@ -46,7 +44,6 @@ test('a reader comments, an editor replies, the reader edits and reports, the ed
   browser,
 }) => {
   test.setTimeout(180_000);
-  await servePictures(page);
   const author = await verifiedAccount(page, 'Ann Author');
   const reader = await verifiedAccount(page, 'Rita Reader', 'reader');
   const editor = await verifiedAccount(page, 'Eddie Editor', 'editor');
@@ -152,7 +149,6 @@ test('a reader comments, an editor replies, the reader edits and reports, the ed
 });
 
 test('Log Out forgets a comment typed and not sent, as it does article drafts', async ({ page }) => {
-  await servePictures(page);
   const author = await verifiedAccount(page, 'Dora Author');
   const first = await verifiedAccount(page, 'Fay First');
   const next = await verifiedAccount(page, 'Ned Next');

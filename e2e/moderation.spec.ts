@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { signInThroughApi, topBar } from './support/accounts.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 import { lookAt } from './support/looks.ts';
 import { giveRole } from './support/operator.ts';
 
@@ -22,9 +22,7 @@ async function accountWithRole(page: Page, name: string, role: Role): Promise<Ap
 
 /** A page of its own (its own session) in the same browser, with the test pictures served. */
 async function newPage(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await servePictures(page);
-  return page;
+  return (await browser.newContext()).newPage();
 }
 
 /** Light and dark at both sizes (pictures when wanted), each scheme checked with axe; `fullPage` for buttons below the fold. */
@@ -32,10 +30,6 @@ const screenshots = (page: Page, label: string, fullPage = false) =>
   lookAt(page, label, { dir: SCREENS_DIR, fullPage });
 
 const notFoundHeading = (page: Page) => page.getByRole('heading', { name: 'Page not found' });
-
-test.beforeEach(async ({ page }) => {
-  await servePictures(page);
-});
 
 test('a contributor saves a draft and submits it; an editor publishes it from Review and it reaches the home page', async ({
   page,

@@ -4,7 +4,7 @@ import { signInThroughApi } from './support/accounts.ts';
 import { axeViolations } from './support/axe.ts';
 import { screenshot } from './support/looks.ts';
 import { apiPublish, apiSignUp } from './support/api.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 
 // Author profiles (issue 26 point 7, decision 0420): a picture uploaded from the profile, a bio,
 // both on the author page at a readable URL and the picture in bylines; the old uid URL redirects.
@@ -13,10 +13,6 @@ const face = () =>
   sharp({ create: { width: 900, height: 900, channels: 3, background: { r: 190, g: 90, b: 40 } } })
     .jpeg()
     .toBuffer();
-
-test.beforeEach(async ({ page }) => {
-  await servePictures(page);
-});
 
 test('a picture and a bio set on the profile show on the author page and in bylines, with or without JavaScript', async ({
   page,

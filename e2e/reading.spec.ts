@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 import { contractDatabases } from '../test/support/testDatabases.ts';
 import { logIn } from './support/accounts.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 import { screenshot } from './support/looks.ts';
 
 // The reading view of issue 15 §1: the masthead and footer, the home list's featured article and
@@ -12,10 +12,6 @@ import { screenshot } from './support/looks.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-test.beforeEach(async ({ page }) => {
-  await servePictures(page);
-});
 
 const paragraph =
   'The harbour wakes before the town does. Boats come in at dawn with their lights still on, ' +

@@ -1,13 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiPublish, apiSignUp } from './support/api.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 import { lookAt } from './support/looks.ts';
 
 // The top bar's search and the tag pages (DESIGN.md §8.5), through the real server and API.
-
-test.beforeEach(async ({ page }) => {
-  await servePictures(page);
-});
 
 const SCREENS_DIR = 'test-results/screens';
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInThroughApi } from './support/accounts.ts';
 import { apiPublish, apiSignUp } from './support/api.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 
 // Issue 26 §2: the article, home and author pages arrive with their content in the HTML, read
 // fully with JavaScript off, and are taken over by the app without a change or a layout shift.
@@ -14,7 +14,6 @@ test.describe('with JavaScript off', () => {
   test.use({ javaScriptEnabled: false });
 
   test('the article, home and author pages read fully', async ({ page, request }) => {
-    await servePictures(page);
     const author = await apiSignUp(request, 'Margit Server');
     const article = await apiPublish(request, author, {
       image: `${PICTURE_ORIGIN}/1.svg`,
@@ -74,7 +73,6 @@ test('the app takes the served pages over as they are: same elements, no layout 
   page,
   request,
 }) => {
-  await servePictures(page);
   const errors: string[] = [];
   page.on('console', (message) => {
     // Pictures of other specs' articles on this worker's home page (hosts that do not answer here)

@@ -1,11 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { apiPublish, apiSignUp } from './support/api.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 
 // Issue 26 §5: every heading level reads above the body, code is readable, card titles are whole.
 
 test('every heading level is larger than the body text, and code is readable', async ({ page, request }) => {
-  await servePictures(page);
   const author = await apiSignUp(request, 'Type Setter');
   const article = await apiPublish(request, author, {
     image: `${PICTURE_ORIGIN}/3.svg`,
@@ -38,7 +37,6 @@ test('every heading level is larger than the body text, and code is readable', a
 });
 
 test('card titles are shown whole, however long', async ({ page, request }) => {
-  await servePictures(page);
   const author = await apiSignUp(request, 'Long Titles');
   const title = `A title long enough to need three or four lines on a card in the grid of the home page ${author.uid}`;
   await apiPublish(request, author, { image: `${PICTURE_ORIGIN}/4.svg`, title, description: 'Short.' });

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { signInThroughApi } from './support/accounts.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 import { giveRole } from './support/operator.ts';
 
 // Issue 39.7: a draft, submitted or hidden article's page, opened by a full page load, is its
@@ -18,9 +18,7 @@ async function accountWithRole(page: Page, name: string, role: Role): Promise<Ap
 }
 
 async function newPage(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await servePictures(page);
-  return page;
+  return (await browser.newContext()).newPage();
 }
 
 /** Everything that went wrong on the page: console errors, uncaught errors, failed and refused requests. */
@@ -56,7 +54,6 @@ test('a draft, a submitted and a hidden article open for their author and an edi
   browser,
 }) => {
   test.setTimeout(120_000);
-  await servePictures(page);
   const author = await accountWithRole(page, 'Una Author', 'author');
   const editor = await accountWithRole(page, 'Eda Editor', 'editor');
   const other = await accountWithRole(page, 'Oto Other', 'author');
@@ -123,7 +120,6 @@ test('the editor of one’s own draft opens on a full page load without an error
   page,
   browser,
 }) => {
-  await servePictures(page);
   const author = await accountWithRole(page, 'Eli Editing', 'author');
   const other = await accountWithRole(page, 'Ode Other', 'author');
   const title = `Still a draft ${unique()}`;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { apiPublish, apiSignUp } from './support/api.ts';
-import { PICTURE_ORIGIN, servePictures } from './support/pictures.ts';
+import { PICTURE_ORIGIN } from './support/pictures.ts';
 import { lookAt } from './support/looks.ts';
 
 // What a reader meets without JavaScript, and the phone's top bar (issue 39.4, 39.7; DESIGN.md §9.6).
@@ -82,7 +82,6 @@ test('without JavaScript, the tag page is there and Load more is a link: every a
   }
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await servePictures(page);
   const oldest = () => page.getByRole('heading', { name: titles[0]!, exact: true });
 
   for (const start of ['/', `/tag/${tag}`, 'author']) {
@@ -114,7 +113,6 @@ test('without JavaScript, the tag page is there and Load more is a link: every a
 });
 
 test('the server-rendered tag page is taken over by the app without an error', async ({ page, request }) => {
-  await servePictures(page);
   const author = await apiSignUp(request, `Tia Tagger ${Date.now().toString(36)}`);
   const tag = `taken${Date.now().toString(36)}`;
   const title = `Tagged ${Date.now().toString(36)}`;
@@ -163,7 +161,6 @@ test('without JavaScript the top bar’s box searches: the results are in the pa
   }
   const context = await browser.newContext({ javaScriptEnabled: false });
   const quiet = await context.newPage();
-  await servePictures(quiet);
   await quiet.goto('/');
   await topBar(quiet).getByRole('searchbox', { name: 'Search articles' }).fill(word);
   await topBar(quiet).getByRole('searchbox', { name: 'Search articles' }).press('Enter');
@@ -185,7 +182,6 @@ test('without JavaScript the top bar’s box searches: the results are in the pa
   await context.close();
 
   // With script: the same results, from the page itself (no search asked again), no console error.
-  await servePictures(page);
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());

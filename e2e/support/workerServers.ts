@@ -8,6 +8,7 @@ import { useCompileCache } from '../../test/support/compileCache.ts';
 import { freePort } from '../../test/support/serverProcess.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/support/smtpSink.ts';
 import { startTestOidcProvider } from '../../test/support/testOidcProvider.ts';
+import { startPictureServer } from './pictures.ts';
 
 /**
  * Playwright's global setup: one server per parallel worker, each with its own data folder
@@ -146,12 +147,15 @@ export default async function startWorkerServers(config: FullConfig) {
   useCompileCache();
   // Once, before the servers start: their prestarts then find the build fresh and do nothing.
   await run(process.execPath, ['scripts/ensureBuilt.ts']);
+  // One picture server for every worker: the articles' pictures (e2e/support/pictures.ts).
+  const stopPictures = await startPictureServer();
   const started = await Promise.allSettled(
     Array.from({ length: config.workers }, (_, index) => startWorkerServer(index)),
   );
   const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const stopAll = async () => {
     await Promise.all(servers.map((server) => server.stop()));
+    await stopPictures();
   };
   const failed = started.find((result) => result.status === 'rejected');
   if (failed) {

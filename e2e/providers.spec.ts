@@ -15,14 +15,6 @@ import { screenshot } from './support/looks.ts';
 // "Test ID" (oidc.test); its development login page accepts any login and password.
 const issuer = process.env.E2E_OIDC_ISSUER!;
 
-/** Only this machine: the provider's page asks for a web font, which the test never fetches. */
-test.beforeEach(async ({ page }) => {
-  await page.route(
-    (url) => url.hostname !== '127.0.0.1' && url.hostname !== 'localhost',
-    (route) => route.abort(),
-  );
-});
-
 /** At the provider: sign in as `login` and consent; the browser comes back to the app. */
 async function passProvider(page: Page, login: string) {
   await expect(page).toHaveURL(new RegExp(`^${issuer}/`));

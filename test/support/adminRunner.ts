@@ -19,8 +19,7 @@ export interface AdminRun {
 
 /**
  * Runs `node src/server/admin/adminCommand.ts ARGS` to completion, as an operator would: for
- * tests of the command line door itself (exit status, output of a real process) and for
- * Playwright specs, whose workers do not load the server.
+ * tests of the command line door itself (exit status, output of a real process).
  */
 export function runAdminProcess(args: string[], env: Record<string, string>): Promise<AdminRun> {
   const child = spawn(process.execPath, [adminFile, ...args], {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { logOutFromProfile, signInThroughApi } from './support/accounts.ts';
@@ -23,10 +23,6 @@ async function verifiedAccount(page: Page, name: string, role?: Role): Promise<A
   expect(applied.status(), await applied.text()).toBe(200);
   if (role) await giveRole(account.email, role);
   return account;
-}
-
-async function newPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
 }
 
 const screenshots = (page: Page, label: string) => lookAt(page, label, { dir: SCREENS_DIR, settle: showComments });
@@ -88,7 +84,7 @@ test('a reader comments, an editor replies, the reader edits and reports, the ed
   await screenshots(page, 'posted');
 
   // The editor replies, from their own browser.
-  const editorPage = await newPage(browser);
+  const editorPage = await browser.newPage();
   await signInThroughApi(editorPage, editor, articlePath);
   await commentBy(editorPage, reader.name)
     .getByRole('button', { name: `Reply ${reader.name}` })
@@ -133,7 +129,7 @@ test('a reader comments, an editor replies, the reader edits and reports, the ed
   await expect(commentBy(editorPage, reader.name)).toContainText('Hidden: Off topic');
   await screenshots(editorPage, 'moderated');
   // Readers no longer see it, nor the replies of its thread (decision 0600).
-  const anonymous = await newPage(browser);
+  const anonymous = await browser.newPage();
   await anonymous.goto(articlePath);
   await showComments(anonymous);
   await expect(anonymous.getByText('No comments yet.')).toBeVisible();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { signInThroughApi, topBar } from './support/accounts.ts';
@@ -21,10 +21,6 @@ async function accountWithRole(page: Page, name: string, role: Role): Promise<Ap
 }
 
 /** A page of its own (its own session) in the same browser, with the test pictures served. */
-async function newPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
-}
-
 /** Light and dark at both sizes (pictures when wanted), each scheme checked with axe; `fullPage` for buttons below the fold. */
 const screenshots = (page: Page, label: string, fullPage = false) =>
   lookAt(page, label, { dir: SCREENS_DIR, fullPage });
@@ -61,7 +57,7 @@ test('a contributor saves a draft and submits it; an editor publishes it from Re
   await screenshots(page, 'article-draft-banner');
 
   // Nobody else sees it: a signed-out visitor gets the 404 page.
-  const visitor = await newPage(browser);
+  const visitor = await browser.newPage();
   await visitor.goto(draftUrl);
   await expect(notFoundHeading(visitor)).toBeVisible();
 
@@ -78,7 +74,7 @@ test('a contributor saves a draft and submits it; an editor publishes it from Re
   await expect(drafts.getByTestId('draft').filter({ hasText: title })).toContainText('Submitted for review');
 
   // The editor finds it under Review and publishes it.
-  const editorPage = await newPage(browser);
+  const editorPage = await browser.newPage();
   await signInThroughApi(editorPage, editor, '/admin');
   await editorPage.getByRole('tab', { name: 'Review' }).click();
   await expect(editorPage).toHaveURL('/admin?tab=review');
@@ -147,13 +143,13 @@ test('an editor hides an article with a reason: the public gets the 404 page, th
   await expect(page.getByRole('button', { name: 'Restore' })).toBeVisible();
 
   // Signed out: the 404 page, and the API says 404 too.
-  const visitor = await newPage(browser);
+  const visitor = await browser.newPage();
   await visitor.goto(articleUrl);
   await expect(notFoundHeading(visitor)).toBeVisible();
   expect((await visitor.request.get(`/api/articles/${article.id}`)).status()).toBe(404);
 
   // The author sees the article, the banner and the reason; and it is Hidden in their drafts.
-  const authorPage = await newPage(browser);
+  const authorPage = await browser.newPage();
   await signInThroughApi(authorPage, author, articleUrl);
   await expect(authorPage.getByTestId('article-status')).toContainText(reason);
   await expect(authorPage.getByRole('button', { name: 'Report' })).toHaveCount(0);
@@ -211,7 +207,7 @@ test('readers report articles; an editor dismisses one report and hides from ano
   await expect(page.getByText('Thank you: your report has been sent to the editors.')).toBeVisible();
 
   // The editor: dismiss the first with a note, hide from the second.
-  const editorPage = await newPage(browser);
+  const editorPage = await browser.newPage();
   await signInThroughApi(editorPage, editor, '/admin?tab=reports');
   const fineReport = editorPage.getByTestId('report').filter({ hasText: fine.title });
   const spamReport = editorPage.getByTestId('report').filter({ hasText: spam.title });
@@ -228,14 +224,14 @@ test('readers report articles; an editor dismisses one report and hides from ano
   await expect(editorPage.getByText('The report is closed.')).toBeVisible();
 
   // Hidden from the report: gone for the public, with the report's reason for its author.
-  const visitor = await newPage(browser);
+  const visitor = await browser.newPage();
   await visitor.goto(`/article/${spam.id}`);
   await expect(notFoundHeading(visitor)).toBeVisible();
   await visitor.goto(`/article/${fine.id}`);
   await expect(visitor.getByRole('heading', { level: 1, name: fine.title })).toBeVisible();
 
   // The owner's Log has both resolutions and the hide, newest first.
-  const ownerPage = await newPage(browser);
+  const ownerPage = await browser.newPage();
   await signInThroughApi(ownerPage, owner, '/admin');
   await ownerPage.getByRole('tab', { name: 'Log' }).click();
   const entries = ownerPage.getByTestId('audit-entry');
@@ -306,7 +302,7 @@ test('editors list every article in the Posts tab: status, author, a status filt
   await signInThroughApi(page, author, '/admin');
   await expect(notFoundHeading(page)).toBeVisible();
 
-  const editorPage = await newPage(browser);
+  const editorPage = await browser.newPage();
   await signInThroughApi(editorPage, editor, '/admin');
   await editorPage.getByRole('tab', { name: 'Posts' }).click();
   await expect(editorPage).toHaveURL('/admin?tab=posts');
@@ -370,7 +366,7 @@ test('a reader is not offered to write, and a refused save says why in the serve
   const author = await accountWithRole(page, 'Arlo Author', 'author');
 
   // The author is offered Add an article (the control), the reader neither it nor the editor.
-  const authorPage = await newPage(browser);
+  const authorPage = await browser.newPage();
   await signInThroughApi(authorPage, author);
   await expect(authorPage.getByRole('link', { name: 'Add an article' })).toBeVisible();
   await signInThroughApi(page, reader);

@@ -37,7 +37,7 @@ test('the owner changes the title and a navigation link in Settings, and a reade
   await setRole(blog, email, 'owner');
 
   // A reader's page before: the first values, no site navigation.
-  const reader = await (await browser.newContext()).newPage();
+  const reader = await browser.newPage();
   await reader.goto(`${blog.url}/`);
   await expect(reader.getByRole('heading', { level: 1, name: 'The Quill' })).toBeVisible();
   await expect(reader.getByRole('navigation', { name: 'Site' })).toHaveCount(0);

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/roles.ts';
 import { apiPublish, apiSignUp, type ApiAccount } from './support/api.ts';
 import { signInThroughApi } from './support/accounts.ts';
@@ -15,10 +15,6 @@ async function accountWithRole(page: Page, name: string, role: Role): Promise<Ap
   const account = await apiSignUp(page.request, `${name} ${unique()}`);
   if (role !== 'author') await giveRole(account.email, role);
   return account;
-}
-
-async function newPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
 }
 
 /** Everything that went wrong on the page: console errors, uncaught errors, failed and refused requests. */
@@ -84,7 +80,7 @@ test('a draft, a submitted and a hidden article open for their author and an edi
   articles.push({ title: hidden.title, id: hidden.id });
 
   for (const person of [author, editor]) {
-    const personal = await newPage(browser);
+    const personal = await browser.newPage();
     await signInThroughApi(personal, person);
     const seen = troubles(personal);
     for (const article of articles) {
@@ -104,9 +100,9 @@ test('a draft, a submitted and a hidden article open for their author and an edi
   }
 
   // Another writer, and someone signed out: the page and status of an id nobody has.
-  const signedIn = await newPage(browser);
+  const signedIn = await browser.newPage();
   await signInThroughApi(signedIn, other);
-  const signedOut = await newPage(browser);
+  const signedOut = await browser.newPage();
   for (const stranger of [signedIn, signedOut]) {
     for (const id of [...articles.map((article) => article.id), 'nosucharticle0000000']) {
       const response = await stranger.goto(`/article/${id}`);
@@ -130,7 +126,7 @@ test('the editor of one’s own draft opens on a full page load without an error
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };
 
-  const personal = await newPage(browser);
+  const personal = await browser.newPage();
   await signInThroughApi(personal, author);
   const seen = troubles(personal);
   const response = await personal.goto(`/article-update/${id}`);
@@ -141,9 +137,9 @@ test('the editor of one’s own draft opens on a full page load without an error
   expect(seen).toEqual([]);
   await personal.context().close();
 
-  const signedIn = await newPage(browser);
+  const signedIn = await browser.newPage();
   await signInThroughApi(signedIn, other);
-  const signedOut = await newPage(browser);
+  const signedOut = await browser.newPage();
   for (const stranger of [signedIn, signedOut]) {
     const unknown = await stranger.goto('/article-update/nosucharticle0000000');
     const draft = await stranger.goto(`/article-update/${id}`);
